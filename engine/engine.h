@@ -1,0 +1,166 @@
+// The engine facade: what a UCI front end, the server's search pool and the tests use.
+//
+// An Engine owns its transposition table (or shares one handed to it), its search threads and
+// their histories. There are no mutable globals, so one process can hold many engines.
+//
+//   * go()   starts a search and returns at once; results arrive through the callbacks, which run
+//            on a search thread (the receiver posts them where it needs them).
+//   * run()  searches on the calling thread and returns the result (the server's pool threads
+//            call this); onInfo/onCurrMove callbacks still fire during the search.
+//   * stop() may be called from any thread; the search ends promptly and onBestMove still fires.
+//   * go()/run() while a search runs stop that search first (it still reports its bestmove).
+//
+// Thread-safety: go/stop/wait/ponderhit/searching may be called from any thread. setOptions and
+// clearHash must not be called while a search runs (they wait for it to finish).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace outpost {
+
+class TranspositionTable;
+
+// Limits of one search. Any combination; the first limit reached ends the search.
+struct SearchLimits {
+    std::optional<int> depth;  // plies
+    std::optional<std::uint64_t> nodes;
+    std::optional<std::int64_t> movetimeMs;
+    std::optional<int> mate;  // find a mate in N moves
+    bool infinite = false;    // search until stop()
+    bool ponder = false;      // like infinite until ponderhit(), then the clock applies
+    // Clock play: the engine's own time management derives soft and hard bounds.
+    std::optional<std::int64_t> wtimeMs, btimeMs, wincMs, bincMs;
+    std::optional<int> movestogo;
+    std::vector<std::string> searchmoves;  // UCI moves; empty means all
+};
+
+// Every search technique as a typed switch (defaults: on where a match shows it gains).
+// Names used by UCI options and the server's `options` object are the lowerCamel field names.
+struct SearchConfig {
+    bool aspiration = true;
+    bool transpositionTable = true;
+    bool killers = true;
+    bool history = true;
+    bool mvvLva = true;
+    bool recaptureFirst = true;
+    bool see = true;
+    bool quiescenceChecks = true;
+    bool twoSidedQuiescence = false;
+    bool deltaPruning = true;
+    bool nullMove = true;
+    bool futility = true;
+    bool extendedFutility = true;
+    bool razoring = true;
+    bool aggressiveFutility = false;
+    bool lateMoveReductions = true;
+    bool checkExtension = true;
+    bool mateDistancePruning = true;
+    bool reverseFutility = true;
+    bool lateMovePruning = true;
+    bool internalIterativeReductions = true;
+
+    // Switch by name (the boundary where strings become typed fields). False if unknown.
+    bool set(std::string_view name, bool on);
+    std::optional<bool> get(std::string_view name) const;
+    // Every switch by name, in declaration order.
+    std::vector<std::pair<std::string, bool>> list() const;
+};
+
+// A score from the side to move's point of view.
+struct Score {
+    enum class Kind { Cp, Mate };
+    enum class Bound { Exact, Lower, Upper };
+    Kind kind = Kind::Cp;
+    int value = 0;  // centipawns, or moves to mate (negative: the side to move is mated)
+    Bound bound = Bound::Exact;
+};
+
+// One progress report: a finished iteration (or one MultiPV line of it).
+struct SearchInfo {
+    int depth = 0;
+    int seldepth = 0;
+    int multipv = 1;
+    Score score;
+    std::uint64_t nodes = 0;
+    std::uint64_t nps = 0;
+    std::int64_t timeMs = 0;
+    int hashfull = 0;             // per mille
+    std::vector<std::string> pv;  // UCI moves
+};
+
+// How often each technique fired in a search (cutoffs, prunes, reductions, re-searches).
+struct SearchStats {
+    std::vector<std::pair<std::string, std::uint64_t>> counters;  // name -> count
+};
+
+struct SearchResult {
+    std::string bestmove;           // UCI; "0000" when the position has no legal move
+    std::string ponder;             // UCI; may be empty
+    SearchInfo info;                // the last (best) report, multipv 1
+    std::vector<SearchInfo> lines;  // the last report of each MultiPV line
+    SearchStats stats;
+    bool stopped = false;  // ended by stop() rather than by a limit
+};
+
+// What to search: a position (FEN, or empty for the start position) with moves played from it.
+struct SearchRequest {
+    std::string fen;
+    std::vector<std::string> moves;  // UCI moves played from fen (kept for repetition detection)
+    SearchLimits limits;
+    int multiPv = 1;
+    std::optional<SearchConfig> config;  // overrides the engine's configuration for this search
+    int level = 0;                       // 0 = full strength; 1..8 = playing levels for people
+};
+
+struct SearchCallbacks {
+    std::function<void(const SearchInfo&)> onInfo;
+    std::function<void(const std::string& move, int number, int depth)> onCurrMove;
+    std::function<void(const SearchResult&)> onBestMove;
+};
+
+struct EngineOptions {
+    std::size_t hashMb = 16;
+    int threads = 1;
+    int moveOverheadMs = 10;
+    SearchConfig config;
+    // When set, the engine uses this table instead of owning one (the server shares one table
+    // among its pool of engines); hashMb is then ignored.
+    std::shared_ptr<TranspositionTable> sharedTable;
+};
+
+// A table to share among several engines (EngineOptions::sharedTable), sized in MB.
+std::shared_ptr<TranspositionTable> makeSharedTable(std::size_t megabytes);
+
+class Engine {
+  public:
+    explicit Engine(EngineOptions options = {});
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    // Throws std::invalid_argument (with the reason) for a bad FEN or an illegal move in request.
+    void go(const SearchRequest& request, SearchCallbacks callbacks);
+    SearchResult run(const SearchRequest& request, const SearchCallbacks& callbacks = {});
+    void stop();
+    void ponderhit();
+    void wait();
+    bool searching() const;
+
+    void setOptions(const EngineOptions& options);
+    const EngineOptions& options() const;
+    void clearHash();  // also clears histories: a new game
+    int hashfull() const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace outpost

@@ -1,0 +1,45 @@
+#include "search/levels.h"
+
+#include <algorithm>
+#include <array>
+
+namespace outpost::search {
+namespace {
+
+// depth, nodes, candidates, margin (cp). Each level looks deeper and errs less than the one below.
+constexpr std::array<LevelSettings, kMaxLevel> kLevels{{
+    {1, 400, 6, 260},
+    {2, 1500, 6, 180},
+    {3, 5000, 5, 120},
+    {4, 15000, 4, 80},
+    {5, 50000, 4, 50},
+    {7, 200000, 3, 30},
+    {10, 1000000, 2, 15},
+    {0, 0, 1, 0},
+}};
+
+// Weight of a candidate: the closer to the best, the likelier (linear fall-off to the margin).
+constexpr int kMinWeight = 1;
+
+}  // namespace
+
+LevelSettings levelSettings(int level) {
+    if (level < kMinLevel || level > kMaxLevel) return LevelSettings{};
+    return kLevels[static_cast<std::size_t>(level - 1)];
+}
+
+std::size_t chooseLevelMove(const std::vector<int>& scoresCp, const LevelSettings& settings,
+                            std::mt19937_64& rng) {
+    if (scoresCp.size() <= 1 || settings.marginCp <= 0) return 0;
+    const int best = scoresCp.front();
+    std::vector<int> weights;
+    for (const int s : scoresCp) {
+        const int loss = best - s;
+        weights.push_back(loss <= settings.marginCp ? std::max(kMinWeight, settings.marginCp - loss)
+                                                    : 0);
+    }
+    std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());
+    return pick(rng);
+}
+
+}  // namespace outpost::search

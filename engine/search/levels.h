@@ -1,0 +1,34 @@
+// Playing levels for people (1 = beginner ... 8 = strongest), in the spirit of Lichess's AI levels.
+//
+// A level limits how far the engine looks (depth and nodes) and then picks, among the root moves
+// the search scored (MultiPV lines), one whose score is within a margin of the best, with a seeded
+// random choice that favours better moves. Even level 1 never picks a move that loses more than
+// its margin against the best it saw, so it plays legal, sensible-looking chess that a beginner
+// can beat, not random moves.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace outpost::search {
+
+struct LevelSettings {
+    int depth = 0;            // 0: no limit from the level
+    std::uint64_t nodes = 0;  // 0: no limit from the level
+    int multiPv = 1;          // candidate moves considered
+    int marginCp = 0;         // how much worse than the best a chosen move may be
+};
+
+inline constexpr int kMinLevel = 1;
+inline constexpr int kMaxLevel = 8;
+
+// Settings for level 1..8 (anything else: full strength, no limits).
+LevelSettings levelSettings(int level);
+
+// Index of the chosen candidate. scoresCp are the candidates' scores (best first, mates mapped to
+// large centipawn values by the caller).
+std::size_t chooseLevelMove(const std::vector<int>& scoresCp, const LevelSettings& settings,
+                            std::mt19937_64& rng);
+
+}  // namespace outpost::search

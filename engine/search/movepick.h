@@ -1,0 +1,92 @@
+// Move ordering: hands out the legal moves of a node one at a time, best guess first.
+//
+// Main search, not in check (staged, so a cutoff by an early move saves generating the rest):
+//   1. the transposition-table move
+//   2. captures and queen promotions: winning and equal captures (SEE >= 0) by most valuable
+//      victim / least valuable attacker; among equals the recapture of the piece that just moved
+//      first; then quiet queen promotions
+//   3. the two killer moves of this ply
+//   4. quiet moves by history score
+//   5. losing captures and under-promotions
+// In check: the table move, then every evasion (captures by MVV-LVA, quiets by history).
+// Quiescence: the table move when it is a capture (or a check / evasion where those are
+// searched), captures, then optionally quiet checks and quiet moves of a threatened piece.
+// Root: the root moves in the order given (the previous iteration's best first).
+//
+// The generators produce legal moves only, so every move handed out is legal; moves from
+// elsewhere (table, killers) are checked with Position::isLegal first.
+#pragma once
+
+#include "core/movegen.h"
+#include "core/position.h"
+#include "core/types.h"
+#include "engine.h"
+#include "search/history.h"
+
+namespace outpost::search {
+
+// Where a move came from, for the per-technique counters.
+enum class PickStage { None, TableMove, GoodCapture, Killer, Quiet, BadCapture, Evasion, Root };
+
+class MovePicker {
+  public:
+    // Main search node.
+    MovePicker(const Position& pos, Move ttMove, int ply, const Killers& killers,
+               const History& history, const SearchConfig& config);
+    // Quiescence node. includeChecks: quiet checking moves too; threatSquare: also quiet moves of
+    // the piece standing there (two-sided quiescence), NoSquare for none.
+    MovePicker(const Position& pos, Move ttMove, const History& history, const SearchConfig& config,
+               bool includeChecks, Square threatSquare);
+    // Root node: the given moves in the given order.
+    MovePicker(const Position& pos, const MoveList& rootMoves, const History& history,
+               const SearchConfig& config);
+
+    // The next move, or Move::none() when there are no more. skipQuiets: quiet moves that are
+    // still to come are skipped (the search pruned them).
+    Move next(bool skipQuiets = false);
+    PickStage stage() const { return lastStage_; }
+
+  private:
+    enum class Stage {
+        TableMove,
+        GenerateCaptures,
+        GoodCaptures,
+        Killer1,
+        Killer2,
+        GenerateQuiets,
+        Quiets,
+        BadCaptures,
+        GenerateEvasions,
+        Evasions,
+        QsGenerateCaptures,
+        QsCaptures,
+        QsGenerateQuiets,
+        QsQuiets,
+        Root,
+        Done
+    };
+
+    void scoreCaptures();
+    void scoreQuiets();
+    void scoreEvasions();
+    int captureScore(Move m) const;
+    // Index of the best-scored move in [from, end) moved to the front of that range.
+    Move pickBest();
+
+    const Position& pos_;
+    const History& history_;
+    const SearchConfig& config_;
+    const Killers* killers_ = nullptr;
+    Stage stage_;
+    PickStage lastStage_ = PickStage::None;
+    Move ttMove_;
+    Move killer1_, killer2_;
+    int ply_ = 0;
+    bool includeChecks_ = false;
+    Square threatSquare_ = NoSquare;
+    MoveList moves_;
+    MoveList badCaptures_;
+    std::size_t cursor_ = 0;
+};
+
+}  // namespace outpost::search

@@ -1,0 +1,798 @@
+// The search proper: iterative deepening, aspiration windows, principal variation search with
+// its pruning and reductions, and quiescence. Each step is numbered and says why it is sound;
+// each technique can be switched off in SearchConfig and counts what it did.
+#include "search/searcher.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "core/see.h"
+#include "search/movepick.h"
+
+namespace outpost::search {
+namespace {
+
+// --- Aspiration windows ---------------------------------------------------------------------
+constexpr int kAspirationMinDepth = 4;      // shallower scores swing too much for a narrow window
+constexpr int kAspirationWindow = 25;       // first half-width around the previous score (cp)
+constexpr int kAspirationFullWidth = 1000;  // beyond this half-width, search the full window
+constexpr std::int64_t kBoundReportMs = 1000;  // report fail-high/low lines on longer searches
+constexpr std::int64_t kCurrMoveReportMs = 3000;
+
+// --- Node-level pruning ---------------------------------------------------------------------
+constexpr int kReverseFutilityMaxDepth = 6;
+constexpr int kReverseFutilityMargin = 90;     // per ply of depth
+constexpr int kAggressiveFutilityMargin = 50;  // half a pawn (Project Invincible's margin)
+constexpr int kRazoringDepth = 3;              // pre-pre-frontier
+constexpr int kRazoringMargin = 900;           // about a queen
+constexpr int kNullMoveMinDepth = 2;
+constexpr int kNullMoveBaseReduction = 2;  // R = 2 ...
+constexpr int kNullMoveDepthDivisor = 4;   // ... plus one per 4 plies of depth ...
+constexpr int kNullMoveEvalDivisor = 200;  // ... plus one per 2 pawns the eval exceeds beta
+constexpr int kNullMoveMaxEvalReduction = 2;
+constexpr int kNullMoveVerifyDepth = 12;  // verify null-move cutoffs at and beyond this depth
+constexpr int kIirMinDepth = 4;
+
+// --- Move-level pruning ---------------------------------------------------------------------
+constexpr int kFutilityDepth = 1;             // frontier
+constexpr int kFutilityMargin = 300;          // about a minor piece
+constexpr int kExtendedFutilityDepth = 2;     // pre-frontier
+constexpr int kExtendedFutilityMargin = 500;  // about a rook
+constexpr int kLateMovePruningMaxDepth = 6;
+constexpr int kLateMovePruningBase = 3;  // quiet moves kept: (base + depth^2) / (2 - improving)
+constexpr int kSeePruningMaxDepth = 4;
+constexpr int kSeePruningMarginPerDepth = 100;  // captures losing more than this per ply are cut
+
+// --- Reductions and extensions --------------------------------------------------------------
+constexpr int kLmrMinDepth = 3;
+constexpr double kLmrBase = 0.75;
+constexpr double kLmrDivisor = 2.25;
+constexpr int kLmrHistoryDivisor = 8192;   // one ply less (more) per this much history
+constexpr int kMaxExtensionPlyFactor = 2;  // no extensions beyond twice the iteration depth
+
+// --- Quiescence -----------------------------------------------------------------------------
+constexpr int kDeltaMargin = 200;    // a capture must bring the score this close to alpha
+constexpr int kThreatMinGain = 100;  // threats of less than a pawn are ignored
+constexpr int kQuiescenceTableDepth = -1;
+
+constexpr std::uint32_t kTimeCheckInterval = 512;  // nodes between clock reads
+constexpr int kIterationStartDivisor = 2;          // start an iteration only before soft / 2
+
+// Late move reduction in plies for a depth and a move number (built once, then constant).
+int lmrReduction(int depth, int moveNumber) {
+    static const auto table = [] {
+        std::array<std::array<int, 64>, 64> t{};
+        for (int d = 1; d < 64; ++d)
+            for (int m = 1; m < 64; ++m)
+                t[d][m] = static_cast<int>(kLmrBase + std::log(d) * std::log(m) / kLmrDivisor);
+        return t;
+    }();
+    return table[std::min(depth, 63)][std::min(moveNumber, 63)];
+}
+
+bool boundAllowsCutoff(TTBound bound, int score, int alpha, int beta) {
+    return bound == TTBound::Exact || (bound == TTBound::Lower && score >= beta) ||
+           (bound == TTBound::Upper && score <= alpha);
+}
+
+}  // namespace
+
+// --- SharedSearch ---------------------------------------------------------------------------
+
+std::int64_t SharedSearch::elapsedMs() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count();
+}
+
+std::int64_t SharedSearch::clockElapsedMs() const {
+    const std::int64_t now =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+            .count();
+    return (now - clockStartNs.load(std::memory_order_relaxed)) / 1'000'000;
+}
+
+std::uint64_t SharedSearch::totalNodes() const {
+    std::uint64_t n = 0;
+    for (const Searcher* s : searchers) n += s->nodes();
+    return n;
+}
+
+// --- Searcher -------------------------------------------------------------------------------
+
+Searcher::Searcher(int index) : index_(index) {}
+
+void Searcher::newGame() {
+    history_.clear();
+    killers_.clear();
+    evaluator_.clear();
+}
+
+void Searcher::prepare(const Position& root, const std::vector<Move>& rootMoves,
+                       SharedSearch& shared) {
+    pos_ = root;
+    shared_ = &shared;
+    counters_ = Counters{};
+    nodes_.store(0, std::memory_order_relaxed);
+    rootMoves_.clear();
+    for (const Move m : rootMoves)
+        rootMoves_.push_back(RootMove{m, -kInfinity, -kInfinity, 0, Score::Bound::Exact, {m}});
+    finished_ = IterationResult{};
+    // Knowledge from the previous move is still useful, but should not dominate.
+    history_.age();
+    killers_.clear();
+    seldepth_ = 0;
+    nullMoveMinPly_ = 0;
+    timeCheckCounter_ = 0;
+    for (auto& e : stack_) e = StackEntry{};
+}
+
+bool Searcher::shouldStop() {
+    SharedSearch& sh = *shared_;
+    if (sh.stop.load(std::memory_order_relaxed)) return true;
+    if (!isMain()) return false;
+    // With one thread the node limit is checked exactly, so node-limited searches repeat exactly.
+    // The first iteration always finishes, so even a tiny budget yields a searched move.
+    if (sh.limits.nodes && sh.threadCount == 1 && finished_.depth > 0 &&
+        nodes() >= *sh.limits.nodes) {
+        sh.stop.store(true, std::memory_order_relaxed);
+        return true;
+    }
+    if (++timeCheckCounter_ % kTimeCheckInterval == 0) checkTime();
+    return sh.stop.load(std::memory_order_relaxed);
+}
+
+void Searcher::checkTime() {
+    SharedSearch& sh = *shared_;
+    if (sh.limits.nodes && finished_.depth > 0 && sh.totalNodes() >= *sh.limits.nodes) {
+        sh.stop.store(true, std::memory_order_relaxed);
+    }
+    if (sh.time && !sh.pondering.load(std::memory_order_relaxed) &&
+        sh.clockElapsedMs() >= sh.time->hardMs) {
+        sh.stop.store(true, std::memory_order_relaxed);
+    }
+}
+
+bool Searcher::isDrawInTree(int ply) const {
+    // The fifty-move rule yields to checkmate on the hundredth ply.
+    if (pos_.rule50() >= 100) return !(pos_.inCheck() && !hasLegalMove(pos_));
+    return pos_.isDraw(ply);
+}
+
+int Searcher::evaluate() {
+    return std::clamp(evaluator_.evaluate(pos_), -kEvalLimit, kEvalLimit);
+}
+
+void Searcher::updatePv(int ply, Move m) {
+    StackEntry& here = stack_[ply];
+    const StackEntry& child = stack_[ply + 1];
+    here.pv[ply] = m;
+    for (int i = ply + 1; i < child.pvLength; ++i) here.pv[i] = child.pv[i];
+    here.pvLength = std::max(child.pvLength, ply + 1);
+}
+
+SearchInfo Searcher::makeInfo(const RootMove& rm, int depth, int multipv,
+                              Score::Bound bound) const {
+    SearchInfo info;
+    info.depth = depth;
+    info.seldepth = std::max(rm.seldepth, depth);
+    info.multipv = multipv;
+    const int s = rm.score == -kInfinity ? rm.previousScore : rm.score;
+    if (isMateScore(s) && std::abs(s) <= kMate) {
+        info.score.kind = Score::Kind::Mate;
+        info.score.value = s > 0 ? (kMate - s + 1) / 2 : -(kMate + s) / 2;
+    } else {
+        info.score.kind = Score::Kind::Cp;
+        info.score.value = std::clamp(s, -kEvalLimit, kEvalLimit);
+    }
+    info.score.bound = bound;
+    info.nodes = shared_->totalNodes();
+    info.timeMs = shared_->elapsedMs();
+    info.nps =
+        info.nodes * 1000 / static_cast<std::uint64_t>(std::max<std::int64_t>(1, info.timeMs));
+    info.hashfull = shared_->tt->hashfull();
+    for (const Move m : rm.pv) info.pv.push_back(moveToUci(m));
+    return info;
+}
+
+void Searcher::reportLines(int depth) {
+    const SearchCallbacks* cb = shared_->callbacks;
+    if (cb == nullptr || !cb->onInfo) return;
+    const int lines = std::min<int>(shared_->multiPv, static_cast<int>(rootMoves_.size()));
+    for (int i = 0; i < lines; ++i) {
+        cb->onInfo(
+            makeInfo(rootMoves_[static_cast<std::size_t>(i)], depth, i + 1, Score::Bound::Exact));
+    }
+}
+
+// --- Iterative deepening --------------------------------------------------------------------
+
+void Searcher::iterativeDeepening() {
+    SharedSearch& sh = *shared_;
+    const int maxDepth =
+        std::clamp(sh.limits.depth.value_or(kMaxSearchPly - 1), 1, kMaxSearchPly - 1);
+    const int lines = std::min<int>(sh.multiPv, static_cast<int>(rootMoves_.size()));
+    Move lastBest = Move::none();
+    int stability = 0;
+    int changes = 0;
+    const auto byScore = [](const RootMove& a, const RootMove& b) {
+        return a.score != b.score ? a.score > b.score : a.previousScore > b.previousScore;
+    };
+
+    for (int iteration = 1; iteration <= maxDepth; ++iteration) {
+        // Lazy SMP: odd helpers search one ply deeper than the main thread, so the threads
+        // spread over two depths and fill the shared table for each other.
+        const int depth =
+            !isMain() && index_ % 2 == 1 ? std::min(iteration + 1, kMaxSearchPly - 1) : iteration;
+        rootDepth_ = depth;
+        for (auto& rm : rootMoves_) {
+            rm.previousScore = rm.score;
+            rm.score = -kInfinity;
+        }
+        for (pvIndex_ = 0; pvIndex_ < lines; ++pvIndex_) {
+            seldepth_ = 0;
+            aspirationSearch(depth, pvIndex_);
+            std::stable_sort(rootMoves_.begin(), rootMoves_.begin() + pvIndex_ + 1, byScore);
+            if (sh.stop.load(std::memory_order_relaxed)) break;
+        }
+        if (sh.stop.load(std::memory_order_relaxed)) {
+            // Stopped inside an iteration: a move that beat the previous best in this
+            // iteration (fully searched, its score above the old best's bound) is kept: the old
+            // best was just refuted.
+            const RootMove& now = rootMoves_[0];
+            if (lines == 1 && finished_.depth > 0 && now.score != -kInfinity &&
+                now.move != finished_.lines[0].move) {
+                finished_.lines[0] = now;
+            }
+            break;
+        }
+
+        finished_.depth = depth;
+        finished_.lines.assign(rootMoves_.begin(), rootMoves_.begin() + lines);
+        if (!isMain()) continue;
+
+        reportLines(depth);
+        const int best = rootMoves_[0].score;
+        if (sh.limits.mate && best >= mateIn(2 * *sh.limits.mate - 1)) break;
+        if (rootMoves_[0].move == lastBest) {
+            ++stability;
+        } else {
+            stability = 0;
+            if (lastBest) ++changes;
+        }
+        lastBest = rootMoves_[0].move;
+        if (sh.time && !sh.pondering.load(std::memory_order_relaxed) && !sh.limits.infinite) {
+            // Only one legal move: no need to think.
+            if (rootMoves_.size() == 1) break;
+            // movetime asks for exactly that long: only the hard bound ends it. Otherwise an
+            // iteration takes about as long as all before it, so one that starts after half the
+            // soft bound would likely end beyond it: do not start it.
+            if (!sh.limits.movetimeMs && sh.clockElapsedMs() * kIterationStartDivisor >=
+                                             scaledSoftBound(*sh.time, stability, changes)) {
+                break;
+            }
+        }
+        // Decay the count of changes so only recent instability earns extra time.
+        if (iteration % 4 == 0) changes /= 2;
+    }
+    // The main thread ends the search: the helpers stop when it does.
+    if (isMain()) sh.stop.store(true, std::memory_order_relaxed);
+}
+
+int Searcher::aspirationSearch(int depth, int pvIndex) {
+    SharedSearch& sh = *shared_;
+    const int previous = rootMoves_[static_cast<std::size_t>(pvIndex)].previousScore;
+    int delta = kAspirationWindow;
+    int alpha = -kInfinity;
+    int beta = kInfinity;
+    // Step A. Aspiration window around the previous iteration's score: a narrow window cuts more,
+    // and the score rarely moves far from one iteration to the next. Mate scores get the full
+    // window (they jump by design).
+    if (sh.config.aspiration && depth >= kAspirationMinDepth && previous != -kInfinity &&
+        !isMateScore(previous)) {
+        alpha = std::max(previous - delta, -kInfinity);
+        beta = std::min(previous + delta, kInfinity);
+    }
+    const auto byScore = [](const RootMove& a, const RootMove& b) {
+        return a.score != b.score ? a.score > b.score : a.previousScore > b.previousScore;
+    };
+    while (true) {
+        const int score = search<NodeType::Root>(alpha, beta, depth, 0, false);
+        std::stable_sort(rootMoves_.begin() + pvIndex, rootMoves_.end(), byScore);
+        if (sh.stop.load(std::memory_order_relaxed)) return score;
+
+        // Step B. Outside the window the score is only a bound: report it as one and widen the
+        // window on that side, gradually (half as much again each time), then search again.
+        Score::Bound bound;
+        if (score <= alpha) {
+            counters_.add(Counter::AspirationFailLows);
+            bound = Score::Bound::Upper;
+            beta = (alpha + beta) / 2;
+            alpha = std::max(score - delta, -kInfinity);
+        } else if (score >= beta) {
+            counters_.add(Counter::AspirationFailHighs);
+            bound = Score::Bound::Lower;
+            beta = std::min(score + delta, kInfinity);
+        } else {
+            return score;
+        }
+        if (isMain() && sh.callbacks && sh.callbacks->onInfo && sh.multiPv == 1 &&
+            sh.elapsedMs() >= kBoundReportMs) {
+            RootMove shown = rootMoves_[static_cast<std::size_t>(pvIndex)];
+            shown.score = score;
+            sh.callbacks->onInfo(makeInfo(shown, depth, pvIndex + 1, bound));
+        }
+        delta += delta / 2;
+        if (delta > kAspirationFullWidth || isMateScore(score)) {
+            alpha = -kInfinity;
+            beta = kInfinity;
+        }
+    }
+}
+
+// --- Alpha-beta -----------------------------------------------------------------------------
+
+template <Searcher::NodeType NT>
+int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
+    constexpr bool rootNode = NT == NodeType::Root;
+    constexpr bool pvNode = NT != NodeType::NonPV;
+    const SearchConfig& cfg = shared_->config;
+
+    // Step 1. At the horizon, resolve captures before evaluating (quiescence).
+    if (depth <= 0) return quiescence<pvNode>(alpha, beta, ply, 0);
+
+    // Step 2. Honour a stop (before counting, so a node limit is met exactly), count the node,
+    // guard the stack.
+    if (shouldStop()) return 0;
+    nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    counters_.add(Counter::Nodes);
+    if (pvNode) stack_[ply].pvLength = ply;
+    seldepth_ = std::max(seldepth_, ply + 1);
+    const bool inCheck = pos_.inCheck();
+    stack_[ply].inCheck = inCheck;
+    if (ply >= kMaxSearchPly - 1) return inCheck ? kDraw : evaluate();
+
+    if (!rootNode) {
+        // Step 3. Draws inside the tree: repetition (with the game's history), fifty moves,
+        // insufficient material. Scored before anything else: no move changes them.
+        if (isDrawInTree(ply)) {
+            counters_.add(Counter::DrawsInTree);
+            return kDraw;
+        }
+        // Step 4. Mate distance pruning: even mating at once cannot beat a shorter mate already
+        // found, and being mated here is no worse than a faster mate found elsewhere.
+        if (cfg.mateDistancePruning) {
+            alpha = std::max(alpha, matedIn(ply));
+            beta = std::min(beta, mateIn(ply + 1));
+            if (alpha >= beta) {
+                counters_.add(Counter::MateDistancePrunes);
+                return alpha;
+            }
+        }
+    }
+
+    // Step 5. Transposition table: a deep enough entry with a fitting bound decides a non-PV
+    // node at once; its move is tried first in any case.
+    const Key key = pos_.key();
+    TTData tte;
+    const bool ttHit = cfg.transpositionTable && shared_->tt->probe(key, tte);
+    const int ttScore = ttHit ? scoreFromTable(tte.score, ply) : 0;
+    Move ttMove = rootNode ? rootMoves_[static_cast<std::size_t>(pvIndex_)].move
+                           : (ttHit ? Move(tte.move) : Move::none());
+    if (ttHit) counters_.add(Counter::TTHits);
+    if (!pvNode && ttHit && tte.depth >= depth &&
+        boundAllowsCutoff(tte.bound, ttScore, alpha, beta) && pos_.rule50() < 90) {
+        counters_.add(Counter::TTCutoffs);
+        return ttScore;
+    }
+
+    // Step 6. Static evaluation (none in check), refined by a table score whose bound points
+    // the right way. "Improving": better than two plies ago, so pruning can be bolder.
+    int staticEval = kNoEval;
+    int eval = kNoEval;
+    if (!inCheck) {
+        staticEval = ttHit && tte.eval != kNoEval ? tte.eval : evaluate();
+        eval = staticEval;
+        if (ttHit && !isMateScore(ttScore) &&
+            (tte.bound == TTBound::Exact || (tte.bound == TTBound::Lower && ttScore > eval) ||
+             (tte.bound == TTBound::Upper && ttScore < eval))) {
+            eval = ttScore;
+        }
+    }
+    stack_[ply].staticEval = staticEval;
+    const bool improving = !inCheck && ply >= 2 && stack_[ply - 2].staticEval != kNoEval &&
+                           staticEval > stack_[ply - 2].staticEval;
+    // The exclusions every pruning step shares: not in check, not in PV nodes, not when the
+    // window holds a mate score (mates must be searched exactly).
+    const bool prunableNode = !pvNode && !inCheck && !isMateScore(alpha) && !isMateScore(beta);
+
+    // Step 7. Reverse futility pruning: at shallow depth, a static eval that beats beta by a
+    // margin growing with depth will almost surely still beat it after a search.
+    if (prunableNode && cfg.reverseFutility && depth <= kReverseFutilityMaxDepth &&
+        eval - kReverseFutilityMargin * (depth - (improving ? 1 : 0)) >= beta) {
+        counters_.add(Counter::ReverseFutilityPrunes);
+        return eval;
+    }
+
+    // Step 8. Aggressive futility pruning (Project Invincible): at a frontier node of the
+    // engine's own side, after a quiet move by the opponent, a static eval more than half a pawn
+    // below alpha is trusted: a sacrifice "won back at a leaf" is taken not to be won back.
+    if (prunableNode && cfg.aggressiveFutility && depth == kFutilityDepth && ply > 0 &&
+        pos_.sideToMove() == shared_->rootSide && !stack_[ply - 1].capture &&
+        eval + kAggressiveFutilityMargin < alpha) {
+        counters_.add(Counter::AggressiveFutilityPrunes);
+        return eval;
+    }
+
+    // Step 9. Razoring at the pre-pre-frontier: if even a queen more would not reach alpha, the
+    // node is hopeless enough to search one ply shallower (not to prune: tactics may remain).
+    if (prunableNode && cfg.razoring && depth == kRazoringDepth && eval + kRazoringMargin < alpha) {
+        counters_.add(Counter::RazoringReductions);
+        --depth;
+    }
+
+    // Step 10. Null-move pruning: if passing still fails high after a reduced search, a real
+    // move would too. Not twice in a row, not with only king and pawns (zugzwang makes passing
+    // better than any move), and verified by a normal search at high depth.
+    if (prunableNode && cfg.nullMove && depth >= kNullMoveMinDepth && eval >= beta &&
+        ply >= nullMoveMinPly_ && ply > 0 && !stack_[ply - 1].nullMove &&
+        pos_.pieces(pos_.sideToMove()) != pos_.pieces(pos_.sideToMove(), Pawn, King)) {
+        counters_.add(Counter::NullMoveTries);
+        const int r = kNullMoveBaseReduction + depth / kNullMoveDepthDivisor +
+                      std::min((eval - beta) / kNullMoveEvalDivisor, kNullMoveMaxEvalReduction);
+        stack_[ply].move = Move::null();
+        stack_[ply].nullMove = true;
+        stack_[ply].capture = false;
+        pos_.makeNullMove();
+        int score = -search<NodeType::NonPV>(-beta, -beta + 1, depth - 1 - r, ply + 1, !cutNode);
+        pos_.unmakeNullMove();
+        stack_[ply].nullMove = false;
+        if (shared_->stop.load(std::memory_order_relaxed)) return 0;
+        if (score >= beta) {
+            if (score >= kMateBound) score = beta;  // a mate after a pass proves nothing
+            if (depth < kNullMoveVerifyDepth || nullMoveMinPly_ > 0) {
+                counters_.add(Counter::NullMoveCutoffs);
+                return score;
+            }
+            // Verification: search without null moves for the next plies.
+            counters_.add(Counter::NullMoveVerifications);
+            nullMoveMinPly_ = ply + 3 * (depth - r) / 4;
+            const int verified = search<NodeType::NonPV>(beta - 1, beta, depth - r, ply, false);
+            nullMoveMinPly_ = 0;
+            if (verified >= beta) {
+                counters_.add(Counter::NullMoveCutoffs);
+                return score;
+            }
+        }
+    }
+
+    // Step 11. Internal iterative reduction: without a table move the ordering is poor, so a
+    // shallower search here is cheaper and fills the table for the next visit.
+    if (cfg.internalIterativeReductions && !rootNode && !ttMove && depth >= kIirMinDepth &&
+        (pvNode || cutNode)) {
+        counters_.add(Counter::InternalIterativeReductions);
+        --depth;
+    }
+
+    // Step 12. The moves.
+    MoveList rootList;
+    if (rootNode) {
+        for (std::size_t i = static_cast<std::size_t>(pvIndex_); i < rootMoves_.size(); ++i)
+            rootList.push(rootMoves_[i].move);
+    }
+    MovePicker picker = rootNode ? MovePicker(pos_, rootList, history_, cfg)
+                                 : MovePicker(pos_, ttMove, ply, killers_, history_, cfg);
+    const Color us = pos_.sideToMove();
+    int bestScore = -kInfinity;
+    Move bestMove = Move::none();
+    PickStage bestStage = PickStage::None;
+    int moveCount = 0;
+    int quietCount = 0;
+    MoveList quietsTried;
+    bool skipQuiets = false;
+
+    while (const Move m = picker.next(skipQuiets)) {
+        ++moveCount;
+        const PickStage stage = picker.stage();
+        const bool capture = pos_.isCapture(m);
+        const bool noisy = capture || m.isPromotion();
+        const bool givesCheck = pos_.givesCheck(m);
+        const bool killer = cfg.killers && killers_.isKiller(ply, m);
+        if (!noisy) ++quietCount;
+
+        if (rootNode && isMain() && shared_->callbacks && shared_->callbacks->onCurrMove &&
+            shared_->elapsedMs() >= kCurrMoveReportMs) {
+            shared_->callbacks->onCurrMove(moveToUci(m), moveCount + pvIndex_, depth);
+        }
+
+        // Step 13. Pruning of single moves at shallow depth, once one move has been searched
+        // (so a node is never left without a score). Never captures, promotions or checks.
+        if (!rootNode && prunableNode && bestScore > -kMateBound) {
+            if (!noisy && !givesCheck) {
+                // Step 13a. Late move pruning: late quiet moves at low depth almost never
+                // matter once the well-ordered moves have been searched.
+                if (cfg.lateMovePruning && depth <= kLateMovePruningMaxDepth &&
+                    quietCount > (kLateMovePruningBase + depth * depth) / (improving ? 1 : 2)) {
+                    counters_.add(Counter::LateMovePrunes);
+                    skipQuiets = true;
+                    continue;
+                }
+                // Step 13b. Futility pruning at the frontier: a quiet move changes the eval by
+                // less than a minor piece, so if eval + margin cannot reach alpha, skip quiets.
+                if (cfg.futility && depth == kFutilityDepth && eval + kFutilityMargin <= alpha) {
+                    counters_.add(Counter::FutilityPrunes);
+                    skipQuiets = true;
+                    continue;
+                }
+                // Step 13c. Extended futility at the pre-frontier, with a rook's margin (the
+                // opponent's reply may also change the eval).
+                if (cfg.extendedFutility && depth == kExtendedFutilityDepth &&
+                    eval + kExtendedFutilityMargin <= alpha) {
+                    counters_.add(Counter::ExtendedFutilityPrunes);
+                    skipQuiets = true;
+                    continue;
+                }
+            } else if (capture && !givesCheck && cfg.see && depth <= kSeePruningMaxDepth &&
+                       !seeGe(pos_, m, -kSeePruningMarginPerDepth * depth)) {
+                // Step 13d. SEE pruning: a capture that loses material heavily is not worth a
+                // shallow search.
+                counters_.add(Counter::SeePrunes);
+                continue;
+            }
+        }
+
+        // Step 14. Check extension: a checking move is searched one ply deeper (forcing lines
+        // are narrow and decisive); bounded so extensions cannot run away.
+        int extension = 0;
+        if (cfg.checkExtension && givesCheck && ply < kMaxExtensionPlyFactor * rootDepth_) {
+            extension = 1;
+            counters_.add(Counter::CheckExtensions);
+        }
+        const int newDepth = depth - 1 + extension;
+
+        stack_[ply].move = m;
+        stack_[ply].capture = capture;
+        pos_.makeMove(m);
+        if (cfg.transpositionTable) shared_->tt->prefetch(pos_.key());
+        stack_[ply + 1].pvLength = ply + 1;
+
+        int score = 0;
+        bool fullDepthZeroWindow;
+        // Step 15. Late move reductions: quiet moves late in the ordering are rarely best;
+        // search them shallower first and again at full depth only if they beat alpha. PV nodes
+        // reduce one ply less, killers and checks are not reduced.
+        if (cfg.lateMoveReductions && depth >= kLmrMinDepth && moveCount > (pvNode ? 2 : 1) &&
+            !noisy && !givesCheck && !inCheck && !killer) {
+            int r = lmrReduction(depth, moveCount);
+            if (pvNode) --r;
+            if (!improving) ++r;
+            if (cutNode) ++r;
+            if (cfg.history) r -= history_.quiet(us, m) / kLmrHistoryDivisor;
+            r = std::clamp(r, 0, newDepth - 1);
+            if (r > 0) counters_.add(Counter::LateMoveReductions);
+            score = -search<NodeType::NonPV>(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
+            fullDepthZeroWindow = score > alpha && r > 0;
+            if (fullDepthZeroWindow) counters_.add(Counter::LateMoveResearches);
+        } else {
+            fullDepthZeroWindow = !pvNode || moveCount > 1;
+        }
+        // Step 16. Principal variation search: after the first move, prove each move worse with
+        // a zero window; only a move that beats alpha is searched again with the full window.
+        if (fullDepthZeroWindow) {
+            score = -search<NodeType::NonPV>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
+        }
+        if (pvNode && (moveCount == 1 || (score > alpha && (rootNode || score < beta)))) {
+            if (moveCount > 1) counters_.add(Counter::PvsResearches);
+            stack_[ply + 1].pvLength = ply + 1;
+            score = -search<NodeType::PV>(-beta, -alpha, newDepth, ply + 1, false);
+        }
+        pos_.unmakeMove();
+
+        // An aborted search returns garbage: keep nothing from it.
+        if (shared_->stop.load(std::memory_order_relaxed)) return 0;
+
+        if (rootNode) {
+            auto it = std::find_if(rootMoves_.begin(), rootMoves_.end(),
+                                   [m](const RootMove& rm) { return rm.move == m; });
+            if (moveCount == 1 || score > alpha) {
+                it->score = score;
+                it->seldepth = seldepth_;
+                it->pv.assign(1, m);
+                for (int i = 1; i < stack_[1].pvLength; ++i) it->pv.push_back(stack_[1].pv[i]);
+            } else {
+                it->score = -kInfinity;  // only an upper bound: sorts behind the best
+            }
+        }
+
+        if (score > bestScore) {
+            bestScore = score;
+            if (score > alpha) {
+                bestMove = m;
+                bestStage = stage;
+                if (pvNode && !rootNode) updatePv(ply, m);
+                if (score >= beta) break;
+                alpha = score;
+            }
+        }
+        if (!noisy && m != bestMove) quietsTried.push(m);
+    }
+
+    // Step 17. No legal move: checkmate or stalemate.
+    if (moveCount == 0) return inCheck ? matedIn(ply) : kDraw;
+
+    // Step 18. A cutoff teaches the move ordering: the quiet move becomes a killer and gains
+    // history (depth²), the quiet moves tried before it lose as much.
+    if (bestScore >= beta) {
+        counters_.add(Counter::BetaCutoffs);
+        if (moveCount == 1) counters_.add(Counter::FirstMoveCutoffs);
+        if (bestStage == PickStage::TableMove) counters_.add(Counter::HashMoveCutoffs);
+        if (bestStage == PickStage::Killer) counters_.add(Counter::KillerCutoffs);
+        if (bestStage == PickStage::Quiet) counters_.add(Counter::HistoryCutoffs);
+        if (!pos_.isCaptureOrPromotion(bestMove)) {
+            if (cfg.killers) killers_.add(ply, bestMove);
+            if (cfg.history) {
+                history_.reward(us, bestMove, depth);
+                for (const auto& sm : quietsTried) history_.punish(us, sm.move, depth);
+            }
+        }
+    }
+
+    // Step 19. Store the result. At the root of a MultiPV search only the first line is stored
+    // (later lines exclude the best moves, so their scores are not the node's score).
+    if (cfg.transpositionTable && !(rootNode && pvIndex_ > 0)) {
+        const TTBound bound = bestScore >= beta      ? TTBound::Lower
+                              : (pvNode && bestMove) ? TTBound::Exact
+                                                     : TTBound::Upper;
+        shared_->tt->store(key, TTData{bestMove.raw(), scoreToTable(bestScore, ply), staticEval,
+                                       depth, bound, pvNode});
+    }
+    return bestScore;
+}
+
+// --- Quiescence -----------------------------------------------------------------------------
+
+int Searcher::detectThreat(Square& threatened) {
+    // Let the opponent move twice in a row and see what its best capture would win.
+    pos_.makeNullMove();
+    MoveList captures;
+    generate<GenType::Captures>(pos_, captures);
+    int best = 0;
+    for (const auto& sm : captures) {
+        if (!pos_.isCapture(sm.move)) continue;
+        const int gain = see(pos_, sm.move);
+        if (gain > best) {
+            best = gain;
+            threatened = sm.move.to();
+        }
+    }
+    pos_.unmakeNullMove();
+    return best;
+}
+
+template <bool PvNode>
+int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
+    const SearchConfig& cfg = shared_->config;
+    if (shouldStop()) return 0;
+    nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    counters_.add(Counter::Nodes);
+    counters_.add(Counter::QuiescenceNodes);
+    if (PvNode) stack_[ply].pvLength = ply;
+    seldepth_ = std::max(seldepth_, ply + 1);
+    const bool inCheck = pos_.inCheck();
+    if (ply >= kMaxSearchPly - 1) return inCheck ? kDraw : evaluate();
+
+    // Step Q1. Draws, as in the main search.
+    if (isDrawInTree(ply)) {
+        counters_.add(Counter::DrawsInTree);
+        return kDraw;
+    }
+
+    // Step Q2. The table may already know this node.
+    const Key key = pos_.key();
+    TTData tte;
+    const bool ttHit = cfg.transpositionTable && shared_->tt->probe(key, tte);
+    const int ttScore = ttHit ? scoreFromTable(tte.score, ply) : 0;
+    if (ttHit) counters_.add(Counter::TTHits);
+    if (!PvNode && ttHit && tte.depth >= kQuiescenceTableDepth &&
+        boundAllowsCutoff(tte.bound, ttScore, alpha, beta)) {
+        counters_.add(Counter::TTCutoffs);
+        return ttScore;
+    }
+
+    // Step Q3. Stand pat: the side to move is not forced to capture, so the static eval is a
+    // lower bound on the score. In check there is no standing pat: every evasion is searched.
+    int staticEval = kNoEval;
+    int bestScore = -kInfinity;
+    Square threatSquare = NoSquare;
+    if (!inCheck) {
+        staticEval = ttHit && tte.eval != kNoEval ? tte.eval : evaluate();
+        bestScore = staticEval;
+        // Step Q4. Two-sided quiescence (Micro-Max's threat detection): if passing would lose
+        // material, the stand-pat score is not safe. Use the lower value, and also search quiet
+        // moves of the threatened piece. Only at the first quiescence ply, so threats and
+        // answers cannot chain without end.
+        if (cfg.twoSidedQuiescence && qply == 0) {
+            const int threat = detectThreat(threatSquare);
+            if (threat >= kThreatMinGain) {
+                counters_.add(Counter::ThreatsDetected);
+                bestScore = staticEval - threat;
+            } else {
+                threatSquare = NoSquare;
+            }
+        }
+        if (bestScore >= beta) {
+            counters_.add(Counter::QuiescenceStandPats);
+            return bestScore;
+        }
+        alpha = std::max(alpha, bestScore);
+    }
+    const int standPat = bestScore;
+
+    // Step Q5. Captures and promotions; quiet checks at the first quiescence ply; in check all
+    // evasions.
+    const bool withChecks = cfg.quiescenceChecks && qply == 0;
+    MovePicker picker(pos_, ttHit ? Move(tte.move) : Move::none(), history_, cfg, withChecks,
+                      threatSquare);
+    Move bestMove = Move::none();
+    int moveCount = 0;
+    while (const Move m = picker.next()) {
+        ++moveCount;
+        const bool capture = pos_.isCapture(m);
+        const bool givesCheck = !inCheck && pos_.givesCheck(m);
+        if (!inCheck) {
+            if (!capture && !m.isPromotion()) {
+                if (givesCheck)
+                    counters_.add(Counter::QuiescenceCheckMoves);
+                else
+                    counters_.add(Counter::ThreatEvasions);
+            }
+            // Step Q6. Delta pruning: even winning the captured piece (plus a margin for the
+            // position) would leave the score below alpha.
+            if (cfg.deltaPruning && capture && !m.isPromotion() && !givesCheck) {
+                const int victim = m.isEnPassant() ? Pawn : typeOf(pos_.pieceOn(m.to()));
+                if (standPat + kSeeValue[victim] + kDeltaMargin <= alpha) {
+                    counters_.add(Counter::DeltaPrunes);
+                    continue;
+                }
+            }
+            // Step Q7. SEE pruning: a move that loses material in the exchange cannot raise
+            // the stand-pat score.
+            if (cfg.see && !seeGe(pos_, m, 0)) {
+                counters_.add(Counter::QuiescenceSeePrunes);
+                continue;
+            }
+        }
+        stack_[ply].move = m;
+        stack_[ply].capture = capture;
+        pos_.makeMove(m);
+        stack_[ply + 1].pvLength = ply + 1;
+        const int score = -quiescence<PvNode>(-beta, -alpha, ply + 1, qply + 1);
+        pos_.unmakeMove();
+        if (shared_->stop.load(std::memory_order_relaxed)) return 0;
+        if (score > bestScore) {
+            bestScore = score;
+            if (score > alpha) {
+                bestMove = m;
+                if (PvNode) updatePv(ply, m);
+                if (score >= beta) break;
+                alpha = score;
+            }
+        }
+    }
+
+    // Step Q8. In check with no evasion: mated.
+    if (inCheck && moveCount == 0) return matedIn(ply);
+
+    if (cfg.transpositionTable) {
+        const TTBound bound = bestScore >= beta ? TTBound::Lower : TTBound::Upper;
+        shared_->tt->store(key, TTData{bestMove.raw(), scoreToTable(bestScore, ply), staticEval,
+                                       kQuiescenceTableDepth, bound, PvNode});
+    }
+    return bestScore;
+}
+
+template int Searcher::search<Searcher::NodeType::Root>(int, int, int, int, bool);
+template int Searcher::quiescence<true>(int, int, int, int);
+template int Searcher::quiescence<false>(int, int, int, int);
+
+}  // namespace outpost::search

@@ -1,0 +1,133 @@
+// One search thread (Searcher) and what the threads of one search share (SharedSearch).
+//
+// A Searcher owns everything a thread mutates: its copy of the position, its evaluator, killers,
+// history, search stack and counters. Searchers live as long as their Engine, so history carries
+// over from move to move within a game (aged at each new search). The threads meet only in the
+// transposition table and in the SharedSearch flags, which are atomics.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/position.h"
+#include "engine.h"
+#include "eval/evaluate.h"
+#include "search/history.h"
+#include "search/score.h"
+#include "search/stats.h"
+#include "search/timeman.h"
+#include "search/tt.h"
+
+namespace outpost::search {
+
+using Clock = std::chrono::steady_clock;
+
+// Set up by the engine before the threads start; read by all threads during the search. Only the
+// atomics change while threads run.
+struct SharedSearch {
+    std::atomic<bool> stop{false};
+    std::atomic<bool> pondering{false};
+    std::atomic<std::int64_t> clockStartNs{0};  // reset at ponderhit: the clock starts then
+
+    SearchConfig config;
+    SearchLimits limits;
+    std::optional<TimeBounds> time;
+    TranspositionTable* tt = nullptr;
+    const SearchCallbacks* callbacks = nullptr;
+    std::chrono::steady_clock::time_point started;  // for reported times and nps
+    int multiPv = 1;
+    int threadCount = 1;
+    Color rootSide = White;
+    std::vector<class Searcher*> searchers;
+
+    std::int64_t elapsedMs() const;       // since the search started
+    std::int64_t clockElapsedMs() const;  // since the clock started (ponderhit)
+    std::uint64_t totalNodes() const;
+};
+
+struct RootMove {
+    Move move;
+    int score = -kInfinity;
+    int previousScore = -kInfinity;
+    int seldepth = 0;
+    Score::Bound bound = Score::Bound::Exact;
+    std::vector<Move> pv;
+};
+
+// What one finished iteration produced, kept so the result comes from a finished iteration.
+struct IterationResult {
+    int depth = 0;
+    std::vector<RootMove> lines;  // the MultiPV lines, best first
+};
+
+class Searcher {
+  public:
+    explicit Searcher(int index);
+
+    // Prepares a search of root (with its game history) over the given root moves.
+    void prepare(const Position& root, const std::vector<Move>& rootMoves, SharedSearch& shared);
+    // Iterative deepening until a limit or stop. The main thread (index 0) manages time and
+    // reports progress; helpers search until stopped.
+    void iterativeDeepening();
+
+    void newGame();  // forget histories and killers
+    std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+    const Counters& counters() const { return counters_; }
+    const IterationResult& lastIteration() const { return finished_; }
+    bool isMain() const { return index_ == 0; }
+
+    // Builds the info record of one root line.
+    SearchInfo makeInfo(const RootMove& rm, int depth, int multipv, Score::Bound bound) const;
+
+  private:
+    enum class NodeType { Root, PV, NonPV };
+
+    struct StackEntry {
+        int staticEval = 0;
+        Move move;             // the move made from this ply
+        bool capture = false;  // ... and whether it captured
+        bool nullMove = false;
+        bool inCheck = false;
+        int pvLength = 0;
+        std::array<Move, kMaxSearchPly + 1> pv{};
+    };
+
+    template <NodeType NT>
+    int search(int alpha, int beta, int depth, int ply, bool cutNode);
+    template <bool PvNode>
+    int quiescence(int alpha, int beta, int ply, int qply);
+    int aspirationSearch(int depth, int pvIndex);
+    // Largest material gain the opponent threatens if we passed (0 if none); sets the square of
+    // the threatened piece.
+    int detectThreat(Square& threatened);
+
+    bool shouldStop();
+    void checkTime();
+    bool isDrawInTree(int ply) const;
+    int evaluate();
+    void updatePv(int ply, Move m);
+    void reportLines(int depth);
+
+    int index_;
+    Position pos_;
+    Evaluator evaluator_;
+    History history_;
+    Killers killers_;
+    Counters counters_;
+    std::atomic<std::uint64_t> nodes_{0};
+    SharedSearch* shared_ = nullptr;
+    std::vector<RootMove> rootMoves_;
+    IterationResult finished_;
+    std::array<StackEntry, kMaxSearchPly + 4> stack_{};
+    int pvIndex_ = 0;
+    int rootDepth_ = 0;
+    int seldepth_ = 0;
+    int nullMoveMinPly_ = 0;  // null move is off below this ply during a verification search
+    std::uint32_t timeCheckCounter_ = 0;
+};
+
+}  // namespace outpost::search

@@ -1,0 +1,71 @@
+#include "search/timeman.h"
+
+#include <algorithm>
+
+namespace outpost::search {
+namespace {
+
+// Sudden death: plan as if this many moves remain (fewer as the clock runs down is implicit,
+// since each move gets a share of what is left).
+constexpr int kDefaultMovesToGo = 40;
+constexpr int kMaxMovesToGo = 50;
+// Share of the increment added to each move's budget (keep some to rebuild the clock) ...
+constexpr double kIncrementShare = 0.75;
+// ... and a smaller share once the clock holds few increments: each move also costs unseen time
+// (process scheduling, the GUI's pipe), and a clock living on its increment must not drain.
+constexpr double kLowClockIncrementShare = 0.5;
+constexpr int kLowClockIncrements = 10;
+// The hard bound may grow to this multiple of the soft bound ...
+constexpr double kHardOverSoft = 3.0;
+// ... but never beyond this share of the remaining time (the last move before the time control
+// may use more, since the clock is refilled after it).
+constexpr double kMaxShareOfClock = 0.3;
+constexpr double kMaxShareLastMove = 0.85;
+// Never plan below this, so even a nearly empty clock gets a legal move out.
+constexpr std::int64_t kMinimumMs = 1;
+
+}  // namespace
+
+std::optional<TimeBounds> computeTimeBounds(const SearchLimits& limits, bool whiteToMove,
+                                            int moveOverheadMs, std::int64_t latencyMs) {
+    if (limits.movetimeMs) {
+        const std::int64_t t = std::max<std::int64_t>(kMinimumMs, *limits.movetimeMs);
+        return TimeBounds{t, t};
+    }
+    const auto& clock = whiteToMove ? limits.wtimeMs : limits.btimeMs;
+    if (!clock) return std::nullopt;
+    const auto& incOpt = whiteToMove ? limits.wincMs : limits.bincMs;
+    latencyMs = std::max<std::int64_t>(0, latencyMs);
+    const std::int64_t inc = std::max<std::int64_t>(0, incOpt.value_or(0) - latencyMs);
+    const std::int64_t available =
+        std::max<std::int64_t>(kMinimumMs, *clock - std::max(0, moveOverheadMs) - latencyMs);
+
+    const int movesToGo =
+        std::clamp(limits.movestogo.value_or(kDefaultMovesToGo), 1, kMaxMovesToGo);
+    const bool lastMoveBeforeControl = limits.movestogo && *limits.movestogo <= 1;
+
+    const double incShare =
+        available < kLowClockIncrements * inc ? kLowClockIncrementShare : kIncrementShare;
+    auto soft = static_cast<std::int64_t>(static_cast<double>(available) / movesToGo +
+                                          incShare * static_cast<double>(inc));
+    const double share = lastMoveBeforeControl ? kMaxShareLastMove : kMaxShareOfClock;
+    const auto cap = static_cast<std::int64_t>(share * static_cast<double>(available));
+    std::int64_t hard = std::min(static_cast<std::int64_t>(kHardOverSoft * soft), cap);
+    hard = std::max(kMinimumMs, hard);
+    soft = std::clamp(soft, kMinimumMs, hard);
+    return TimeBounds{soft, hard};
+}
+
+std::int64_t scaledSoftBound(const TimeBounds& bounds, int bestMoveStability, int bestMoveChanges) {
+    // Stable for many iterations: down to 60 %; many changes: up to 200 %.
+    constexpr double kStabilityStep = 0.08;
+    constexpr int kMaxStability = 5;
+    constexpr double kChangeStep = 0.25;
+    constexpr int kMaxChanges = 4;
+    const double factor = (1.0 - kStabilityStep * std::min(bestMoveStability, kMaxStability)) *
+                          (1.0 + kChangeStep * std::min(bestMoveChanges, kMaxChanges));
+    const auto scaled = static_cast<std::int64_t>(factor * static_cast<double>(bounds.softMs));
+    return std::clamp<std::int64_t>(scaled, kMinimumMs, bounds.hardMs);
+}
+
+}  // namespace outpost::search

@@ -1,0 +1,31 @@
+// Time management: how long one move may take, from the clock the GUI reports.
+//
+// Two bounds: after the soft bound the search starts no new iteration (an iteration begun late
+// would rarely finish); at the hard bound it stops at once. Both leave the move overhead (the
+// GUI's and the network's lag) untouched, so the engine cannot lose on time when the bounds hold.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "engine.h"
+
+namespace outpost::search {
+
+struct TimeBounds {
+    std::int64_t softMs = 0;
+    std::int64_t hardMs = 0;
+};
+
+// No value when the limits contain no clock or movetime (the search is not timed).
+// whiteToMove picks which clock is ours. latencyMs: time each move was seen to cost beyond the
+// engine's own search (measured from the clocks of earlier moves); it is kept off the clock like
+// the overhead and, being paid on every move, is taken out of the increment.
+std::optional<TimeBounds> computeTimeBounds(const SearchLimits& limits, bool whiteToMove,
+                                            int moveOverheadMs, std::int64_t latencyMs = 0);
+
+// The soft bound scaled by how stable the search is: a best move that keeps changing earns more
+// time, one that has held for many iterations less. Never beyond the hard bound.
+std::int64_t scaledSoftBound(const TimeBounds& bounds, int bestMoveStability, int bestMoveChanges);
+
+}  // namespace outpost::search

@@ -1,0 +1,92 @@
+#include "uci/go_command.h"
+
+#include <charconv>
+#include <cstdint>
+#include <sstream>
+#include <vector>
+
+namespace outpost::uci {
+
+namespace {
+
+bool isGoKeyword(const std::string& token) {
+    static const char* const kKeywords[] = {
+        "searchmoves", "ponder", "wtime", "btime",    "winc",     "binc",  "movestogo",
+        "depth",       "nodes",  "mate",  "movetime", "infinite", "perft",
+    };
+    for (const char* keyword : kKeywords) {
+        if (token == keyword) return true;
+    }
+    return false;
+}
+
+template <typename Int>
+bool parseInt(const std::string& text, Int& value) {
+    const char* first = text.data();
+    const char* last = first + text.size();
+    auto [end, ec] = std::from_chars(first, last, value);
+    return ec == std::errc() && end == last;
+}
+
+}  // namespace
+
+std::optional<GoCommand> parseGo(std::string_view args, std::string& error) {
+    std::istringstream stream{std::string(args)};
+    std::vector<std::string> tokens;
+    for (std::string token; stream >> token;) tokens.push_back(token);
+
+    GoCommand command;
+    SearchLimits& limits = command.limits;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const std::string& key = tokens[i];
+        auto next = [&](auto& value) -> bool {
+            if (i + 1 >= tokens.size() || !parseInt(tokens[i + 1], value)) {
+                error = "go " + key + " needs a number";
+                return false;
+            }
+            ++i;
+            return true;
+        };
+        std::int64_t number = 0;
+        std::uint64_t count = 0;
+        int small = 0;
+        if (key == "infinite") {
+            limits.infinite = true;
+        } else if (key == "ponder") {
+            limits.ponder = true;
+        } else if (key == "searchmoves") {
+            while (i + 1 < tokens.size() && !isGoKeyword(tokens[i + 1])) {
+                limits.searchmoves.push_back(tokens[++i]);
+            }
+        } else if (key == "wtime" || key == "btime" || key == "winc" || key == "binc" ||
+                   key == "movetime") {
+            if (!next(number)) return std::nullopt;
+            // Some GUIs send negative clocks when the engine is already behind; treat as zero.
+            if (number < 0) number = 0;
+            if (key == "wtime") limits.wtimeMs = number;
+            if (key == "btime") limits.btimeMs = number;
+            if (key == "winc") limits.wincMs = number;
+            if (key == "binc") limits.bincMs = number;
+            if (key == "movetime") limits.movetimeMs = number;
+        } else if (key == "movestogo" || key == "depth" || key == "mate" || key == "perft") {
+            if (!next(small)) return std::nullopt;
+            if (small < 0) {
+                error = "go " + key + " must not be negative";
+                return std::nullopt;
+            }
+            if (key == "movestogo") limits.movestogo = small;
+            if (key == "depth") limits.depth = small;
+            if (key == "mate") limits.mate = small;
+            if (key == "perft") command.perftDepth = small;
+        } else if (key == "nodes") {
+            if (!next(count)) return std::nullopt;
+            limits.nodes = count;
+        } else {
+            error = "unknown go parameter '" + key + "'";
+            return std::nullopt;
+        }
+    }
+    return command;
+}
+
+}  // namespace outpost::uci

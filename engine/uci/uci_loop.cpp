@@ -1,0 +1,310 @@
+#include "uci/uci_loop.h"
+
+#include <algorithm>
+#include <exception>
+#include <sstream>
+#include <stdexcept>
+
+#include "uci/go_command.h"
+#include "uci/info_format.h"
+#include "uci/position_tools.h"
+
+namespace outpost::uci {
+
+namespace {
+
+constexpr const char* kEngineName = "Outpost 0.1";
+constexpr const char* kEngineAuthor = "the Outpost team";
+
+// `info currmove` only on searches long enough for a GUI to show it; short searches would just
+// flood the pipe.
+constexpr std::int64_t kCurrMoveDelayMs = 1000;
+
+std::pair<std::string_view, std::string_view> splitCommand(std::string_view line) {
+    const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    std::size_t begin = 0;
+    while (begin < line.size() && isSpace(line[begin])) ++begin;
+    std::size_t end = begin;
+    while (end < line.size() && !isSpace(line[end])) ++end;
+    std::size_t rest = end;
+    while (rest < line.size() && isSpace(line[rest])) ++rest;
+    std::size_t restEnd = line.size();
+    while (restEnd > rest && isSpace(line[restEnd - 1])) --restEnd;
+    return {line.substr(begin, end - begin), line.substr(rest, restEnd - rest)};
+}
+
+}  // namespace
+
+UciLoop::UciLoop(std::istream& in, std::ostream& out) : in_(in), out_(out) {
+    // std::cin is tied to std::cout: every read would flush std::cout from this thread, outside
+    // the writer's lock, racing with the search thread's output (seen as a stale bestmove line
+    // printed twice). The writer flushes each line itself, so the tie is not needed.
+    in_.tie(nullptr);
+    settings_.engine = engine_.options();
+}
+
+UciLoop::~UciLoop() {
+    stopAndWait();
+}
+
+void UciLoop::run() {
+    for (std::string line; std::getline(in_, line);) {
+        if (!execute(line)) return;
+    }
+    // End of input: let a bounded search finish, but never wait forever on an unbounded one.
+    bool unbounded = false;
+    {
+        std::lock_guard lock(out_.mutex());
+        unbounded = holdBestMove_;
+    }
+    if (unbounded) stop();
+    engine_.wait();
+}
+
+bool UciLoop::execute(std::string_view line) {
+    const auto [command, args] = splitCommand(line);
+    if (command.empty()) return true;
+    if (command == "quit") {
+        stopAndWait();
+        return false;
+    }
+    try {
+        if (command == "uci") {
+            uci();
+        } else if (command == "isready") {
+            isReady();
+        } else if (command == "setoption") {
+            setOption(args);
+        } else if (command == "ucinewgame") {
+            newGame();
+        } else if (command == "position") {
+            position(args);
+        } else if (command == "go") {
+            go(args);
+        } else if (command == "stop") {
+            stop();
+        } else if (command == "ponderhit") {
+            ponderHit();
+        } else if (command == "d") {
+            display();
+        } else if (command == "legalmoves") {
+            // Not UCI: the rules as the engine knows them, for the repository's own referee.
+            std::string answer = "legalmoves";
+            for (const std::string& move : legalMoves(fen_, moves_)) answer += " " + move;
+            out_.line(answer);
+        } else if (command == "gamestate") {
+            out_.line("gamestate " + gameState(fen_, moves_));
+        } else if (command == "debug" || command == "register") {
+            // Accepted and ignored, as the protocol allows.
+        } else {
+            out_.line("info string Unknown command: '" + std::string(command) + "'");
+        }
+    } catch (const std::exception& error) {
+        out_.line("info string error: " + std::string(error.what()));
+    }
+    return true;
+}
+
+void UciLoop::uci() {
+    out_.line(std::string("id name ") + kEngineName);
+    out_.line(std::string("id author ") + kEngineAuthor);
+    for (const std::string& option : optionLines(settings_)) out_.line(option);
+    out_.line("uciok");
+}
+
+void UciLoop::isReady() {
+    // During a search the answer must come at once; options wait for the next `go`.
+    if (!engine_.searching()) applyOptionsIfChanged();
+    out_.line("readyok");
+}
+
+void UciLoop::setOption(std::string_view args) {
+    std::string name;
+    std::string value;
+    if (!parseSetOption(args, name, value)) {
+        out_.line("info string error: setoption needs 'name <name> [value <value>]'");
+        return;
+    }
+    switch (applyOption(name, value, settings_)) {
+        case OptionResult::Changed:
+            optionsChanged_ = true;
+            break;
+        case OptionResult::ClearHash:
+            stopAndWait();
+            engine_.clearHash();
+            break;
+        case OptionResult::UnknownName:
+            out_.line("info string error: unknown option '" + name + "'");
+            break;
+        case OptionResult::BadValue:
+            out_.line("info string error: bad value '" + value + "' for option '" + name + "'");
+            break;
+    }
+}
+
+void UciLoop::newGame() {
+    stopAndWait();
+    applyOptionsIfChanged();
+    engine_.clearHash();
+    fen_.clear();
+    moves_.clear();
+}
+
+void UciLoop::position(std::string_view args) {
+    std::istringstream stream{std::string(args)};
+    std::string token;
+    stream >> token;
+    std::string fen;
+    if (token == "fen") {
+        while (stream >> token && token != "moves") fen += (fen.empty() ? "" : " ") + token;
+    } else if (token == "startpos") {
+        stream >> token;  // "moves" or nothing
+    } else {
+        out_.line("info string error: position needs 'startpos' or 'fen <fen>'");
+        return;
+    }
+    std::vector<std::string> moves;
+    if (token == "moves") {
+        while (stream >> token) moves.push_back(token);
+    }
+    if (const std::string error = validatePosition(fen, moves); !error.empty()) {
+        out_.line("info string error: " + error);
+        return;
+    }
+    fen_ = std::move(fen);
+    moves_ = std::move(moves);
+}
+
+void UciLoop::go(std::string_view args) {
+    std::string error;
+    std::optional<GoCommand> command = parseGo(args, error);
+    if (!command) {
+        out_.line("info string error: " + error);
+        return;
+    }
+    if (command->perftDepth) {
+        perft(*command->perftDepth);
+        return;
+    }
+    stopAndWait();
+    applyOptionsIfChanged();
+
+    SearchRequest request;
+    request.fen = fen_;
+    request.moves = moves_;
+    request.limits = command->limits;
+    request.multiPv = settings_.multiPv;
+    request.level = settings_.level;
+
+    {
+        std::lock_guard lock(out_.mutex());
+        holdBestMove_ = request.limits.infinite || request.limits.ponder;
+        releaseOnPonderHit_ = request.limits.ponder && !request.limits.infinite;
+        heldBestMove_.reset();
+    }
+    searchStart_ = std::chrono::steady_clock::now();
+
+    SearchCallbacks callbacks;
+    callbacks.onInfo = [this](const SearchInfo& info) { out_.line(formatInfo(info)); };
+    callbacks.onCurrMove = [this](const std::string& move, int number, int depth) {
+        const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::steady_clock::now() - searchStart_)
+                                 .count();
+        if (elapsed >= kCurrMoveDelayMs) out_.line(formatCurrMove(move, number, depth));
+    };
+    // The search thread reports on the position it was given, not on whatever `position` the
+    // GUI has sent since.
+    callbacks.onBestMove = [this, fen = fen_, moves = moves_](const SearchResult& result) {
+        reportBestMove(result, fen, moves);
+    };
+    try {
+        engine_.go(request, std::move(callbacks));
+    } catch (const std::invalid_argument& invalid) {
+        // A GUI waits for bestmove after every go; never leave it hanging.
+        std::lock_guard lock(out_.mutex());
+        holdBestMove_ = false;
+        out_.lineLocked("info string error: " + std::string(invalid.what()));
+        out_.lineLocked("bestmove 0000");
+    }
+}
+
+void UciLoop::reportBestMove(const SearchResult& result, const std::string& fen,
+                             const std::vector<std::string>& moves) {
+    // Last line of defence: a GUI forfeits the game on an illegal move, so a move the rules
+    // reject is replaced by a legal one, and the error is reported (the referee counts these).
+    SearchResult checked = result;
+    const std::vector<std::string> legal = legalMoves(fen, moves);
+    const bool isLegal = std::find(legal.begin(), legal.end(), checked.bestmove) != legal.end() ||
+                         (legal.empty() && checked.bestmove == "0000");
+    if (!isLegal) {
+        out_.line("info string error: search returned illegal bestmove '" + checked.bestmove + "'");
+        checked.bestmove = legal.empty() ? "0000" : legal.front();
+        checked.ponder.clear();
+        checked.info.pv.clear();
+    }
+    std::string fallback;
+    if (ponderFromResult(checked).empty() && checked.bestmove != "0000") {
+        fallback = anyLegalReply(fen, moves, checked.bestmove);
+    }
+    const std::string line = formatBestMove(checked, fallback);
+    std::lock_guard lock(out_.mutex());
+    if (holdBestMove_) {
+        heldBestMove_ = line;
+        return;
+    }
+    out_.lineLocked(line);
+}
+
+void UciLoop::releaseHeldBestMove() {
+    std::lock_guard lock(out_.mutex());
+    holdBestMove_ = false;
+    if (heldBestMove_) {
+        out_.lineLocked(*heldBestMove_);
+        heldBestMove_.reset();
+    }
+}
+
+void UciLoop::stop() {
+    releaseHeldBestMove();
+    engine_.stop();
+}
+
+void UciLoop::ponderHit() {
+    // The clock now applies; if the search already ended while pondering, its move goes out now.
+    engine_.ponderhit();
+    bool release = false;
+    {
+        std::lock_guard lock(out_.mutex());
+        release = releaseOnPonderHit_;
+        releaseOnPonderHit_ = false;
+    }
+    if (release) releaseHeldBestMove();
+}
+
+void UciLoop::stopAndWait() {
+    if (engine_.searching()) stop();
+    engine_.wait();
+    // A search that ended on its own while held still owes its bestmove to nobody: drop it.
+    std::lock_guard lock(out_.mutex());
+    holdBestMove_ = false;
+    heldBestMove_.reset();
+}
+
+void UciLoop::applyOptionsIfChanged() {
+    if (!optionsChanged_) return;
+    EngineOptions options = settings_.engine;
+    options.sharedTable = engine_.options().sharedTable;
+    engine_.setOptions(options);
+    optionsChanged_ = false;
+}
+
+void UciLoop::perft(int depth) {
+    stopAndWait();
+    out_.line(perftReport(fen_, moves_, depth));
+}
+
+void UciLoop::display() {
+    out_.line(describePosition(fen_, moves_));
+}
+
+}  // namespace outpost::uci

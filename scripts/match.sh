@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# A match between two UCI engines under fastchess, one thread and 16 MB hash each by default.
+#
+#   scripts/match.sh -1 "build/engine/outpost" -2 "gnuchess --uci" -tc 10+0.1 -games 200 \
+#       -book /work/tools/books/UHO_4060_v2.epd [-o1 "nullMove=false Level=3"] [-o2 "..."] \
+#       [-n1 name] [-n2 name] [-c concurrency] [-pgn file.pgn] [-sprt "elo0 elo1"]
+#
+# An engine is "COMMAND [ARGS...]"; options are NAME=VALUE words given to it as UCI options
+# (names without spaces). The book is .epd or .pgn; games are played in pairs with colours swapped.
+# FASTCHESS names the runner (default /work/tools/fastchess/fastchess; build it outside the
+# repository). The summary (Elo with its error bar, pentanomial counts) is fastchess's own output.
+set -euo pipefail
+
+FASTCHESS=${FASTCHESS:-/work/tools/fastchess/fastchess}
+engine1="" engine2="" name1="" name2="" opts1="" opts2=""
+tc="10+0.1" games=200 book="" concurrency=1 pgn="" sprt="" hash=16 threads=1
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    -1) engine1=$2; shift 2 ;;
+    -2) engine2=$2; shift 2 ;;
+    -n1) name1=$2; shift 2 ;;
+    -n2) name2=$2; shift 2 ;;
+    -o1) opts1=$2; shift 2 ;;
+    -o2) opts2=$2; shift 2 ;;
+    -tc) tc=$2; shift 2 ;;
+    -games) games=$2; shift 2 ;;
+    -book) book=$2; shift 2 ;;
+    -c) concurrency=$2; shift 2 ;;
+    -pgn) pgn=$2; shift 2 ;;
+    -sprt) sprt=$2; shift 2 ;;
+    -hash) hash=$2; shift 2 ;;
+    *) echo "match.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[[ -n "$engine1" && -n "$engine2" ]] || { echo "match.sh: -1 and -2 are required" >&2; exit 2; }
+[[ -x "$FASTCHESS" ]] || { echo "match.sh: fastchess not found at $FASTCHESS" >&2; exit 2; }
+
+# engine_args SPEC NAME OPTIONS -> fastchess -engine arguments
+engine_args() {
+  local spec=$1 name=$2 options=$3
+  read -r -a words <<<"$spec"
+  local cmd=${words[0]}
+  [[ "$cmd" == */* ]] && cmd=$(realpath "$cmd")
+  local out=(-engine "cmd=$cmd" "name=${name:-$(basename "${words[0]}")}")
+  if [[ ${#words[@]} -gt 1 ]]; then out+=("args=${words[*]:1}"); fi
+  for option in $options; do out+=("option.$option"); done
+  printf '%s\0' "${out[@]}"
+}
+
+args=()
+while IFS= read -r -d '' word; do args+=("$word"); done < <(engine_args "$engine1" "$name1" "$opts1")
+while IFS= read -r -d '' word; do args+=("$word"); done < <(engine_args "$engine2" "$name2" "$opts2")
+# Engines that do not know Hash/Threads (fairymax through polyglot, gnuchess) ignore them.
+args+=(-each "tc=$tc" "option.Hash=$hash" "option.Threads=$threads" timemargin=0)
+args+=(-rounds $(((games + 1) / 2)) -repeat -concurrency "$concurrency" -recover)
+if [[ -n "$book" ]]; then
+  format=epd; [[ "$book" == *.pgn ]] && format=pgn
+  args+=(-openings "file=$book" "format=$format" order=random -srand 20261123)
+fi
+[[ -n "$pgn" ]] && args+=(-pgnout "file=$pgn")
+if [[ -n "$sprt" ]]; then
+  read -r elo0 elo1 <<<"$sprt"
+  args+=(-sprt "elo0=$elo0" "elo1=$elo1" alpha=0.05 beta=0.05 model=normalized)
+fi
+args+=(-ratinginterval 20)
+echo "+ $FASTCHESS ${args[*]}" >&2
+exec "$FASTCHESS" "${args[@]}"

@@ -1,0 +1,55 @@
+// Analysis requests shared by REST and WebSocket: validation (JSON shape, FEN, moves, limits
+// clamped to the server's caps), and the JSON of progress reports and results.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <variant>
+
+#include "analysis/api_error.h"
+#include "config.h"
+#include "engine.h"
+#include "games/chess_rules.h"
+#include "search/search_pool.h"
+#include "store/game_record.h"
+
+namespace outpost::server {
+
+struct AnalysisSpec {
+    SearchRequest request;
+    nlohmann::json limitsApplied;
+    std::shared_ptr<const ChessState> root;  // the position searched: SAN and score sign
+};
+
+// `limits` object -> LimitsSpec. 400 for wrong types or unknown fields, 422 for values <= 0.
+std::variant<LimitsSpec, ApiError> parseLimits(const nlohmann::json& limits);
+
+struct CappedLimits {
+    SearchLimits limits;
+    nlohmann::json applied;  // {depth?, movetime?, nodes?, clamped}
+};
+// Clamps to the caps; no limits at all become the default movetime.
+CappedLimits capLimits(const LimitsSpec& requested, const ServerConfig& config);
+
+// Loads a position: 422 invalid_fen with the parser's reason, 422 illegal_move for a bad move.
+// Moves may be UCI or SAN; on success `uciMoves` holds them as UCI.
+std::variant<ChessState, ApiError> loadPosition(const std::string& fen,
+                                                const std::vector<std::string>& moves,
+                                                std::vector<std::string>& uciMoves);
+
+// A whole analysis request (REST body or WebSocket message; `extraFields` names the fields the
+// transport adds, like "type" and "id").
+std::variant<AnalysisSpec, ApiError> parseAnalysis(
+    const nlohmann::json& body, const ServerConfig& config,
+    std::initializer_list<std::string_view> extraFields);
+
+// One progress report (fields only; callers add "type" and their ids).
+nlohmann::json analysisInfoJson(const SearchInfo& info, const AnalysisSpec& spec);
+// The result: bestmove, ponder?, san, score, depth, seldepth, nodes, nps, timeMs, pv, pvSan,
+// lines, limitsApplied, queueWaitMs, searchMs, stopped.
+nlohmann::json analysisResultJson(const JobOutcome& outcome, const AnalysisSpec& spec);
+
+// 429 / 503 for a refused job.
+ApiError admissionError(Admission admission, const ServerConfig& config);
+
+}  // namespace outpost::server

@@ -1,0 +1,39 @@
+#include "analysis/api_error.h"
+
+#include <algorithm>
+
+#include "http/json_response.h"
+
+namespace outpost::server {
+
+std::variant<nlohmann::json, ApiError> parseJsonObject(std::string_view body) {
+    if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        return nlohmann::json::object();
+    }
+    nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
+    if (json.is_discarded()) {
+        return ApiError{http::status::bad_request, "bad_json", "the body is not valid JSON"};
+    }
+    if (!json.is_object()) {
+        return ApiError{http::status::bad_request, "bad_request", "the body must be a JSON object"};
+    }
+    return json;
+}
+
+std::optional<ApiError> rejectUnknownFields(const nlohmann::json& object,
+                                            std::initializer_list<std::string_view> allowed,
+                                            std::string_view where) {
+    for (const auto& [key, value] : object.items()) {
+        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+            return ApiError{http::status::bad_request, "bad_request",
+                            "unknown field '" + key + "' in " + std::string(where)};
+        }
+    }
+    return std::nullopt;
+}
+
+Response errorFor(const Request& request, const ApiError& error) {
+    return errorFor(request, error.status, error.code, error.message, error.retryAfterSeconds);
+}
+
+}  // namespace outpost::server

@@ -1,0 +1,239 @@
+#include "config.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace outpost::server {
+
+namespace {
+
+// One option: flag name (also the env var OUTPOST_<NAME> with '-' as '_'), help, and a setter.
+struct Option {
+    const char* name;
+    const char* help;
+    std::function<void(ServerConfig&, const std::string&)> set;
+};
+
+template <typename T>
+T parseNumber(const std::string& name, const std::string& value, T min, T max) {
+    T result{};
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), result);
+    if (ec != std::errc() || end != value.data() + value.size() || result < min || result > max) {
+        std::ostringstream message;
+        message << "--" << name << ": expected a number in [" << min << ", " << max << "], got '"
+                << value << "'";
+        throw std::invalid_argument(message.str());
+    }
+    return result;
+}
+
+std::vector<std::string> splitList(const std::string& value) {
+    std::vector<std::string> items;
+    std::string item;
+    std::istringstream in(value);
+    while (std::getline(in, item, ',')) {
+        if (!item.empty()) items.push_back(item);
+    }
+    return items;
+}
+
+bool parseBool(const std::string& name, const std::string& value) {
+    if (value == "1" || value == "true" || value == "yes" || value == "on") return true;
+    if (value == "0" || value == "false" || value == "no" || value == "off") return false;
+    throw std::invalid_argument("--" + name + ": expected true or false, got '" + value + "'");
+}
+
+constexpr int kMaxThreads = 1024;
+constexpr std::size_t kMaxHashMb = 1 << 20;
+constexpr std::int64_t kMaxMs = 24LL * 3600 * 1000;
+
+const std::vector<Option>& options() {
+    static const std::vector<Option> kOptions = {
+        {"port", "TCP port to listen on (0: any free port)",
+         [](ServerConfig& c, const std::string& v) { c.port = parseNumber("port", v, 0, 65535); }},
+        {"bind", "address to bind", [](ServerConfig& c, const std::string& v) { c.bind = v; }},
+        {"io-threads", "threads running network I/O",
+         [](ServerConfig& c, const std::string& v) {
+             c.ioThreads = parseNumber("io-threads", v, 1, kMaxThreads);
+         }},
+        {"threads", "searcher threads (0: the machine's cores)",
+         [](ServerConfig& c, const std::string& v) {
+             c.searchThreads = parseNumber("threads", v, 0, kMaxThreads);
+         }},
+        {"hash", "transposition table size in MB, shared by all searchers",
+         [](ServerConfig& c, const std::string& v) {
+             c.hashMb = parseNumber<std::size_t>("hash", v, 1, kMaxHashMb);
+         }},
+        {"max-depth", "cap on a search's depth",
+         [](ServerConfig& c, const std::string& v) {
+             c.maxDepth = parseNumber("max-depth", v, 1, 127);
+         }},
+        {"max-movetime", "cap on a search's movetime in ms",
+         [](ServerConfig& c, const std::string& v) {
+             c.maxMovetimeMs = parseNumber<std::int64_t>("max-movetime", v, 1, kMaxMs);
+         }},
+        {"max-nodes", "cap on a search's nodes",
+         [](ServerConfig& c, const std::string& v) {
+             c.maxNodes = parseNumber<std::uint64_t>("max-nodes", v, 1, UINT64_MAX);
+         }},
+        {"max-multipv", "cap on MultiPV lines",
+         [](ServerConfig& c, const std::string& v) {
+             c.maxMultiPv = parseNumber("max-multipv", v, 1, 256);
+         }},
+        {"default-movetime", "movetime in ms for requests that give no limits",
+         [](ServerConfig& c, const std::string& v) {
+             c.defaultMovetimeMs = parseNumber<std::int64_t>("default-movetime", v, 1, kMaxMs);
+         }},
+        {"queue-size", "searches that may wait for a searcher (more: 503 overloaded)",
+         [](ServerConfig& c, const std::string& v) {
+             c.queueSize = parseNumber<std::size_t>("queue-size", v, 0, 1 << 20);
+         }},
+        {"client-searches", "running + queued searches per client (more: 429 rate_limited)",
+         [](ServerConfig& c, const std::string& v) {
+             c.perClientSearches = parseNumber("client-searches", v, 1, 1 << 20);
+         }},
+        {"retry-after", "seconds sent in Retry-After with 429 and 503",
+         [](ServerConfig& c, const std::string& v) {
+             c.retryAfterSeconds = parseNumber("retry-after", v, 0, 3600);
+         }},
+        {"body-limit", "largest request body in bytes (more: 413)",
+         [](ServerConfig& c, const std::string& v) {
+             c.bodyLimitBytes = parseNumber<std::size_t>("body-limit", v, 1, 1 << 30);
+         }},
+        {"idle-timeout", "ms an HTTP connection may stay idle or take to send a request",
+         [](ServerConfig& c, const std::string& v) {
+             c.idleTimeoutMs = parseNumber("idle-timeout", v, 1, 86400000);
+         }},
+        {"write-timeout", "ms a client may take to read what we send",
+         [](ServerConfig& c, const std::string& v) {
+             c.writeTimeoutMs = parseNumber("write-timeout", v, 1, 86400000);
+         }},
+        {"ws-idle-timeout", "ms a silent WebSocket lives (pinged at half of it)",
+         [](ServerConfig& c, const std::string& v) {
+             c.wsIdleTimeoutMs = parseNumber("ws-idle-timeout", v, 2, 86400000);
+         }},
+        {"stream-keepalive", "ms between keep-alive lines on idle NDJSON game streams",
+         [](ServerConfig& c, const std::string& v) {
+             c.streamKeepAliveMs = parseNumber("stream-keepalive", v, 1, 86400000);
+         }},
+        {"max-queued-bytes", "outgoing bytes queued per connection before it is dropped",
+         [](ServerConfig& c, const std::string& v) {
+             c.maxQueuedBytes = parseNumber<std::size_t>("max-queued-bytes", v, 1024, 1 << 30);
+         }},
+        {"drain-grace", "ms running searches get after SIGTERM before they are stopped",
+         [](ServerConfig& c, const std::string& v) {
+             c.drainGraceMs = parseNumber("drain-grace", v, 0, 3600000);
+         }},
+        {"web-root", "directory served at / (the board page)",
+         [](ServerConfig& c, const std::string& v) { c.webRoot = v; }},
+        {"cors-origins", "comma-separated origins allowed to call the API ('*': any)",
+         [](ServerConfig& c, const std::string& v) { c.corsOrigins = splitList(v); }},
+        {"trusted-proxies", "comma-separated proxy addresses whose X-Forwarded-For is used",
+         [](ServerConfig& c, const std::string& v) { c.trustedProxies = splitList(v); }},
+        {"store", "where games live: memory, sqlite or redis",
+         [](ServerConfig& c, const std::string& v) {
+             if (v != "memory" && v != "sqlite" && v != "redis") {
+                 throw std::invalid_argument("--store: expected memory, sqlite or redis, got '" +
+                                             v + "'");
+             }
+             c.store = v;
+         }},
+        {"sqlite-path", "database file for --store sqlite",
+         [](ServerConfig& c, const std::string& v) { c.sqlitePath = v; }},
+        {"redis-url", "redis://[:password@]host[:port][/db] for --store redis",
+         [](ServerConfig& c, const std::string& v) { c.redisUrl = v; }},
+        {"retention-days", "days finished games are kept (0: forever)",
+         [](ServerConfig& c, const std::string& v) {
+             c.retentionDays = parseNumber("retention-days", v, 0, 36500);
+         }},
+        {"log-requests", "one JSON log line per request (true/false)",
+         [](ServerConfig& c, const std::string& v) {
+             c.logRequests = parseBool("log-requests", v);
+         }},
+    };
+    return kOptions;
+}
+
+std::string envName(const std::string& flag) {
+    std::string name = "OUTPOST_";
+    for (char ch : flag) name += ch == '-' ? '_' : static_cast<char>(std::toupper(ch));
+    return name;
+}
+
+}  // namespace
+
+int ServerConfig::effectiveSearchThreads() const {
+    if (searchThreads > 0) return searchThreads;
+    unsigned cores = std::thread::hardware_concurrency();
+    return cores > 0 ? static_cast<int>(cores) : 1;
+}
+
+std::string configHelp() {
+    std::ostringstream out;
+    out << "Usage: outpost-server [--flag=value | --flag value]...\n\n"
+           "The Outpost game server: REST and WebSocket API, search pool, board page.\n"
+           "Every flag can also be set by an environment variable (flags win).\n\n";
+    const ServerConfig defaults;
+    for (const Option& option : options()) {
+        out << "  --" << option.name << "  (" << envName(option.name) << ")\n      " << option.help
+            << "\n";
+    }
+    out << "  --help\n      print this text\n\n"
+        << "Defaults: port " << defaults.port << ", hash " << defaults.hashMb << " MB, queue "
+        << defaults.queueSize << ", " << defaults.perClientSearches
+        << " searches per client, body limit " << defaults.bodyLimitBytes << " bytes.\n";
+    return out.str();
+}
+
+ConfigParseResult parseConfig(int argc, const char* const* argv,
+                              const std::function<const char*(const char*)>* env) {
+    ConfigParseResult result;
+    ServerConfig config;
+    try {
+        for (const Option& option : options()) {
+            const std::string name = envName(option.name);
+            const char* value = env ? (*env)(name.c_str()) : std::getenv(name.c_str());
+            if (value && *value) option.set(config, value);
+        }
+        for (int i = 1; i < argc; ++i) {
+            std::string arg = argv[i];
+            if (arg == "--help" || arg == "-h") {
+                result.message = configHelp();
+                return result;
+            }
+            if (arg.rfind("--", 0) != 0)
+                throw std::invalid_argument("unexpected argument '" + arg + "'");
+            std::string name = arg.substr(2);
+            std::string value;
+            auto eq = name.find('=');
+            if (eq != std::string::npos) {
+                value = name.substr(eq + 1);
+                name = name.substr(0, eq);
+            } else if (i + 1 < argc) {
+                value = argv[++i];
+            } else {
+                throw std::invalid_argument("--" + name + " needs a value");
+            }
+            bool known = false;
+            for (const Option& option : options()) {
+                if (name == option.name) {
+                    option.set(config, value);
+                    known = true;
+                    break;
+                }
+            }
+            if (!known) throw std::invalid_argument("unknown flag --" + name + " (see --help)");
+        }
+    } catch (const std::invalid_argument& error) {
+        result.message = error.what();
+        result.exitCode = 2;
+        return result;
+    }
+    result.config = config;
+    return result;
+}
+
+}  // namespace outpost::server

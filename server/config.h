@@ -1,0 +1,65 @@
+// Server configuration: defaults, then environment variables (OUTPOST_*), then command-line flags.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace outpost::server {
+
+struct ServerConfig {
+    std::string bind = "0.0.0.0";
+    int port = 8080;  // 0 picks an ephemeral port (tests)
+    int ioThreads = 2;
+    int searchThreads = 0;  // 0: the machine's cores
+    std::size_t hashMb = 64;
+
+    // Caps on per-request limits; requests asking for more are clamped (see limitsApplied).
+    int maxDepth = 64;
+    std::int64_t maxMovetimeMs = 60000;
+    std::uint64_t maxNodes = 1'000'000'000;
+    int maxMultiPv = 10;
+    // Applied when a request gives no limits at all, so no search runs unbounded.
+    std::int64_t defaultMovetimeMs = 1000;
+
+    std::size_t queueSize = 64;  // searches waiting for a searcher; beyond: 503
+    int perClientSearches = 4;   // running + queued per client; beyond: 429
+    int retryAfterSeconds = 1;
+
+    std::size_t bodyLimitBytes = 64 * 1024;
+    int idleTimeoutMs = 30000;             // HTTP keep-alive and request read timeout
+    int writeTimeoutMs = 30000;            // a client that does not read for this long is dropped
+    int wsIdleTimeoutMs = 60000;           // WebSocket: pinged at half, closed when silent
+    int streamKeepAliveMs = 5000;          // empty NDJSON line on idle game streams
+    std::size_t maxQueuedBytes = 1 << 20;  // per connection outgoing queue before it is dropped
+    int drainGraceMs = 10000;              // SIGTERM: how long running searches may take
+
+    std::string webRoot = "web/dist";
+    std::vector<std::string> corsOrigins;     // "*" allows any origin
+    std::vector<std::string> trustedProxies;  // peers whose X-Forwarded-For is believed
+    bool logRequests = true;
+
+    // Where games live (docs/deployment.md): "memory" (one process), "sqlite" (the file
+    // sqlitePath, survives restarts) or "redis" (replicas share games and events).
+    std::string store = "memory";
+    std::string sqlitePath = "outpost-games.db";
+    std::string redisUrl = "redis://127.0.0.1:6379";
+    int retentionDays = 30;  // finished games kept this long; 0: forever
+
+    int effectiveSearchThreads() const;
+};
+
+struct ConfigParseResult {
+    std::optional<ServerConfig> config;  // empty when the program should exit
+    std::string message;                 // help text or the error
+    int exitCode = 0;
+};
+
+// `env` looks up an environment variable (injectable for tests).
+ConfigParseResult parseConfig(int argc, const char* const* argv,
+                              const std::function<const char*(const char*)>* env = nullptr);
+std::string configHelp();
+
+}  // namespace outpost::server

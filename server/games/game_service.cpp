@@ -1,0 +1,458 @@
+#include "games/game_service.h"
+
+#include <array>
+
+#include "analysis/analysis.h"
+#include "api/json_types.h"
+#include "games/game_view.h"
+#include "ops/tokens.h"
+
+namespace outpost::server {
+
+namespace {
+
+constexpr int kMinLevel = 1;
+constexpr int kMaxLevel = 8;
+// Thinking time per playing level when a game sets no limits and no clock: short at the low
+// levels (people want quick replies), up to a second at the top.
+constexpr std::array<std::int64_t, kMaxLevel> kLevelMovetimeMs = {50,  100, 150, 200,
+                                                                  300, 500, 700, 1000};
+
+ApiError notFound(const std::string& id) {
+    return {http::status::not_found, "not_found", "no game '" + id + "'"};
+}
+ApiError conflict(std::string code, std::string message) {
+    return {http::status::conflict, std::move(code), std::move(message)};
+}
+ApiError storeError(StoreStatus status, const std::string& id) {
+    switch (status) {
+        case StoreStatus::NotFound:
+            return notFound(id);
+        case StoreStatus::VersionConflict:
+            return conflict("version_conflict", "the game changed meanwhile; reload it and retry");
+        case StoreStatus::Unavailable:
+            return {http::status::service_unavailable, "overloaded",
+                    "the game store is unavailable", 1};
+        default:
+            break;
+    }
+    return {http::status::internal_server_error, "internal",
+            std::string("store: ") + toString(status)};
+}
+
+const char* sideName(bool white) {
+    return white ? "white" : "black";
+}
+
+void endGame(GameRecord& game, std::string status, std::string result, std::string reason,
+             std::string winner) {
+    game.status = std::move(status);
+    game.result = std::move(result);
+    game.reason = std::move(reason);
+    game.winner = std::move(winner);
+    if (game.clock) game.clock->running = false;
+}
+
+}  // namespace
+
+bool applyFlagFall(GameRecord& game, const ChessState& state, std::int64_t nowMs) {
+    if (game.status != "ongoing" || !game.clock || !game.clock->running) return false;
+    const bool white = state.whiteToMove();
+    const ClockReading reading = readClock(*game.clock, white, nowMs);
+    if ((white ? reading.whiteMs : reading.blackMs) > 0) return false;
+    game.clock->whiteMs = reading.whiteMs;
+    game.clock->blackMs = reading.blackMs;
+    // The side that did not run out wins, unless it could never mate: then it is a draw.
+    if (state.canMate(!white)) {
+        endGame(game, "timeout", white ? "0-1" : "1-0", "timeout", sideName(!white));
+    } else {
+        endGame(game, "draw", "1/2-1/2", "insufficient_material", "");
+    }
+    game.version += 1;
+    game.updatedAtMs = nowMs;
+    return true;
+}
+
+bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std::int64_t nowMs) {
+    if (applyFlagFall(game, state, nowMs)) return false;
+    const bool white = state.whiteToMove();
+    if (game.clock) {
+        ClockState& clock = *game.clock;
+        if (clock.running) {
+            const ClockReading reading = readClock(clock, white, nowMs);
+            clock.whiteMs = reading.whiteMs;
+            clock.blackMs = reading.blackMs;
+        }
+        (white ? clock.whiteMs : clock.blackMs) += clock.incrementMs;
+        clock.turnStartedAtMs = nowMs;
+        clock.running = true;  // the clocks start with the first move
+    }
+    game.moves.push_back(uci);
+    state.play(uci);
+    if (auto end = state.outcome())
+        endGame(game, end->status, end->result, end->reason, end->winner);
+    game.version += 1;
+    game.updatedAtMs = nowMs;
+    return true;
+}
+
+std::variant<GameRecord, ApiError> GameService::create(const nlohmann::json& body,
+                                                       const ClientInfo& client) {
+    if (auto error = rejectUnknownFields(body, {"fen", "moves", "engine", "clock"}, "the game")) {
+        return *error;
+    }
+    std::string fen;
+    if (body.contains("fen") && !body.at("fen").is_null()) {
+        if (!body.at("fen").is_string())
+            return ApiError{http::status::bad_request, "bad_request", "'fen' must be a string"};
+        fen = body.at("fen").get<std::string>();
+    }
+    std::vector<std::string> moves;
+    if (body.contains("moves") && !body.at("moves").is_null()) {
+        const auto& list = body.at("moves");
+        if (!list.is_array())
+            return ApiError{http::status::bad_request, "bad_request",
+                            "'moves' must be an array of strings"};
+        for (const auto& item : list) {
+            if (!item.is_string())
+                return ApiError{http::status::bad_request, "bad_request",
+                                "'moves' must be an array of strings"};
+            moves.push_back(item.get<std::string>());
+        }
+    }
+
+    GameRecord game;
+    if (body.contains("engine") && !body.at("engine").is_null()) {
+        const auto& engine = body.at("engine");
+        if (!engine.is_object())
+            return ApiError{http::status::bad_request, "bad_request", "'engine' must be an object"};
+        if (auto error = rejectUnknownFields(engine, {"side", "level", "limits"}, "engine"))
+            return *error;
+        if (engine.contains("side")) {
+            if (!engine.at("side").is_string())
+                return ApiError{http::status::bad_request, "bad_request",
+                                "'engine.side' must be a string"};
+            game.engine.side = engine.at("side").get<std::string>();
+            if (game.engine.side != "white" && game.engine.side != "black" &&
+                game.engine.side != "none") {
+                return ApiError{http::status::unprocessable_entity, "bad_request",
+                                "'engine.side' must be white, black or none"};
+            }
+        }
+        if (engine.contains("level") && !engine.at("level").is_null()) {
+            if (!engine.at("level").is_number_integer())
+                return ApiError{http::status::bad_request, "bad_request",
+                                "'engine.level' must be an integer"};
+            const auto level = engine.at("level").get<std::int64_t>();
+            if (level < kMinLevel || level > kMaxLevel) {
+                return ApiError{http::status::unprocessable_entity, "bad_request",
+                                "'engine.level' must be 1..8"};
+            }
+            game.engine.level = static_cast<int>(level);
+        }
+        if (engine.contains("limits") && !engine.at("limits").is_null()) {
+            auto limits = parseLimits(engine.at("limits"));
+            if (auto* error = std::get_if<ApiError>(&limits)) return *error;
+            if (!std::get<LimitsSpec>(limits).empty())
+                game.engine.limits = std::get<LimitsSpec>(limits);
+        }
+    }
+    if (body.contains("clock") && !body.at("clock").is_null()) {
+        const auto& clock = body.at("clock");
+        if (!clock.is_object())
+            return ApiError{http::status::bad_request, "bad_request", "'clock' must be an object"};
+        if (auto error = rejectUnknownFields(clock, {"initial", "increment"}, "clock"))
+            return *error;
+        if (!clock.contains("initial") || !clock.at("initial").is_number_integer() ||
+            (clock.contains("increment") && !clock.at("increment").is_number_integer())) {
+            return ApiError{http::status::bad_request, "bad_request",
+                            "'clock' needs integer 'initial' and 'increment' (ms)"};
+        }
+        const auto initial = clock.at("initial").get<std::int64_t>();
+        const auto increment = clock.value("increment", std::int64_t{0});
+        constexpr std::int64_t kMaxClockMs = 24LL * 3600 * 1000;
+        if (initial <= 0 || initial > kMaxClockMs || increment < 0 || increment > kMaxClockMs) {
+            return ApiError{http::status::unprocessable_entity, "bad_request",
+                            "clock times must be in (0, 24h] ms"};
+        }
+        game.clock = ClockState{initial, increment, initial, initial, 0, false};
+    }
+
+    std::vector<std::string> uciMoves;
+    auto loaded = loadPosition(fen, {}, uciMoves);
+    if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
+    game.initialFen = std::get<ChessState>(loaded).fen();
+    auto position = loadPosition(game.initialFen, moves, uciMoves);
+    if (auto* error = std::get_if<ApiError>(&position)) return *error;
+    ChessState& state = std::get<ChessState>(position);
+
+    game.id = newGameId();
+    game.playerToken = newPlayerToken();
+    game.moves = std::move(uciMoves);
+    game.version = 1;
+    game.createdAtMs = game.updatedAtMs = nowEpochMs();
+    if (auto end = state.outcome())
+        endGame(game, end->status, end->result, end->reason, end->winner);
+
+    const StoreStatus status = context_.store->create(game);
+    if (status != StoreStatus::Ok) return storeError(status, game.id);
+    context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
+
+    if (game.status == "ongoing" && game.engine.side == sideName(state.whiteToMove())) {
+        // The engine moves first: start at once; the creator sees the move through the stream.
+        startEngine(game, std::nullopt, client, [](GameOutcome) {});
+    }
+    return game;
+}
+
+std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
+    StoreReadResult read = context_.store->get(id);
+    if (read.status != StoreStatus::Ok) return storeError(read.status, id);
+    GameRecord game = std::move(*read.game);
+    if (game.status == "ongoing" && game.clock && game.clock->running) {
+        const std::uint64_t before = game.version;
+        if (applyFlagFall(game, replay(game), nowEpochMs())) {
+            if (auto error = store(game, before)) {
+                // Someone else recorded it (or another change won): read again.
+                read = context_.store->get(id);
+                if (read.status != StoreStatus::Ok) return storeError(read.status, id);
+                return std::move(*read.game);
+            }
+        }
+    }
+    return game;
+}
+
+std::variant<GameRecord, ApiError> GameService::loadAuthorized(
+    const std::string& id, const std::optional<std::string>& token) {
+    auto loaded = load(id);
+    if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
+    const GameRecord& game = std::get<GameRecord>(loaded);
+    if (!token || token->empty()) {
+        return ApiError{http::status::unauthorized, "unauthorized",
+                        "changing a game needs its player token (Authorization: Bearer <token>)"};
+    }
+    if (!constantTimeEquals(*token, game.playerToken)) {
+        return ApiError{http::status::forbidden, "forbidden", "wrong player token for this game"};
+    }
+    return loaded;
+}
+
+std::optional<ApiError> GameService::store(const GameRecord& updated,
+                                           std::uint64_t expectedVersion) {
+    const StoreStatus status = context_.store->update(updated, expectedVersion);
+    if (status != StoreStatus::Ok) return storeError(status, updated.id);
+    context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
+                                    gameEventPayload(updated)});
+    return std::nullopt;
+}
+
+void GameService::move(const std::string& id, const std::optional<std::string>& token,
+                       const std::string& moveText, std::optional<std::uint64_t> version,
+                       const ClientInfo& client, GameDone done) {
+    auto loaded = loadAuthorized(id, token);
+    if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
+    GameRecord game = std::move(std::get<GameRecord>(loaded));
+    if (version && *version != game.version) {
+        return done(conflict("version_conflict", "the game is at version " +
+                                                     std::to_string(game.version) + ", not " +
+                                                     std::to_string(*version)));
+    }
+    if (game.status != "ongoing") {
+        return done(conflict("game_over", "the game is over (" + game.status + ")"));
+    }
+    ChessState state = replay(game);
+    if (game.engine.side == sideName(state.whiteToMove())) {
+        return done(conflict("not_your_turn", "it is the engine's turn"));
+    }
+    ParsedMove parsed = state.parse(moveText);
+    if (parsed.uci.empty()) {
+        return done(ApiError{http::status::unprocessable_entity, "illegal_move",
+                             "'" + moveText + "': " + parsed.error});
+    }
+    const std::uint64_t before = game.version;
+    const bool played = applyMove(game, state, parsed.uci, nowEpochMs());
+    if (auto error = store(game, before)) return done(*error);
+    if (!played) return done(conflict("game_over", "your flag fell before the move"));
+    if (game.status == "ongoing" && game.engine.side == sideName(state.whiteToMove())) {
+        return startEngine(game, std::nullopt, client, std::move(done));
+    }
+    done(GameReply{std::move(game), nullptr});
+}
+
+void GameService::engineMove(const std::string& id, const std::optional<std::string>& token,
+                             const std::optional<LimitsSpec>& limits, const ClientInfo& client,
+                             GameDone done) {
+    auto loaded = loadAuthorized(id, token);
+    if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
+    GameRecord game = std::move(std::get<GameRecord>(loaded));
+    if (game.status != "ongoing") {
+        return done(conflict("game_over", "the game is over (" + game.status + ")"));
+    }
+    startEngine(game, limits, client, std::move(done));
+}
+
+void GameService::startEngine(const GameRecord& game, const std::optional<LimitsSpec>& limits,
+                              const ClientInfo& client, GameDone done) {
+    const ChessState state = replay(game);
+    SearchRequest request;
+    request.fen = game.initialFen;
+    request.moves = game.moves;
+    request.level = game.engine.level.value_or(0);
+    nlohmann::json applied;
+    const LimitsSpec* chosen = limits && !limits->empty() ? &*limits
+                               : game.engine.limits       ? &*game.engine.limits
+                                                          : nullptr;
+    if (chosen) {
+        CappedLimits capped = capLimits(*chosen, context_.config);
+        request.limits = capped.limits;
+        applied = capped.applied;
+    } else if (game.clock) {
+        // The engine plays on its own clock with its time management.
+        const ClockReading reading = readClock(*game.clock, state.whiteToMove(), nowEpochMs());
+        request.limits.wtimeMs = reading.whiteMs;
+        request.limits.btimeMs = reading.blackMs;
+        request.limits.wincMs = game.clock->incrementMs;
+        request.limits.bincMs = game.clock->incrementMs;
+        applied = {{"wtime", reading.whiteMs},
+                   {"btime", reading.blackMs},
+                   {"winc", game.clock->incrementMs},
+                   {"binc", game.clock->incrementMs}};
+    } else {
+        LimitsSpec byLevel;
+        byLevel.movetimeMs = game.engine.level ? kLevelMovetimeMs[*game.engine.level - 1]
+                                               : context_.config.defaultMovetimeMs;
+        CappedLimits capped = capLimits(byLevel, context_.config);
+        request.limits = capped.limits;
+        applied = capped.applied;
+    }
+
+    const bool whiteToMove = state.whiteToMove();
+    auto root = std::make_shared<const ChessState>(state);
+    ServerContext& context = context_;
+    const std::string gameId = game.id;
+    const std::uint64_t version = game.version;
+    JobCallbacks callbacks;
+    callbacks.onInfo = [&context, gameId, version, whiteToMove, root](const SearchInfo& info) {
+        nlohmann::json payload = api::infoJson(info, whiteToMove, root->sanLine(info.pv));
+        payload["type"] = "info";
+        payload["gameId"] = gameId;
+        context.bus->publish(
+            GameEvent{GameEvent::Kind::EngineInfo, gameId, version, payload.dump()});
+    };
+    callbacks.onDone = [&context, gameId, version, root, applied, done,
+                        client](const JobOutcome& outcome) {
+        context.metrics.observeQueueWait(outcome.timing.queueWaitMs / 1000.0);
+        context.metrics.observeSearch(outcome.timing.searchMs / 1000.0, outcome.result.info.nodes,
+                                      outcome.result.stopped);
+        const std::string& best = outcome.result.bestmove;
+        if (!outcome.error.empty() || best.empty() || best == "0000") {
+            return done(ApiError{
+                http::status::internal_server_error, "internal",
+                "the engine found no move" + (outcome.error.empty() ? "" : ": " + outcome.error)});
+        }
+        GameService service(context);
+        StoreReadResult read = context.store->get(gameId);
+        if (read.status != StoreStatus::Ok) return done(storeError(read.status, gameId));
+        GameRecord current = std::move(*read.game);
+        if (current.version != version || current.status != "ongoing") {
+            return done(conflict("version_conflict", "the game changed while the engine thought"));
+        }
+        ChessState position = replay(current);
+        const std::string san = position.san(best);
+        const bool played = applyMove(current, position, best, nowEpochMs());
+        if (auto error = service.store(current, version)) return done(*error);
+        if (!played) return done(conflict("game_over", "the engine's flag fell"));
+        const SearchInfo& info = outcome.result.info;
+        nlohmann::json engineMove = {
+            {"move", best},
+            {"san", san},
+            {"score", api::scoreJson(info.score, root->whiteToMove())},
+            {"depth", info.depth},
+            {"nodes", info.nodes},
+            {"pv", info.pv},
+            {"pvSan", root->sanLine(info.pv)},
+            {"timeMs", info.timeMs},
+            {"queueWaitMs", outcome.timing.queueWaitMs},
+            {"limitsApplied", applied},
+        };
+        context.logger.log({{"event", "engine_move"},
+                            {"game", gameId},
+                            {"move", best},
+                            {"depth", info.depth},
+                            {"nodes", info.nodes},
+                            {"queueWaitMs", outcome.timing.queueWaitMs},
+                            {"searchMs", outcome.timing.searchMs}});
+        // The engine was asked to play the player's side (engine-move): now it is the engine's
+        // own turn, so it replies as it would to a move of the player's.
+        if (current.status == "ongoing" &&
+            current.engine.side == sideName(position.whiteToMove())) {
+            return service.startEngine(current, std::nullopt, client, done);
+        }
+        done(GameReply{std::move(current), std::move(engineMove)});
+    };
+    Submission submission =
+        context_.pool->submit(client.address, std::move(request), std::move(callbacks));
+    if (submission.admission != Admission::Accepted) {
+        context_.metrics.searchRejected(toString(submission.admission));
+        done(admissionError(submission.admission, context_.config));
+    }
+}
+
+std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
+                                                         const std::optional<std::string>& token) {
+    auto loaded = loadAuthorized(id, token);
+    if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
+    GameRecord game = std::move(std::get<GameRecord>(loaded));
+    if (game.status == "resigned" || game.status == "timeout" || game.status == "aborted") {
+        return conflict("game_over", "the game is over (" + game.status + ")");
+    }
+    if (game.moves.empty()) return conflict("bad_request", "no move to take back");
+    const std::uint64_t before = game.version;
+    game.moves.pop_back();
+    // Against the engine, take back its reply too, so it is the player's turn again.
+    if (game.engine.side != "none" && !game.moves.empty()) {
+        const ChessState state = replay(game);
+        if (game.engine.side == sideName(state.whiteToMove())) game.moves.pop_back();
+    }
+    endGame(game, "ongoing", "*", "", "");
+    if (game.clock) {
+        game.clock->running = !game.moves.empty();
+        game.clock->turnStartedAtMs = nowEpochMs();
+    }
+    const ChessState state = replay(game);
+    if (auto end = state.outcome())
+        endGame(game, end->status, end->result, end->reason, end->winner);
+    game.version += 1;
+    game.updatedAtMs = nowEpochMs();
+    if (auto error = store(game, before)) return *error;
+    return game;
+}
+
+std::variant<GameRecord, ApiError> GameService::resign(const std::string& id,
+                                                       const std::optional<std::string>& token) {
+    auto loaded = loadAuthorized(id, token);
+    if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
+    GameRecord game = std::move(std::get<GameRecord>(loaded));
+    if (game.status != "ongoing")
+        return conflict("game_over", "the game is over (" + game.status + ")");
+    const std::uint64_t before = game.version;
+    const ChessState state = replay(game);
+    // The player resigns: against the engine that is the engine's opponent, otherwise the side
+    // to move.
+    bool resigningWhite = state.whiteToMove();
+    if (game.engine.side == "white") resigningWhite = false;
+    if (game.engine.side == "black") resigningWhite = true;
+    if (game.clock && game.clock->running) {
+        const ClockReading reading = readClock(*game.clock, state.whiteToMove(), nowEpochMs());
+        game.clock->whiteMs = reading.whiteMs;
+        game.clock->blackMs = reading.blackMs;
+    }
+    endGame(game, "resigned", resigningWhite ? "0-1" : "1-0", "", sideName(!resigningWhite));
+    game.version += 1;
+    game.updatedAtMs = nowEpochMs();
+    if (auto error = store(game, before)) return *error;
+    return game;
+}
+
+}  // namespace outpost::server

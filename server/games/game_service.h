@@ -1,0 +1,68 @@
+// Game rules on top of the store: create, move, engine move, takeback, resign, with tokens,
+// optimistic concurrency (version), clocks and flag fall, and events for subscribers.
+// Shared by the REST handlers and the WebSocket protocol. Stateless: construct one per use.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "analysis/api_error.h"
+#include "games/chess_rules.h"
+#include "http/http_types.h"
+#include "server_context.h"
+#include "store/game_record.h"
+
+namespace outpost::server {
+
+struct GameReply {
+    GameRecord game;
+    nlohmann::json engineMove;  // null unless the engine moved
+};
+
+using GameOutcome = std::variant<GameReply, ApiError>;
+using GameDone = std::function<void(GameOutcome)>;
+
+class GameService {
+  public:
+    explicit GameService(ServerContext& context) : context_(context) {}
+
+    // Validates the body, stores the game, starts the engine if it moves first.
+    std::variant<GameRecord, ApiError> create(const nlohmann::json& body, const ClientInfo& client);
+
+    // The stored game; a flag that fell since the last change is recorded first.
+    std::variant<GameRecord, ApiError> load(const std::string& id);
+
+    // `token`: nullopt when the client sent none (401); a wrong one is 403.
+    // `done` is called once, on this thread or on a searcher thread.
+    void move(const std::string& id, const std::optional<std::string>& token,
+              const std::string& moveText, std::optional<std::uint64_t> version,
+              const ClientInfo& client, GameDone done);
+    void engineMove(const std::string& id, const std::optional<std::string>& token,
+                    const std::optional<LimitsSpec>& limits, const ClientInfo& client,
+                    GameDone done);
+    std::variant<GameRecord, ApiError> takeback(const std::string& id,
+                                                const std::optional<std::string>& token);
+    std::variant<GameRecord, ApiError> resign(const std::string& id,
+                                              const std::optional<std::string>& token);
+
+  private:
+    std::variant<GameRecord, ApiError> loadAuthorized(const std::string& id,
+                                                      const std::optional<std::string>& token);
+    // Stores `updated` if the game is still at expectedVersion, then publishes it.
+    std::optional<ApiError> store(const GameRecord& updated, std::uint64_t expectedVersion);
+    void startEngine(const GameRecord& game, const std::optional<LimitsSpec>& limits,
+                     const ClientInfo& client, GameDone done);
+
+    ServerContext& context_;
+};
+
+// Records a flag fall if the side to move ran out of time by nowMs. True when it changed game.
+bool applyFlagFall(GameRecord& game, const ChessState& state, std::int64_t nowMs);
+// Plays a legal move on game and state: clocks, result, version. False when the mover's flag
+// fell before the move (the game then ends on time and the move is not played).
+bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std::int64_t nowMs);
+
+}  // namespace outpost::server

@@ -1,0 +1,104 @@
+#include "handlers/analysis_handler.h"
+
+#include "analysis/analysis.h"
+#include "handlers/ordered_stream.h"
+#include "http/json_response.h"
+
+namespace outpost::server {
+
+namespace {
+
+bool wantsNdjson(const Request& request) {
+    const auto accept = request[http::field::accept];
+    return accept.find("application/x-ndjson") != boost::beast::string_view::npos;
+}
+
+void recordSearch(ServerContext& context, const ClientInfo& client, std::uint64_t jobId,
+                  const JobOutcome& outcome, const char* via) {
+    context.metrics.observeQueueWait(outcome.timing.queueWaitMs / 1000.0);
+    context.metrics.observeSearch(outcome.timing.searchMs / 1000.0, outcome.result.info.nodes,
+                                  outcome.result.stopped);
+    context.logger.log({{"event", "search"},
+                        {"via", via},
+                        {"job", jobId},
+                        {"client", client.address},
+                        {"bestmove", outcome.result.bestmove},
+                        {"depth", outcome.result.info.depth},
+                        {"nodes", outcome.result.info.nodes},
+                        {"queueWaitMs", outcome.timing.queueWaitMs},
+                        {"searchMs", outcome.timing.searchMs},
+                        {"stopped", outcome.result.stopped},
+                        {"error", outcome.error}});
+}
+
+}  // namespace
+
+void handleAnalysis(ServerContext& context, const Request& request, const ClientInfo& client,
+                    const std::shared_ptr<ResponseSink>& sink) {
+    auto body = parseJsonObject(request.body());
+    if (auto* error = std::get_if<ApiError>(&body)) return sink->respond(errorFor(request, *error));
+    auto parsed = parseAnalysis(std::get<nlohmann::json>(body), context.config, {});
+    if (auto* error = std::get_if<ApiError>(&parsed))
+        return sink->respond(errorFor(request, *error));
+    auto spec = std::make_shared<const AnalysisSpec>(std::move(std::get<AnalysisSpec>(parsed)));
+    if (context.draining.load()) {
+        return sink->respond(
+            errorFor(request, admissionError(Admission::ShuttingDown, context.config)));
+    }
+
+    const bool streaming = wantsNdjson(request);
+    auto stream = std::make_shared<OrderedStream>(sink);
+    auto jobId = std::make_shared<std::atomic<std::uint64_t>>(0);
+    JobCallbacks callbacks;
+    if (streaming) {
+        callbacks.onInfo = [stream, spec](const SearchInfo& info) {
+            nlohmann::json line = analysisInfoJson(info, *spec);
+            line["type"] = "info";
+            stream->line(line.dump(), true);
+        };
+    }
+    const unsigned version = request.version();
+    const bool keepAlive = request.keep_alive();
+    callbacks.onDone = [&context, client, spec, stream, sink, streaming, version, keepAlive,
+                        jobId](const JobOutcome& outcome) {
+        recordSearch(context, client, jobId->load(), outcome, "http");
+        if (!outcome.error.empty()) {
+            // Validated before queueing, so this is the engine disagreeing with us.
+            if (streaming) {
+                stream->line(
+                    nlohmann::json{
+                        {"type", "error"}, {"code", "internal"}, {"message", outcome.error}}
+                        .dump(),
+                    false);
+                return stream->end();
+            }
+            return sink->respond(errorResponse(http::status::internal_server_error, "internal",
+                                               outcome.error, version, keepAlive));
+        }
+        nlohmann::json result = analysisResultJson(outcome, *spec);
+        if (streaming) {
+            result["type"] = "bestmove";
+            stream->line(result.dump(), false);
+            return stream->end();
+        }
+        sink->respond(jsonResponse(http::status::ok, result, version, keepAlive));
+    };
+
+    Submission submission =
+        context.pool->submit(client.address, spec->request, std::move(callbacks));
+    if (submission.admission != Admission::Accepted) {
+        context.metrics.searchRejected(toString(submission.admission));
+        return sink->respond(
+            errorFor(request, admissionError(submission.admission, context.config)));
+    }
+    jobId->store(submission.job->id());
+    // Nobody waits for the answer any more: stop the search (its result is dropped).
+    sink->onDisconnect([job = submission.job] { job->stop(); });
+    if (streaming) {
+        Response header{http::status::ok, request.version()};
+        header.set(http::field::content_type, "application/x-ndjson");
+        stream->start(std::move(header));
+    }
+}
+
+}  // namespace outpost::server

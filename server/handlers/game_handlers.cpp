@@ -1,0 +1,163 @@
+#include "handlers/game_handlers.h"
+
+#include "analysis/analysis.h"
+#include "games/game_service.h"
+#include "games/game_view.h"
+#include "handlers/ordered_stream.h"
+#include "http/json_response.h"
+
+namespace outpost::server {
+
+namespace {
+
+// "Authorization: Bearer <token>"; nullopt when absent or not a bearer token.
+std::optional<std::string> bearerToken(const Request& request) {
+    const auto header = request[http::field::authorization];
+    constexpr std::string_view kBearer = "Bearer ";
+    if (header.size() <= kBearer.size()) return std::nullopt;
+    std::string_view value(header.data(), header.size());
+    if (value.substr(0, kBearer.size()) != kBearer) return std::nullopt;
+    return std::string(value.substr(kBearer.size()));
+}
+
+nlohmann::json replyJson(const GameReply& reply) {
+    nlohmann::json json = gameJson(reply.game);
+    if (!reply.engineMove.is_null()) json["engineMove"] = reply.engineMove;
+    return json;
+}
+
+GameDone respondWith(const Request& request, const std::shared_ptr<ResponseSink>& sink) {
+    return
+        [sink, version = request.version(), keepAlive = request.keep_alive()](GameOutcome outcome) {
+            if (auto* error = std::get_if<ApiError>(&outcome)) {
+                return sink->respond(errorResponse(error->status, error->code, error->message,
+                                                   version, keepAlive, error->retryAfterSeconds));
+            }
+            sink->respond(jsonResponse(http::status::ok, replyJson(std::get<GameReply>(outcome)),
+                                       version, keepAlive));
+        };
+}
+
+void respondGame(const Request& request, const std::shared_ptr<ResponseSink>& sink,
+                 std::variant<GameRecord, ApiError> result) {
+    if (auto* error = std::get_if<ApiError>(&result))
+        return sink->respond(errorFor(request, *error));
+    sink->respond(jsonFor(request, http::status::ok, gameJson(std::get<GameRecord>(result))));
+}
+
+void streamGame(ServerContext& context, const std::string& gameId, const Request& request,
+                const std::shared_ptr<ResponseSink>& sink) {
+    auto stream = std::make_shared<OrderedStream>(sink);
+    // Subscribe before reading the game, so no change falls between the two.
+    const auto subscription = context.bus->subscribe(gameId, [stream](const GameEvent& event) {
+        stream->line(event.payload, event.kind == GameEvent::Kind::EngineInfo);
+    });
+    GameService service(context);
+    auto loaded = service.load(gameId);
+    if (auto* error = std::get_if<ApiError>(&loaded)) {
+        context.bus->unsubscribe(subscription);
+        return sink->respond(errorFor(request, *error));
+    }
+    std::shared_ptr<GameEventBus> bus = context.bus;
+    sink->onDisconnect([bus, subscription] { bus->unsubscribe(subscription); });
+    Response header{http::status::ok, request.version()};
+    header.set(http::field::content_type, "application/x-ndjson");
+    stream->line(gameEventPayload(std::get<GameRecord>(loaded)), false);
+    stream->start(std::move(header));
+}
+
+}  // namespace
+
+void handleCreateGame(ServerContext& context, const Request& request, const ClientInfo& client,
+                      const std::shared_ptr<ResponseSink>& sink) {
+    auto body = parseJsonObject(request.body());
+    if (auto* error = std::get_if<ApiError>(&body)) return sink->respond(errorFor(request, *error));
+    GameService service(context);
+    auto created = service.create(std::get<nlohmann::json>(body), client);
+    if (auto* error = std::get_if<ApiError>(&created))
+        return sink->respond(errorFor(request, *error));
+    const GameRecord& game = std::get<GameRecord>(created);
+    nlohmann::json json = gameJson(game);
+    json["playerToken"] = game.playerToken;
+    Response response = jsonFor(request, http::status::created, json);
+    response.set(http::field::location, "/api/v1/games/" + game.id);
+    sink->respond(std::move(response));
+}
+
+void handleGameAction(ServerContext& context, GameAction action, const std::string& gameId,
+                      const Request& request, const ClientInfo& client,
+                      const std::shared_ptr<ResponseSink>& sink) {
+    GameService service(context);
+    switch (action) {
+        case GameAction::Get:
+            return respondGame(request, sink, service.load(gameId));
+        case GameAction::Pgn: {
+            auto loaded = service.load(gameId);
+            if (auto* error = std::get_if<ApiError>(&loaded))
+                return sink->respond(errorFor(request, *error));
+            Response response{http::status::ok, request.version()};
+            response.set(http::field::content_type, "application/x-chess-pgn");
+            response.keep_alive(request.keep_alive());
+            response.body() = gamePgn(std::get<GameRecord>(loaded));
+            response.prepare_payload();
+            return sink->respond(std::move(response));
+        }
+        case GameAction::Stream:
+            return streamGame(context, gameId, request, sink);
+        default:
+            break;
+    }
+
+    auto parsedBody = parseJsonObject(request.body());
+    if (auto* error = std::get_if<ApiError>(&parsedBody))
+        return sink->respond(errorFor(request, *error));
+    const nlohmann::json& body = std::get<nlohmann::json>(parsedBody);
+    const std::optional<std::string> token = bearerToken(request);
+
+    switch (action) {
+        case GameAction::Move: {
+            if (auto error = rejectUnknownFields(body, {"move", "version"}, "the move")) {
+                return sink->respond(errorFor(request, *error));
+            }
+            if (!body.contains("move") || !body.at("move").is_string()) {
+                return sink->respond(errorFor(request, http::status::bad_request, "bad_request",
+                                              "'move' (a UCI or SAN string) is required"));
+            }
+            std::optional<std::uint64_t> version;
+            if (body.contains("version") && !body.at("version").is_null()) {
+                if (!body.at("version").is_number_unsigned()) {
+                    return sink->respond(errorFor(request, http::status::bad_request, "bad_request",
+                                                  "'version' must be a non-negative integer"));
+                }
+                version = body.at("version").get<std::uint64_t>();
+            }
+            return service.move(gameId, token, body.at("move").get<std::string>(), version, client,
+                                respondWith(request, sink));
+        }
+        case GameAction::EngineMove: {
+            if (auto error = rejectUnknownFields(body, {"limits"}, "the engine move")) {
+                return sink->respond(errorFor(request, *error));
+            }
+            std::optional<LimitsSpec> limits;
+            if (body.contains("limits")) {
+                auto parsed = parseLimits(body.at("limits"));
+                if (auto* error = std::get_if<ApiError>(&parsed))
+                    return sink->respond(errorFor(request, *error));
+                limits = std::get<LimitsSpec>(parsed);
+            }
+            if (context.draining.load()) {
+                return sink->respond(
+                    errorFor(request, admissionError(Admission::ShuttingDown, context.config)));
+            }
+            return service.engineMove(gameId, token, limits, client, respondWith(request, sink));
+        }
+        case GameAction::Takeback:
+            return respondGame(request, sink, service.takeback(gameId, token));
+        case GameAction::Resign:
+            return respondGame(request, sink, service.resign(gameId, token));
+        default:
+            break;
+    }
+}
+
+}  // namespace outpost::server

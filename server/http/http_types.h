@@ -1,0 +1,43 @@
+// The HTTP vocabulary shared by handlers and sessions.
+#pragma once
+
+#include <boost/beast/http.hpp>
+#include <functional>
+#include <string>
+
+namespace outpost::server {
+
+namespace http = boost::beast::http;
+
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+// Who sent a request: the key per-client limits are counted under (the peer address, or the
+// first X-Forwarded-For hop when the peer is a trusted proxy).
+struct ClientInfo {
+    std::string address;
+};
+
+// Where a handler writes its answer. A handler either calls respond() once, or startStream()
+// followed by any number of streamLine() and one endStream(). Every method may be called from
+// any thread (the session posts to its strand), and after the client has gone (then the calls
+// are ignored).
+class ResponseSink {
+  public:
+    virtual ~ResponseSink() = default;
+
+    virtual void respond(Response response) = 0;
+
+    // `header` carries the status and headers (its body is ignored); the body is sent chunked.
+    virtual void startStream(Response header) = 0;
+    // One line of NDJSON (the newline is added). A coalescable line (engine progress) may be
+    // replaced by a later coalescable line when the client reads slower than we write.
+    virtual void streamLine(std::string line, bool coalescable) = 0;
+    virtual void endStream() = 0;
+
+    // Runs `callback` once if the client disconnects before the exchange ends (at once if it
+    // already has). Used to stop searches nobody waits for.
+    virtual void onDisconnect(std::function<void()> callback) = 0;
+};
+
+}  // namespace outpost::server

@@ -1,0 +1,42 @@
+// outpost-server: the Outpost game server. See --help, api/openapi.yaml and docs/deployment.md.
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "config.h"
+#include "search/engine_searcher.h"
+#include "server.h"
+#include "store/store_selection.h"
+
+int main(int argc, char** argv) {
+    using namespace outpost::server;
+    ConfigParseResult parsed = parseConfig(argc, argv);
+    if (!parsed.config) {
+        (parsed.exitCode == 0 ? std::cout : std::cerr) << parsed.message << "\n";
+        return parsed.exitCode;
+    }
+    const ServerConfig& config = *parsed.config;
+    try {
+        StoreSettings settings;
+        settings.finishedRetention = std::chrono::hours(24) * config.retentionDays;
+        if (config.store == "redis") settings.redisUrl = config.redisUrl;
+        settings.dbPath = config.store == "sqlite" ? config.sqlitePath : ":memory:";
+        StoreSelection stores = selectGameStores(settings);
+        // JSON log lines go to stdout; --log-requests=false drops only the per-request ones.
+        std::cout << nlohmann::json{{"event", "store"}, {"store", stores.description}}.dump()
+                  << std::endl;
+        ServerParts parts;
+        parts.log = &std::cout;
+        parts.store = stores.store;
+        parts.bus = stores.bus;
+        parts.searchers = makeEngineSearcherFactory(config.hashMb);
+        Server server(config, std::move(parts));
+        server.handleSignals();
+        server.start();
+        server.wait();
+    } catch (const std::exception& error) {
+        std::cerr << "outpost-server: " << error.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

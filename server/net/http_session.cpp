@@ -1,0 +1,470 @@
+#include "net/http_session.h"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+#include <sstream>
+
+#include "http/client_address.h"
+#include "http/cors.h"
+#include "http/json_response.h"
+#include "net/websocket_session.h"
+#include "router.h"
+
+namespace outpost::server {
+
+namespace beast = boost::beast;
+
+namespace {
+
+// Pipelined requests read ahead of the one being answered; more wait in the socket.
+constexpr std::size_t kMaxPipelined = 16;
+// Once this many writes are waiting, progress lines replace each other instead of queueing.
+constexpr std::size_t kCoalesceAfterQueued = 2;
+
+std::string chunk(std::string_view data) {
+    std::ostringstream out;
+    out << std::hex << data.size() << "\r\n";
+    out << data << "\r\n";
+    return out.str();
+}
+
+constexpr std::string_view kLastChunk = "0\r\n\r\n";
+
+}  // namespace
+
+// The handlers' view of one exchange: forwards everything to the session's strand, tagged with
+// the exchange's sequence number so calls for an exchange that already ended are ignored.
+class HttpSessionSink final : public ResponseSink {
+  public:
+    HttpSessionSink(std::weak_ptr<HttpSession> session, net::any_io_executor executor,
+                    std::uint64_t seq)
+        : session_(std::move(session)), executor_(std::move(executor)), seq_(seq) {}
+
+    void respond(Response response) override {
+        post([seq = seq_, response = std::move(response)](HttpSession& s) mutable {
+            s.respondOnStrand(seq, std::move(response), false);
+        });
+    }
+    void startStream(Response header) override {
+        post([seq = seq_, header = std::move(header)](HttpSession& s) mutable {
+            s.startStreamOnStrand(seq, std::move(header));
+        });
+    }
+    void streamLine(std::string line, bool coalescable) override {
+        post([seq = seq_, line = std::move(line), coalescable](HttpSession& s) mutable {
+            s.streamLineOnStrand(seq, std::move(line), coalescable);
+        });
+    }
+    void endStream() override {
+        post([seq = seq_](HttpSession& s) { s.endStreamOnStrand(seq); });
+    }
+    void onDisconnect(std::function<void()> callback) override {
+        auto session = session_.lock();
+        if (!session) {
+            callback();
+            return;
+        }
+        net::post(executor_, [session, seq = seq_, callback = std::move(callback)]() mutable {
+            session->addDisconnectOnStrand(seq, std::move(callback));
+        });
+    }
+
+  private:
+    template <typename F>
+    void post(F&& f) {
+        auto session = session_.lock();
+        if (!session) return;
+        net::post(executor_, [session, f = std::forward<F>(f)]() mutable { f(*session); });
+    }
+
+    std::weak_ptr<HttpSession> session_;
+    net::any_io_executor executor_;
+    std::uint64_t seq_;
+};
+
+HttpSession::HttpSession(tcp::socket&& socket, ServerContext& context)
+    : socket_(std::move(socket)), context_(context), timer_(socket_.get_executor()) {
+    beast::error_code error;
+    auto endpoint = socket_.remote_endpoint(error);
+    peerAddress_ = error ? "unknown" : endpoint.address().to_string();
+    client_.address = peerAddress_;
+}
+
+void HttpSession::start() {
+    std::weak_ptr<HttpSession> weak = weak_from_this();
+    registryId_ = context_.httpSessions.add([weak, executor = socket_.get_executor()] {
+        net::post(executor, [weak] {
+            if (auto self = weak.lock()) self->onDrain();
+        });
+    });
+    net::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->doRead(); });
+}
+
+// Shutdown, after the searches ended: answers already queued still go out, then the connection
+// closes. A stream still open here follows a game (searches' streams have ended): end it.
+void HttpSession::onDrain() {
+    if (closed_) return;
+    drained_ = true;
+    pending_.clear();
+    if (exchange_ && exchange_->streaming) {
+        exchange_->keepAlive = false;
+        endStreamOnStrand(exchange_->seq);
+    } else if (!exchange_ && writeQueue_.empty()) {
+        close();
+    }
+}
+
+void HttpSession::doRead() {
+    if (reading_ || closed_ || pending_.size() >= kMaxPipelined) return;
+    reading_ = true;
+    parser_.emplace();
+    parser_->body_limit(context_.config.bodyLimitBytes);
+    updateTimer();
+    http::async_read(
+        socket_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code error, std::size_t) { self->onRead(error); });
+}
+
+void HttpSession::onRead(beast::error_code error) {
+    reading_ = false;
+    if (closed_) return;
+    if (error == http::error::body_limit || error == http::error::buffer_overflow ||
+        error == http::error::header_limit) {
+        const bool body = error == http::error::body_limit;
+        Response response = errorResponse(
+            body ? http::status::payload_too_large : http::status::request_header_fields_too_large,
+            "too_large",
+            body ? "request body exceeds " + std::to_string(context_.config.bodyLimitBytes) +
+                       " bytes"
+                 : "request header too large",
+            11, false);
+        pending_.emplace_back(std::move(response));
+        dispatchNext();
+        return;
+    }
+    if (error && error.category() == beast::error_code(http::error::bad_target).category() &&
+        error != http::error::end_of_stream && error != http::error::partial_message) {
+        pending_.emplace_back(errorResponse(http::status::bad_request, "bad_request",
+                                            "malformed HTTP request: " + error.message(), 11,
+                                            false));
+        dispatchNext();
+        return;
+    }
+    if (error) {
+        // End of stream, reset, or our own timeout: the client is gone.
+        close();
+        return;
+    }
+    Request request = parser_->release();
+    if (request.target().empty() || request.target().front() != '/') {
+        if (request.target() != "*" || request.method() != http::verb::options) {
+            pending_.emplace_back(errorResponse(http::status::bad_request, "bad_request",
+                                                "request target must be a path", 11, false));
+            dispatchNext();
+            return;
+        }
+    }
+    if (beast::websocket::is_upgrade(request)) {
+        upgradeToWebSocket(std::move(request));
+        return;
+    }
+    pending_.emplace_back(std::move(request));
+    dispatchNext();
+    doRead();
+}
+
+void HttpSession::upgradeToWebSocket(Request&& request) {
+    const std::string_view target(request.target().data(), request.target().size());
+    const bool wsRoute = target.substr(0, target.find('?')) == "/api/v1/ws";
+    if (!wsRoute || exchange_ || !pending_.empty() || !writeQueue_.empty() ||
+        context_.draining.load()) {
+        Response response =
+            !wsRoute ? errorFor(request, http::status::not_found, "not_found",
+                                "WebSocket upgrades are served at /api/v1/ws")
+            : context_.draining.load()
+                ? errorFor(request, http::status::service_unavailable, "overloaded",
+                           "server is shutting down", context_.config.retryAfterSeconds)
+                : errorFor(request, http::status::bad_request, "bad_request",
+                           "WebSocket upgrade while requests are pending");
+        response.keep_alive(false);
+        pending_.emplace_back(std::move(response));
+        dispatchNext();
+        return;
+    }
+    handedOff_ = true;
+    closed_ = true;
+    if (registryId_) context_.httpSessions.remove(registryId_);
+    ++timerGeneration_;
+    timer_.cancel();
+    client_.address =
+        clientAddress(peerAddress_, request["X-Forwarded-For"], context_.config.trustedProxies);
+    auto session = std::make_shared<WebSocketSession>(std::move(socket_), context_, client_);
+    session->start(std::move(request));
+}
+
+void HttpSession::dispatchNext() {
+    if (exchange_ || closed_ || pending_.empty()) return;
+    Pending next = std::move(pending_.front());
+    pending_.pop_front();
+    if (auto* response = std::get_if<Response>(&next)) {
+        exchange_.emplace();
+        exchange_->seq = nextSeq_++;
+        exchange_->route = "invalid";
+        exchange_->method = "?";
+        exchange_->startedAt = std::chrono::steady_clock::now();
+        respondOnStrand(exchange_->seq, std::move(*response), true);
+        return;
+    }
+    dispatch(std::move(std::get<Request>(next)));
+    doRead();
+}
+
+void HttpSession::dispatch(Request&& request) {
+    exchange_.emplace();
+    Exchange& exchange = *exchange_;
+    exchange.seq = nextSeq_++;
+    exchange.method = std::string(request.method_string());
+    exchange.target = std::string(request.target());
+    exchange.origin = std::string(request[http::field::origin]);
+    exchange.version = request.version();
+    exchange.keepAlive = request.keep_alive() && !context_.draining.load();
+    exchange.startedAt = std::chrono::steady_clock::now();
+    updateTimer();
+    client_.address =
+        clientAddress(peerAddress_, request["X-Forwarded-For"], context_.config.trustedProxies);
+    auto sink =
+        std::make_shared<HttpSessionSink>(weak_from_this(), socket_.get_executor(), exchange.seq);
+    const std::uint64_t seq = exchange.seq;
+    std::string route = handleHttp(context_, std::move(request), client_, sink);
+    // The handler answers through posts, so the exchange is still ours here.
+    if (exchange_ && exchange_->seq == seq) exchange_->route = std::move(route);
+}
+
+void HttpSession::respondOnStrand(std::uint64_t seq, Response response, bool closeAfter) {
+    if (closed_ || !exchange_ || exchange_->seq != seq || exchange_->streaming || exchange_->status)
+        return;
+    Exchange& exchange = *exchange_;
+    exchange.status = static_cast<int>(response.result_int());
+    if (!exchange.origin.empty()) {
+        Request originOnly;
+        originOnly.set(http::field::origin, exchange.origin);
+        applyCors(originOnly, response, context_.config.corsOrigins);
+    }
+    response.version(exchange.version);
+    const bool keepAlive =
+        exchange.keepAlive && !closeAfter && response.keep_alive() && !context_.draining.load();
+    response.keep_alive(keepAlive);
+    response.set(http::field::server, "outpost");
+    std::ostringstream out;
+    out << response;
+    enqueue({out.str(), false, true, !keepAlive});
+}
+
+void HttpSession::startStreamOnStrand(std::uint64_t seq, Response header) {
+    if (closed_ || !exchange_ || exchange_->seq != seq || exchange_->status) return;
+    Exchange& exchange = *exchange_;
+    exchange.status = static_cast<int>(header.result_int());
+    exchange.streaming = true;
+    if (!exchange.origin.empty()) {
+        Request originOnly;
+        originOnly.set(http::field::origin, exchange.origin);
+        applyCors(originOnly, header, context_.config.corsOrigins);
+    }
+    header.version(exchange.version);
+    header.keep_alive(exchange.keepAlive);
+    header.set(http::field::server, "outpost");
+    header.set(http::field::cache_control, "no-store");
+    header.body().clear();
+    header.chunked(true);
+    std::ostringstream out;
+    out << header.base();
+    enqueue({out.str(), false, false, false});
+}
+
+void HttpSession::streamLineOnStrand(std::uint64_t seq, std::string line, bool coalescable) {
+    if (closed_ || !exchange_ || exchange_->seq != seq || !exchange_->streaming) return;
+    line += '\n';
+    enqueue({chunk(line), coalescable, false, false});
+}
+
+void HttpSession::endStreamOnStrand(std::uint64_t seq) {
+    if (closed_ || !exchange_ || exchange_->seq != seq || !exchange_->streaming) return;
+    exchange_->streaming = false;  // no more lines
+    enqueue({std::string(kLastChunk), false, true, !exchange_->keepAlive});
+}
+
+void HttpSession::addDisconnectOnStrand(std::uint64_t seq, std::function<void()> callback) {
+    if (closed_ || !exchange_ || exchange_->seq != seq) {
+        // Gone already (or the exchange is over: nothing left to stop).
+        if (closed_ && !handedOff_) callback();
+        return;
+    }
+    exchange_->onDisconnect.push_back(std::move(callback));
+}
+
+void HttpSession::enqueue(Outgoing outgoing) {
+    // A slow reader: replace the newest waiting progress line rather than queue another.
+    const bool inFlightIsBack = writing_ && writeQueue_.size() == 1;
+    if (outgoing.coalescable && writeQueue_.size() >= kCoalesceAfterQueued &&
+        writeQueue_.back().coalescable && !inFlightIsBack) {
+        queuedBytes_ -= writeQueue_.back().bytes.size();
+        writeQueue_.back() = std::move(outgoing);
+        queuedBytes_ += writeQueue_.back().bytes.size();
+    } else {
+        queuedBytes_ += outgoing.bytes.size();
+        writeQueue_.push_back(std::move(outgoing));
+    }
+    if (queuedBytes_ > context_.config.maxQueuedBytes) {
+        context_.metrics.slowClientDropped();
+        close();
+        return;
+    }
+    doWrite();
+}
+
+void HttpSession::doWrite() {
+    if (writing_ || closed_ || writeQueue_.empty()) return;
+    writing_ = true;
+    updateTimer();
+    net::async_write(socket_, net::buffer(writeQueue_.front().bytes),
+                     [self = shared_from_this()](beast::error_code error, std::size_t) {
+                         self->onWrite(error);
+                     });
+}
+
+void HttpSession::onWrite(beast::error_code error) {
+    writing_ = false;
+    if (closed_) return;
+    if (error) {
+        close();
+        return;
+    }
+    Outgoing done = std::move(writeQueue_.front());
+    writeQueue_.pop_front();
+    queuedBytes_ -= done.bytes.size();
+    if (done.endsExchange) finishExchange();
+    if (done.closeAfter) {
+        beast::error_code ignored;
+        socket_.shutdown(tcp::socket::shutdown_send, ignored);
+        close();
+        return;
+    }
+    if (drained_ && !exchange_ && writeQueue_.empty()) {
+        close();
+        return;
+    }
+    doWrite();
+    dispatchNext();
+    doRead();
+    updateTimer();
+}
+
+void HttpSession::finishExchange() {
+    if (!exchange_) return;
+    const Exchange& exchange = *exchange_;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - exchange.startedAt)
+            .count();
+    context_.metrics.observeRequest(exchange.route, exchange.method, exchange.status, seconds);
+    if (context_.config.logRequests && context_.logger.enabled()) {
+        context_.logger.log({{"event", "request"},
+                             {"method", exchange.method},
+                             {"target", exchange.target},
+                             {"route", exchange.route},
+                             {"status", exchange.status},
+                             {"client", client_.address},
+                             {"ms", seconds * 1000.0}});
+    }
+    exchange_.reset();
+}
+
+void HttpSession::armTimer(std::chrono::milliseconds after, bool keepAliveLine) {
+    const std::uint64_t generation = ++timerGeneration_;
+    timer_.expires_after(after);
+    timer_.async_wait(
+        [self = shared_from_this(), generation, keepAliveLine](beast::error_code error) {
+            if (error || generation != self->timerGeneration_ || self->closed_) return;
+            if (!keepAliveLine) {
+                self->close();
+                return;
+            }
+            // An empty NDJSON line: keeps proxies from timing the stream out, and finds dead
+            // clients (the write fails).
+            if (self->exchange_ && self->exchange_->streaming) {
+                self->enqueue({chunk("\n"), true, false, false});
+            }
+        });
+}
+
+// Writing: the client must read within writeTimeoutMs. Idle (no exchange): the next request must
+// arrive within idleTimeoutMs. Streaming: a keep-alive line when nothing was sent for a while.
+// Working on an answer: no deadline (the search limits bound it).
+void HttpSession::updateTimer() {
+    if (closed_) return;
+    if (writing_) {
+        armTimer(std::chrono::milliseconds(context_.config.writeTimeoutMs), false);
+    } else if (exchange_ && exchange_->streaming) {
+        armTimer(std::chrono::milliseconds(context_.config.streamKeepAliveMs), true);
+    } else if (!exchange_ && pending_.empty()) {
+        armTimer(std::chrono::milliseconds(context_.config.idleTimeoutMs), false);
+    } else {
+        ++timerGeneration_;
+        timer_.cancel();
+    }
+}
+
+void HttpSession::close() {
+    if (closed_) return;
+    closed_ = true;
+    if (registryId_) context_.httpSessions.remove(registryId_);
+    ++timerGeneration_;
+    timer_.cancel();
+    beast::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
+    pending_.clear();
+    writeQueue_.clear();
+    queuedBytes_ = 0;
+    if (exchange_) {
+        auto callbacks = std::move(exchange_->onDisconnect);
+        if (exchange_->status == 0) exchange_->status = 499;  // client closed before the answer
+        finishExchange();
+        for (auto& callback : callbacks) callback();
+    }
+}
+
+Listener::Listener(net::io_context& io, tcp::endpoint endpoint, ServerContext& context)
+    : io_(io), acceptor_(net::make_strand(io)), context_(context) {
+    acceptor_.open(endpoint.protocol());
+    acceptor_.set_option(net::socket_base::reuse_address(true));
+    acceptor_.bind(endpoint);
+    acceptor_.listen(net::socket_base::max_listen_connections);
+}
+
+void Listener::start() {
+    net::dispatch(acceptor_.get_executor(), [self = shared_from_this()] { self->doAccept(); });
+}
+
+void Listener::stop() {
+    net::post(acceptor_.get_executor(), [self = shared_from_this()] {
+        beast::error_code ignored;
+        self->acceptor_.close(ignored);
+    });
+}
+
+unsigned short Listener::port() const {
+    return acceptor_.local_endpoint().port();
+}
+
+void Listener::doAccept() {
+    acceptor_.async_accept(net::make_strand(io_), [self = shared_from_this()](
+                                                      beast::error_code error, tcp::socket socket) {
+        if (error == net::error::operation_aborted || !self->acceptor_.is_open()) return;
+        if (!error) std::make_shared<HttpSession>(std::move(socket), self->context_)->start();
+        self->doAccept();
+    });
+}
+
+}  // namespace outpost::server

@@ -1,0 +1,120 @@
+// One HTTP connection: reads requests (keep-alive, pipelined), hands each to the router in order,
+// and writes the answers from a bounded queue. Everything runs on the connection's strand.
+//
+// While a request is being answered the session keeps reading, so a pipelined request waits in
+// line and a client that disconnects mid-search is noticed at once (its search is stopped).
+// Timeouts: an idle connection (or one too slow to send its request) is closed after
+// idleTimeoutMs; a client that does not read what we write is dropped after writeTimeoutMs or
+// when more than maxQueuedBytes wait for it.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "http/http_types.h"
+#include "server_context.h"
+
+namespace outpost::server {
+
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+  public:
+    HttpSession(tcp::socket&& socket, ServerContext& context);
+    void start();
+
+  private:
+    friend class HttpSessionSink;
+
+    // A complete request to route, or an answer decided while reading (413, 400) that closes.
+    using Pending = std::variant<Request, Response>;
+
+    struct Outgoing {
+        std::string bytes;
+        bool coalescable = false;   // an engine progress line: may be replaced by a newer one
+        bool endsExchange = false;  // the last bytes of the current answer
+        bool closeAfter = false;    // Connection: close
+    };
+
+    struct Exchange {
+        std::uint64_t seq = 0;
+        std::string route;
+        std::string method;
+        std::string target;
+        std::string origin;
+        unsigned version = 11;
+        bool keepAlive = true;
+        bool streaming = false;
+        int status = 0;
+        std::chrono::steady_clock::time_point startedAt;
+        std::vector<std::function<void()>> onDisconnect;
+    };
+
+    void doRead();
+    void onRead(boost::beast::error_code error);
+    void dispatchNext();
+    void dispatch(Request&& request);
+    void respondOnStrand(std::uint64_t seq, Response response, bool closeAfter);
+    void startStreamOnStrand(std::uint64_t seq, Response header);
+    void streamLineOnStrand(std::uint64_t seq, std::string line, bool coalescable);
+    void endStreamOnStrand(std::uint64_t seq);
+    void addDisconnectOnStrand(std::uint64_t seq, std::function<void()> callback);
+    void enqueue(Outgoing outgoing);
+    void doWrite();
+    void onWrite(boost::beast::error_code error);
+    void finishExchange();
+    void armTimer(std::chrono::milliseconds after, bool keepAliveLine);
+    void updateTimer();
+    void close();
+    void upgradeToWebSocket(Request&& request);
+    void onDrain();
+
+    tcp::socket socket_;
+    ServerContext& context_;
+    ClientInfo client_;
+    std::string peerAddress_;
+    boost::beast::flat_buffer buffer_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    net::steady_timer timer_;
+    std::uint64_t timerGeneration_ = 0;
+
+    std::deque<Pending> pending_;
+    std::optional<Exchange> exchange_;
+    std::uint64_t nextSeq_ = 1;
+    std::deque<Outgoing> writeQueue_;
+    std::size_t queuedBytes_ = 0;
+    bool reading_ = false;
+    bool writing_ = false;
+    bool closed_ = false;
+    bool handedOff_ = false;
+    bool drained_ = false;
+    std::uint64_t registryId_ = 0;
+};
+
+// Accepts connections and starts an HttpSession for each.
+class Listener : public std::enable_shared_from_this<Listener> {
+  public:
+    Listener(net::io_context& io, tcp::endpoint endpoint, ServerContext& context);
+    void start();
+    void stop();
+    unsigned short port() const;
+
+  private:
+    void doAccept();
+    net::io_context& io_;
+    tcp::acceptor acceptor_;
+    ServerContext& context_;
+};
+
+}  // namespace outpost::server

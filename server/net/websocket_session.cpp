@@ -1,0 +1,172 @@
+#include "net/websocket_session.h"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
+
+#include "ws/ws_connection.h"
+
+namespace outpost::server {
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+
+namespace {
+
+constexpr std::size_t kCoalesceAfterQueued = 2;
+constexpr auto kHandshakeTimeout = std::chrono::seconds(30);
+
+class SessionOutbox final : public WsOutbox {
+  public:
+    explicit SessionOutbox(std::weak_ptr<WebSocketSession> session)
+        : session_(std::move(session)) {}
+    void send(std::string text, bool coalescable) override {
+        if (auto session = session_.lock()) session->send(std::move(text), coalescable);
+    }
+
+  private:
+    std::weak_ptr<WebSocketSession> session_;
+};
+
+}  // namespace
+
+WebSocketSession::WebSocketSession(net::ip::tcp::socket&& socket, ServerContext& context,
+                                   ClientInfo client)
+    : ws_(std::move(socket)), context_(context), client_(std::move(client)) {}
+
+WebSocketSession::~WebSocketSession() {
+    if (accepted_) context_.metrics.webSocketClosed();
+}
+
+void WebSocketSession::start(Request&& upgrade) {
+    beast::get_lowest_layer(ws_).expires_never();
+    websocket::stream_base::timeout timeout;
+    timeout.handshake_timeout = kHandshakeTimeout;
+    timeout.idle_timeout = std::chrono::milliseconds(context_.config.wsIdleTimeoutMs);
+    timeout.keep_alive_pings = true;
+    ws_.set_option(timeout);
+    ws_.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& response) { response.set(http::field::server, "outpost"); }));
+    ws_.read_message_max(context_.config.bodyLimitBytes);
+    auto request = std::make_shared<Request>(std::move(upgrade));
+    net::dispatch(ws_.get_executor(), [self = shared_from_this(), request] {
+        self->ws_.async_accept(*request,
+                               [self, request](beast::error_code error) { self->onAccept(error); });
+    });
+}
+
+void WebSocketSession::onAccept(beast::error_code error) {
+    if (error) return;
+    accepted_ = true;
+    context_.metrics.webSocketOpened();
+    connection_ = std::make_shared<WsConnection>(context_, client_,
+                                                 std::make_shared<SessionOutbox>(weak_from_this()));
+    std::weak_ptr<WebSocketSession> weak = weak_from_this();
+    registryId_ = context_.webSockets.add([weak] {
+        if (auto self = weak.lock()) self->closeGoingAway();
+    });
+    if (context_.draining.load()) closeGoingAway();
+    doRead();
+}
+
+void WebSocketSession::doRead() {
+    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code error, std::size_t) {
+        self->onRead(error);
+    });
+}
+
+void WebSocketSession::onRead(beast::error_code error) {
+    if (error) {
+        // Closed by the peer, timed out (no pong), or a protocol violation: the connection is
+        // gone, and so are its searches and subscriptions.
+        finish();
+        return;
+    }
+    if (ws_.got_text()) {
+        std::string text = beast::buffers_to_string(buffer_.data());
+        buffer_.consume(buffer_.size());
+        connection_->onMessage(text);
+    } else {
+        buffer_.consume(buffer_.size());
+        connection_->onBinaryMessage();
+    }
+    doRead();
+}
+
+void WebSocketSession::send(std::string text, bool coalescable) {
+    net::post(ws_.get_executor(),
+              [self = shared_from_this(), text = std::move(text), coalescable]() mutable {
+                  self->enqueue({std::move(text), coalescable});
+              });
+}
+
+void WebSocketSession::enqueue(Outgoing outgoing) {
+    if (finished_ || closing_) return;
+    const bool inFlightIsBack = writing_ && queue_.size() == 1;
+    if (outgoing.coalescable && queue_.size() >= kCoalesceAfterQueued &&
+        queue_.back().coalescable && !inFlightIsBack) {
+        queuedBytes_ -= queue_.back().text.size();
+        queue_.back() = std::move(outgoing);
+        queuedBytes_ += queue_.back().text.size();
+    } else {
+        queuedBytes_ += outgoing.text.size();
+        queue_.push_back(std::move(outgoing));
+    }
+    if (queuedBytes_ > context_.config.maxQueuedBytes) {
+        // The client does not read: drop it rather than grow memory.
+        context_.metrics.slowClientDropped();
+        beast::get_lowest_layer(ws_).close();
+        finish();
+        return;
+    }
+    doWrite();
+}
+
+void WebSocketSession::doWrite() {
+    if (writing_ || queue_.empty() || finished_) return;
+    writing_ = true;
+    ws_.text(true);
+    ws_.async_write(net::buffer(queue_.front().text),
+                    [self = shared_from_this()](beast::error_code error, std::size_t) {
+                        self->onWrite(error);
+                    });
+}
+
+void WebSocketSession::onWrite(beast::error_code error) {
+    writing_ = false;
+    if (error) {
+        finish();
+        return;
+    }
+    queuedBytes_ -= queue_.front().text.size();
+    queue_.pop_front();
+    if (queue_.empty() && closing_ && !finished_) {
+        ws_.async_close(websocket::close_code::going_away,
+                        [self = shared_from_this()](beast::error_code) { self->finish(); });
+        return;
+    }
+    doWrite();
+}
+
+void WebSocketSession::closeGoingAway() {
+    net::post(ws_.get_executor(), [self = shared_from_this()] {
+        if (self->closing_ || self->finished_ || !self->accepted_) return;
+        self->closing_ = true;
+        if (!self->writing_ && self->queue_.empty()) {
+            self->ws_.async_close(websocket::close_code::going_away,
+                                  [self](beast::error_code) { self->finish(); });
+        }
+    });
+}
+
+void WebSocketSession::finish() {
+    if (finished_) return;
+    finished_ = true;
+    queue_.clear();
+    queuedBytes_ = 0;
+    if (registryId_) context_.webSockets.remove(registryId_);
+    if (connection_) connection_->onClose();
+}
+
+}  // namespace outpost::server

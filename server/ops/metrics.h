@@ -1,0 +1,70 @@
+// Prometheus metrics: request counts and latency histograms by route and status, search pool
+// gauges and histograms, WebSocket connections, games. Thread-safe; rendered on /metrics.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+namespace outpost::server {
+
+// Upper bounds (seconds) of the latency buckets; searches run up to the movetime cap.
+inline constexpr std::array<double, 14> kLatencyBuckets = {
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+
+class Histogram {
+  public:
+    void observe(double seconds);
+    void render(std::string& out, const std::string& name, const std::string& labels) const;
+
+  private:
+    std::array<std::uint64_t, kLatencyBuckets.size()> buckets_{};
+    std::uint64_t count_ = 0;
+    double sum_ = 0;
+};
+
+// Values read at render time from their owners (the pool, the store).
+struct MetricGauges {
+    std::function<std::uint64_t()> searchesRunning;
+    std::function<std::uint64_t()> searchesQueued;
+    std::function<std::uint64_t()> games;
+};
+
+class Metrics {
+  public:
+    void observeRequest(const std::string& route, const std::string& method, int status,
+                        double seconds);
+    void observeQueueWait(double seconds);
+    void observeSearch(double seconds, std::uint64_t nodes, bool stopped);
+    void searchRejected(const std::string& reason);
+    void webSocketOpened() { webSockets_.fetch_add(1, std::memory_order_relaxed); }
+    void webSocketClosed() { webSockets_.fetch_sub(1, std::memory_order_relaxed); }
+    std::int64_t webSockets() const { return webSockets_.load(std::memory_order_relaxed); }
+    void slowClientDropped() { slowClients_.fetch_add(1, std::memory_order_relaxed); }
+
+    std::string render(const MetricGauges& gauges) const;
+
+  private:
+    struct RequestSeries {
+        std::uint64_t count = 0;
+        Histogram latency;
+    };
+    mutable std::mutex mutex_;
+    // (route, method, status) -> series
+    std::map<std::tuple<std::string, std::string, int>, RequestSeries> requests_;
+    Histogram queueWait_;
+    Histogram searchTime_;
+    std::uint64_t searches_ = 0;
+    std::uint64_t searchesStopped_ = 0;
+    std::uint64_t nodes_ = 0;
+    std::map<std::string, std::uint64_t> rejected_;
+    std::atomic<std::int64_t> webSockets_{0};
+    std::atomic<std::uint64_t> slowClients_{0};
+};
+
+}  // namespace outpost::server

@@ -1,0 +1,160 @@
+#include "router.h"
+
+#include <array>
+#include <vector>
+
+#include "handlers/analysis_handler.h"
+#include "handlers/game_handlers.h"
+#include "handlers/service_handlers.h"
+#include "http/cors.h"
+#include "http/json_response.h"
+
+namespace outpost::server {
+
+namespace {
+
+std::vector<std::string> splitPath(std::string_view path) {
+    std::vector<std::string> segments;
+    std::size_t start = 0;
+    while (start < path.size()) {
+        if (path[start] == '/') {
+            ++start;
+            continue;
+        }
+        std::size_t end = path.find('/', start);
+        if (end == std::string_view::npos) end = path.size();
+        segments.emplace_back(path.substr(start, end - start));
+        start = end;
+    }
+    return segments;
+}
+
+void methodNotAllowed(const Request& request, const std::shared_ptr<ResponseSink>& sink,
+                      const char* allow) {
+    Response response =
+        errorFor(request, http::status::method_not_allowed, "method_not_allowed",
+                 std::string(request.method_string()) + " is not allowed here; use " + allow);
+    response.set(http::field::allow, allow);
+    sink->respond(std::move(response));
+}
+
+bool isGet(const Request& request) {
+    return request.method() == http::verb::get || request.method() == http::verb::head;
+}
+
+struct GameRoute {
+    const char* suffix;
+    GameAction action;
+    http::verb method;
+};
+
+constexpr std::array<GameRoute, 6> kGameRoutes = {{
+    {"moves", GameAction::Move, http::verb::post},
+    {"engine-move", GameAction::EngineMove, http::verb::post},
+    {"takeback", GameAction::Takeback, http::verb::post},
+    {"resign", GameAction::Resign, http::verb::post},
+    {"pgn", GameAction::Pgn, http::verb::get},
+    {"stream", GameAction::Stream, http::verb::get},
+}};
+
+}  // namespace
+
+std::string handleHttp(ServerContext& context, Request&& request, const ClientInfo& client,
+                       const std::shared_ptr<ResponseSink>& sink) {
+    const std::string_view target(request.target().data(), request.target().size());
+    const std::string_view path = target.substr(0, target.find_first_of("?#"));
+
+    if (request.method() == http::verb::options) {
+        sink->respond(preflightResponse(request, context.config.corsOrigins));
+        return "preflight";
+    }
+
+    if (path == "/healthz") {
+        if (!isGet(request))
+            methodNotAllowed(request, sink, "GET");
+        else
+            sink->respond(handleHealth(request));
+        return "/healthz";
+    }
+    if (path == "/readyz") {
+        if (!isGet(request))
+            methodNotAllowed(request, sink, "GET");
+        else
+            sink->respond(handleReady(request, context));
+        return "/readyz";
+    }
+    if (path == "/metrics") {
+        if (!isGet(request))
+            methodNotAllowed(request, sink, "GET");
+        else
+            sink->respond(handleMetrics(request, context));
+        return "/metrics";
+    }
+
+    const std::vector<std::string> segments = splitPath(path);
+    if (segments.size() >= 2 && segments[0] == "api" && segments[1] == "v1") {
+        const std::size_t count = segments.size();
+        if (count == 3 && segments[2] == "openapi.yaml") {
+            if (!isGet(request))
+                methodNotAllowed(request, sink, "GET");
+            else
+                sink->respond(handleOpenApi(request));
+            return "/api/v1/openapi.yaml";
+        }
+        if (count == 3 && segments[2] == "analysis") {
+            if (request.method() != http::verb::post)
+                methodNotAllowed(request, sink, "POST");
+            else
+                handleAnalysis(context, request, client, sink);
+            return "/api/v1/analysis";
+        }
+        if (count == 3 && segments[2] == "ws") {
+            // A WebSocket upgrade never reaches the router (the session hands it over).
+            sink->respond(errorFor(request, http::status::bad_request, "bad_request",
+                                   "this route takes a WebSocket upgrade"));
+            return "/api/v1/ws";
+        }
+        if (count == 3 && segments[2] == "games") {
+            if (request.method() != http::verb::post)
+                methodNotAllowed(request, sink, "POST");
+            else
+                handleCreateGame(context, request, client, sink);
+            return "/api/v1/games";
+        }
+        if (count == 4 && segments[2] == "games") {
+            if (!isGet(request))
+                methodNotAllowed(request, sink, "GET");
+            else
+                handleGameAction(context, GameAction::Get, segments[3], request, client, sink);
+            return "/api/v1/games/{id}";
+        }
+        if (count == 5 && segments[2] == "games") {
+            for (const GameRoute& route : kGameRoutes) {
+                if (segments[4] != route.suffix) continue;
+                const std::string label = std::string("/api/v1/games/{id}/") + route.suffix;
+                const bool methodOk = route.method == http::verb::get
+                                          ? isGet(request)
+                                          : request.method() == route.method;
+                if (!methodOk) {
+                    methodNotAllowed(request, sink,
+                                     route.method == http::verb::get ? "GET" : "POST");
+                } else {
+                    handleGameAction(context, route.action, segments[3], request, client, sink);
+                }
+                return label;
+            }
+        }
+        sink->respond(errorFor(request, http::status::not_found, "not_found",
+                               "no route " + std::string(path)));
+        return "unknown";
+    }
+
+    if (!isGet(request)) {
+        methodNotAllowed(request, sink, "GET");
+        return "static";
+    }
+    sink->respond(handleStaticFile(request, context.config.webRoot));
+    return "static";
+}
+
+}  // namespace outpost::server

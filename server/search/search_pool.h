@@ -1,0 +1,124 @@
+// The search pool: a fixed set of searcher threads shared by all requests, and a bounded queue.
+//
+// Searches never run on I/O threads. A session submits a job with callbacks; they run on a
+// searcher thread, so the session posts them to its own strand. onDone is called exactly once for
+// every accepted job, also when it was stopped (a stopped search still reports its best move; a
+// job stopped before it started runs a depth-1 search so there is a move to report).
+//
+// Admission: while draining every job is refused (ShuttingDown); a client with perClientLimit
+// searches running or queued is refused (RateLimited -> 429); when queueCapacity jobs already wait
+// for a free searcher the job is refused (Overloaded -> 503).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "search/searcher.h"
+
+namespace outpost::server {
+
+struct JobTiming {
+    std::int64_t queueWaitMs = 0;
+    std::int64_t searchMs = 0;
+};
+
+struct JobOutcome {
+    SearchResult result;
+    JobTiming timing;
+    std::string error;  // set when the searcher rejected the request (result is then empty)
+};
+
+struct JobCallbacks {
+    std::function<void(const SearchInfo&)> onInfo;
+    std::function<void(const JobOutcome&)> onDone;
+};
+
+class SearchJob {
+  public:
+    // Any thread, any time (also before the job starts and after it finished).
+    void stop();
+    std::uint64_t id() const { return id_; }
+
+  private:
+    friend class SearchPool;
+    SearchJob(std::uint64_t id, std::string clientKey, SearchRequest request,
+              JobCallbacks callbacks)
+        : id_(id),
+          clientKey_(std::move(clientKey)),
+          request_(std::move(request)),
+          callbacks_(std::move(callbacks)) {}
+
+    const std::uint64_t id_;
+    const std::string clientKey_;
+    SearchRequest request_;
+    JobCallbacks callbacks_;
+    std::chrono::steady_clock::time_point enqueuedAt_;
+
+    std::mutex mutex_;
+    Searcher* runningOn_ = nullptr;  // guarded by mutex_
+    bool stopRequested_ = false;     // guarded by mutex_
+};
+
+enum class Admission { Accepted, Overloaded, RateLimited, ShuttingDown };
+
+struct Submission {
+    Admission admission = Admission::Accepted;
+    std::shared_ptr<SearchJob> job;  // set when accepted
+};
+
+struct PoolOptions {
+    int threads = 1;
+    std::size_t queueCapacity = 64;
+    int perClientLimit = 4;
+};
+
+class SearchPool {
+  public:
+    SearchPool(PoolOptions options, const SearcherFactory& factory);
+    ~SearchPool();
+    SearchPool(const SearchPool&) = delete;
+    SearchPool& operator=(const SearchPool&) = delete;
+
+    Submission submit(const std::string& clientKey, SearchRequest request, JobCallbacks callbacks);
+
+    // Refuse new jobs from now on (SIGTERM).
+    void beginDrain();
+    bool draining() const;
+    // Stop every queued and running job (their onDone still runs).
+    void stopAll();
+    // Waits until no job is queued or running, or the timeout passes. True when idle.
+    bool waitIdle(std::chrono::milliseconds timeout);
+
+    std::uint64_t running() const;
+    std::uint64_t queued() const;
+    int threads() const { return static_cast<int>(workers_.size()); }
+
+  private:
+    void workerLoop(Searcher& searcher);
+    void runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& job);
+
+    const PoolOptions options_;
+    mutable std::mutex mutex_;
+    std::condition_variable workAvailable_;
+    std::condition_variable idle_;
+    std::deque<std::shared_ptr<SearchJob>> queue_;
+    std::vector<std::shared_ptr<SearchJob>> runningJobs_;
+    std::unordered_map<std::string, int> perClient_;
+    std::uint64_t nextId_ = 1;
+    bool draining_ = false;
+    bool shuttingDown_ = false;
+    std::vector<std::unique_ptr<Searcher>> searchers_;
+    std::vector<std::thread> workers_;
+};
+
+const char* toString(Admission admission);
+
+}  // namespace outpost::server

@@ -1,0 +1,23 @@
+// What a pool thread searches with. The production Searcher wraps an Engine (see
+// engine_searcher.h); tests may plug in scripted searchers to drive the pool deterministically.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "engine.h"
+
+namespace outpost::server {
+
+class Searcher {
+  public:
+    virtual ~Searcher() = default;
+    // Runs on the calling (pool) thread. May throw std::invalid_argument for a bad request.
+    virtual SearchResult run(const SearchRequest& request, const SearchCallbacks& callbacks) = 0;
+    // Any thread; ends the current search promptly (run() still returns a result).
+    virtual void stop() = 0;
+};
+
+using SearcherFactory = std::function<std::unique_ptr<Searcher>()>;
+
+}  // namespace outpost::server

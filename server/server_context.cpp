@@ -1,0 +1,41 @@
+#include "server_context.h"
+
+#include <vector>
+
+namespace outpost::server {
+
+std::uint64_t SessionRegistry::add(CloseFn close) {
+    std::lock_guard lock(mutex_);
+    const std::uint64_t id = nextId_++;
+    sessions_.emplace(id, std::move(close));
+    return id;
+}
+
+void SessionRegistry::remove(std::uint64_t id) {
+    std::lock_guard lock(mutex_);
+    sessions_.erase(id);
+}
+
+void SessionRegistry::closeAll() {
+    std::vector<CloseFn> closers;
+    {
+        std::lock_guard lock(mutex_);
+        for (auto& [id, close] : sessions_) closers.push_back(close);
+    }
+    for (auto& close : closers) close();
+}
+
+std::size_t SessionRegistry::size() const {
+    std::lock_guard lock(mutex_);
+    return sessions_.size();
+}
+
+MetricGauges ServerContext::gauges() {
+    MetricGauges result;
+    result.searchesRunning = [this] { return pool ? pool->running() : 0; };
+    result.searchesQueued = [this] { return pool ? pool->queued() : 0; };
+    result.games = [this] { return store ? store->count() : 0; };
+    return result;
+}
+
+}  // namespace outpost::server

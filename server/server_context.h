@@ -1,0 +1,58 @@
+// What every session and handler shares (the Beast examples' "shared_state"): configuration,
+// the game store and event bus, the search pool, metrics, the logger, and the drain flag.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "config.h"
+#include "ops/logger.h"
+#include "ops/metrics.h"
+#include "search/search_pool.h"
+#include "store/game_store.h"
+
+namespace outpost::server {
+
+// Live WebSocket sessions, so a graceful shutdown can close them with 1001.
+class SessionRegistry {
+  public:
+    using CloseFn = std::function<void()>;
+    std::uint64_t add(CloseFn close);
+    void remove(std::uint64_t id);
+    void closeAll();
+    std::size_t size() const;
+
+  private:
+    mutable std::mutex mutex_;
+    std::uint64_t nextId_ = 1;
+    std::unordered_map<std::uint64_t, CloseFn> sessions_;
+};
+
+struct ServerContext {
+    ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameStore,
+                  std::shared_ptr<GameEventBus> eventBus, std::unique_ptr<SearchPool> searchPool,
+                  std::ostream* logStream)
+        : config(std::move(cfg)),
+          store(std::move(gameStore)),
+          bus(std::move(eventBus)),
+          pool(std::move(searchPool)),
+          logger(logStream) {}
+
+    const ServerConfig config;
+    std::shared_ptr<GameStore> store;
+    std::shared_ptr<GameEventBus> bus;
+    std::unique_ptr<SearchPool> pool;
+    Metrics metrics;
+    Logger logger;
+    SessionRegistry webSockets;
+    SessionRegistry httpSessions;       // the callback ends the session once its answer is out
+    std::atomic<bool> ready{false};     // /readyz: true once listening, false when draining
+    std::atomic<bool> draining{false};  // SIGTERM received: no new searches
+
+    MetricGauges gauges();
+};
+
+}  // namespace outpost::server

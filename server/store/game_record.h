@@ -1,0 +1,67 @@
+// The stored form of a game: what a GameStore keeps and versions.
+//
+// Only the facts are stored (start position, moves, result, settings, clocks, token). Everything
+// derived from them (current FEN, SAN, side to move, check, legal moves) is recomputed by the
+// server from the moves, so a backend never has to understand chess and cannot get out of step.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace outpost::server {
+
+// Search limits as a client or a game's settings give them (before clamping to server caps).
+struct LimitsSpec {
+    std::optional<int> depth;
+    std::optional<std::int64_t> movetimeMs;
+    std::optional<std::uint64_t> nodes;
+
+    bool empty() const { return !depth && !movetimeMs && !nodes; }
+    friend bool operator==(const LimitsSpec&, const LimitsSpec&) = default;
+};
+
+// Which side the engine plays in a game and how strongly.
+struct EngineSettings {
+    std::string side = "none";  // "white" | "black" | "none"
+    std::optional<int> level;   // 1..8, playing levels for people
+    std::optional<LimitsSpec> limits;
+
+    friend bool operator==(const EngineSettings&, const EngineSettings&) = default;
+};
+
+// Server-kept clocks. The remaining time of the side to move is whiteMs/blackMs minus the time
+// elapsed since turnStartedAtMs (wall-clock epoch milliseconds, so any replica can compute it).
+struct ClockState {
+    std::int64_t initialMs = 0;
+    std::int64_t incrementMs = 0;
+    std::int64_t whiteMs = 0;
+    std::int64_t blackMs = 0;
+    std::int64_t turnStartedAtMs = 0;
+    bool running = false;  // starts with the first move; stops when the game ends
+
+    friend bool operator==(const ClockState&, const ClockState&) = default;
+};
+
+struct GameRecord {
+    std::string id;                  // unguessable, URL-safe
+    std::string playerToken;         // secret; required to change the game
+    std::string initialFen;          // always a full FEN (the start position spelled out)
+    std::vector<std::string> moves;  // UCI, in order
+    std::string status =
+        "ongoing";  // ongoing | checkmate | stalemate | draw | resigned | timeout | aborted
+    std::string result = "*";  // 1-0 | 0-1 | 1/2-1/2 | *
+    std::string reason;        // for draws and timeouts; empty when none
+    std::string winner;        // "white" | "black" | empty
+    EngineSettings engine;
+    std::optional<ClockState> clock;
+    // Counts changes: 1 after creation, +1 per stored update. Stores use it for compare-and-set.
+    std::uint64_t version = 1;
+    std::int64_t createdAtMs = 0;  // epoch milliseconds
+    std::int64_t updatedAtMs = 0;
+
+    friend bool operator==(const GameRecord&, const GameRecord&) = default;
+};
+
+}  // namespace outpost::server

@@ -1,0 +1,88 @@
+// Where games live, and how their changes reach subscribers.
+//
+// GameStore is a versioned key-value store of GameRecords with compare-and-set updates: the
+// server reads a game, computes the new state, and writes it only if nobody changed it in the
+// meantime (version unchanged). Of two racing moves one wins; the other sees VersionConflict and
+// the client gets 409. This is what lets several server replicas share one store (SQLite, Redis)
+// without locks held across requests.
+//
+// GameEventBus carries "this game changed" and "the engine is thinking in this game" to every
+// subscriber, on every replica (the Redis backend implements it with pub/sub; the in-memory one
+// calls the handlers directly).
+//
+// Thread-safety: every method of both interfaces may be called from any thread, concurrently.
+// Handlers run on a thread of the bus's choosing; they must not block (post to your own strand).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "store/game_record.h"
+
+namespace outpost::server {
+
+enum class StoreStatus {
+    Ok,
+    NotFound,         // no game with that id
+    AlreadyExists,    // create() with an id that is taken
+    VersionConflict,  // update() lost a race: the stored version is not the expected one
+    Unavailable,      // the backend failed (connection lost, disk error); the server answers 503
+};
+
+const char* toString(StoreStatus status);
+
+struct StoreReadResult {
+    StoreStatus status = StoreStatus::NotFound;
+    std::optional<GameRecord> game;  // set when status is Ok
+};
+
+class GameStore {
+  public:
+    virtual ~GameStore() = default;
+
+    // Inserts a new game (its version is stored as given, normally 1).
+    virtual StoreStatus create(const GameRecord& game) = 0;
+
+    virtual StoreReadResult get(std::string_view id) = 0;
+
+    // Compare-and-set: replaces the stored game with `game` only if the stored version equals
+    // expectedVersion. `game.version` must be expectedVersion + 1 (the caller bumps it).
+    virtual StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) = 0;
+
+    // Number of stored games (for the `outpost_games` metric; may be approximate).
+    virtual std::uint64_t count() = 0;
+
+    // True when the backend can serve requests (for /readyz).
+    virtual bool healthy() { return true; }
+};
+
+// What subscribers receive. `payload` is the complete JSON message to forward to clients
+// (a {"type":"game",...} or {"type":"info","gameId",...} object), serialised once by the
+// replica that produced it, so other replicas forward it without re-deriving anything.
+struct GameEvent {
+    enum class Kind { GameChanged, EngineInfo };
+    Kind kind = Kind::GameChanged;
+    std::string gameId;
+    std::uint64_t version = 0;  // the game's version the event belongs to
+    std::string payload;
+};
+
+class GameEventBus {
+  public:
+    using Handler = std::function<void(const GameEvent&)>;
+    using SubscriptionId = std::uint64_t;
+
+    virtual ~GameEventBus() = default;
+
+    // Delivers every later event of gameId to handler until unsubscribe(). Never returns 0.
+    virtual SubscriptionId subscribe(const std::string& gameId, Handler handler) = 0;
+    // After it returns, the handler is not called again (a call in progress may still finish).
+    virtual void unsubscribe(SubscriptionId id) = 0;
+    virtual void publish(const GameEvent& event) = 0;
+};
+
+}  // namespace outpost::server

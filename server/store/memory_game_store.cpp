@@ -1,0 +1,84 @@
+#include "store/memory_game_store.h"
+
+#include <vector>
+
+namespace outpost::server {
+
+const char* toString(StoreStatus status) {
+    switch (status) {
+        case StoreStatus::Ok:
+            return "ok";
+        case StoreStatus::NotFound:
+            return "not_found";
+        case StoreStatus::AlreadyExists:
+            return "already_exists";
+        case StoreStatus::VersionConflict:
+            return "version_conflict";
+        case StoreStatus::Unavailable:
+            return "unavailable";
+    }
+    return "unknown";
+}
+
+StoreStatus MemoryGameStore::create(const GameRecord& game) {
+    std::lock_guard lock(mutex_);
+    auto [it, inserted] = games_.try_emplace(game.id, game);
+    return inserted ? StoreStatus::Ok : StoreStatus::AlreadyExists;
+}
+
+StoreReadResult MemoryGameStore::get(std::string_view id) {
+    std::lock_guard lock(mutex_);
+    auto it = games_.find(std::string(id));
+    if (it == games_.end()) return {StoreStatus::NotFound, std::nullopt};
+    return {StoreStatus::Ok, it->second};
+}
+
+StoreStatus MemoryGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {
+    std::lock_guard lock(mutex_);
+    auto it = games_.find(game.id);
+    if (it == games_.end()) return StoreStatus::NotFound;
+    if (it->second.version != expectedVersion) return StoreStatus::VersionConflict;
+    it->second = game;
+    return StoreStatus::Ok;
+}
+
+std::uint64_t MemoryGameStore::count() {
+    std::lock_guard lock(mutex_);
+    return games_.size();
+}
+
+GameEventBus::SubscriptionId MemoryEventBus::subscribe(const std::string& gameId, Handler handler) {
+    std::lock_guard lock(mutex_);
+    SubscriptionId id = nextId_++;
+    subscriptions_.emplace(
+        id, Subscription{gameId, std::make_shared<const Handler>(std::move(handler))});
+    byGame_.emplace(gameId, id);
+    return id;
+}
+
+void MemoryEventBus::unsubscribe(SubscriptionId id) {
+    std::lock_guard lock(mutex_);
+    auto it = subscriptions_.find(id);
+    if (it == subscriptions_.end()) return;
+    auto [first, last] = byGame_.equal_range(it->second.gameId);
+    for (auto g = first; g != last; ++g) {
+        if (g->second == id) {
+            byGame_.erase(g);
+            break;
+        }
+    }
+    subscriptions_.erase(it);
+}
+
+void MemoryEventBus::publish(const GameEvent& event) {
+    std::vector<std::shared_ptr<const Handler>> handlers;
+    {
+        std::lock_guard lock(mutex_);
+        auto [first, last] = byGame_.equal_range(event.gameId);
+        for (auto g = first; g != last; ++g)
+            handlers.push_back(subscriptions_.at(g->second).handler);
+    }
+    for (const auto& handler : handlers) (*handler)(event);
+}
+
+}  // namespace outpost::server

@@ -1,0 +1,44 @@
+// In-process GameStore and GameEventBus: one replica, games lost on restart.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "store/game_store.h"
+
+namespace outpost::server {
+
+class MemoryGameStore final : public GameStore {
+  public:
+    StoreStatus create(const GameRecord& game) override;
+    StoreReadResult get(std::string_view id) override;
+    StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
+    std::uint64_t count() override;
+
+  private:
+    std::mutex mutex_;
+    std::unordered_map<std::string, GameRecord> games_;
+};
+
+// Handlers are called on the publishing thread, outside the bus's lock (so a handler may
+// subscribe or unsubscribe without deadlocking).
+class MemoryEventBus final : public GameEventBus {
+  public:
+    SubscriptionId subscribe(const std::string& gameId, Handler handler) override;
+    void unsubscribe(SubscriptionId id) override;
+    void publish(const GameEvent& event) override;
+
+  private:
+    struct Subscription {
+        std::string gameId;
+        std::shared_ptr<const Handler> handler;
+    };
+    std::mutex mutex_;
+    SubscriptionId nextId_ = 1;
+    std::map<SubscriptionId, Subscription> subscriptions_;
+    std::multimap<std::string, SubscriptionId> byGame_;
+};
+
+}  // namespace outpost::server

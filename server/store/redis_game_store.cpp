@@ -1,0 +1,110 @@
+#include "store/redis_game_store.h"
+
+#include <hiredis/hiredis.h>
+
+#include <stdexcept>
+
+#include "store/game_record_json.h"
+
+namespace outpost::server {
+
+namespace {
+
+RedisEndpoint endpointOrThrow(const std::string& url) {
+    std::string error;
+    std::optional<RedisEndpoint> endpoint = parseRedisUrl(url, &error);
+    if (!endpoint) throw std::invalid_argument(error);
+    return *endpoint;
+}
+
+// KEYS[1] game key, KEYS[2] creation counter; ARGV[1] version, ARGV[2] doc.
+// 1: created (or this very create was already applied), 0: the id is taken.
+constexpr const char* kCreateScript = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'doc') == ARGV[2] then return 1 end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'doc', ARGV[2])
+redis.call('INCR', KEYS[2])
+return 1
+)lua";
+
+// KEYS[1] game key; ARGV[1] expected version, ARGV[2] new version, ARGV[3] doc,
+// ARGV[4] seconds to keep the game (0: forever).
+// 1: written (or this very update was already applied), 0: version conflict, -1: no such game.
+constexpr const char* kUpdateScript = R"lua(
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return -1 end
+if current == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'doc', ARGV[3])
+  local keep = tonumber(ARGV[4])
+  if keep > 0 then redis.call('EXPIRE', KEYS[1], keep) else redis.call('PERSIST', KEYS[1]) end
+  return 1
+end
+if current == ARGV[2] and redis.call('HGET', KEYS[1], 'doc') == ARGV[3] then return 1 end
+return 0
+)lua";
+
+}  // namespace
+
+RedisGameStore::RedisGameStore(RedisStoreOptions options)
+    : options_(std::move(options)), pool_(endpointOrThrow(options_.url), options_.timeout) {}
+
+std::string RedisGameStore::gameKey(std::string_view id) const {
+    return options_.keyPrefix + "game:" + std::string(id);
+}
+
+StoreStatus RedisGameStore::create(const GameRecord& game) {
+    RedisReplyPtr reply = pool_.command({"EVAL", kCreateScript, "2", gameKey(game.id),
+                                         options_.keyPrefix + "games:created",
+                                         std::to_string(game.version), toStoredJson(game).dump()});
+    if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    return reply->integer == 1 ? StoreStatus::Ok : StoreStatus::AlreadyExists;
+}
+
+StoreReadResult RedisGameStore::get(std::string_view id) {
+    RedisReplyPtr reply = pool_.command({"HGET", gameKey(id), "doc"});
+    if (!reply) return {StoreStatus::Unavailable, std::nullopt};
+    if (reply->type == REDIS_REPLY_NIL) return {StoreStatus::NotFound, std::nullopt};
+    if (reply->type != REDIS_REPLY_STRING) return {StoreStatus::Unavailable, std::nullopt};
+    try {
+        return {StoreStatus::Ok, gameRecordFromStoredJson(nlohmann::json::parse(
+                                     std::string_view(reply->str, reply->len)))};
+    } catch (const nlohmann::json::exception&) {
+        return {StoreStatus::Unavailable, std::nullopt};
+    }
+}
+
+StoreStatus RedisGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {
+    const bool finished = game.status != "ongoing";
+    const auto keepSeconds = finished ? options_.finishedRetention.count() : 0;
+    RedisReplyPtr reply = pool_.command(
+        {"EVAL", kUpdateScript, "1", gameKey(game.id), std::to_string(expectedVersion),
+         std::to_string(game.version), toStoredJson(game).dump(), std::to_string(keepSeconds)});
+    if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    switch (reply->integer) {
+        case 1:
+            return StoreStatus::Ok;
+        case 0:
+            return StoreStatus::VersionConflict;
+        default:
+            return StoreStatus::NotFound;
+    }
+}
+
+std::uint64_t RedisGameStore::count() {
+    RedisReplyPtr reply = pool_.command({"GET", options_.keyPrefix + "games:created"});
+    if (!reply || reply->type != REDIS_REPLY_STRING) return 0;
+    try {
+        return std::stoull(std::string(reply->str, reply->len));
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+bool RedisGameStore::healthy() {
+    RedisReplyPtr reply = pool_.command({"PING"});
+    return reply && reply->type == REDIS_REPLY_STATUS;
+}
+
+}  // namespace outpost::server

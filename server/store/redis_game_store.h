@@ -1,0 +1,52 @@
+// The shared GameStore: games in Redis, so any replica can serve any game.
+//
+// Layout (prefix "outpost:" by default):
+//   <prefix>game:<id>      hash {version, doc}: doc is the stored JSON of the GameRecord
+//   <prefix>games:created  counter of games created (the `games` metric)
+// Every write is one Lua script, so Redis applies it atomically: update() compares the stored
+// version with the expected one and writes only when they match (a stale version gets
+// VersionConflict, which the server answers with 409). The scripts are idempotent (replaying a
+// write that was applied but whose reply was lost reports Ok), so a command that failed on a
+// broken connection can safely be retried on a fresh one.
+//
+// Durability is Redis's: run it with `appendonly yes` (docker/compose.yaml uses
+// `appendfsync always`, so an acknowledged move is on disk before the server answers).
+// Finished games expire after the retention; ongoing games are kept.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "store/game_store.h"
+#include "store/redis_connection.h"
+
+namespace outpost::server {
+
+struct RedisStoreOptions {
+    std::string url = "redis://127.0.0.1:6379";
+    std::string keyPrefix = "outpost:";
+    std::chrono::milliseconds timeout{2000};  // connect and per-command
+    // Finished games are deleted this long after their last change; zero keeps them forever.
+    std::chrono::seconds finishedRetention{std::chrono::hours(24 * 30)};
+};
+
+class RedisGameStore final : public GameStore {
+  public:
+    // Throws std::invalid_argument when the URL is malformed. Does not need Redis to be up yet:
+    // operations return Unavailable until it is.
+    explicit RedisGameStore(RedisStoreOptions options);
+
+    StoreStatus create(const GameRecord& game) override;
+    StoreReadResult get(std::string_view id) override;
+    StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
+    std::uint64_t count() override;
+    bool healthy() override;
+
+  private:
+    std::string gameKey(std::string_view id) const;
+
+    RedisStoreOptions options_;
+    RedisConnectionPool pool_;
+};
+
+}  // namespace outpost::server

@@ -1,0 +1,220 @@
+#include "store/sqlite_game_store.h"
+
+#include <stdexcept>
+
+#include "store/game_record_json.h"
+
+namespace outpost::server {
+
+namespace {
+
+std::int64_t nowEpochMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+// Resets a prepared statement when the scope ends, whatever path the code took.
+class StatementScope {
+  public:
+    explicit StatementScope(sqlite3_stmt* statement) : statement_(statement) {}
+    ~StatementScope() {
+        sqlite3_reset(statement_);
+        sqlite3_clear_bindings(statement_);
+    }
+    StatementScope(const StatementScope&) = delete;
+    StatementScope& operator=(const StatementScope&) = delete;
+
+  private:
+    sqlite3_stmt* statement_;
+};
+
+void bindText(sqlite3_stmt* statement, int index, std::string_view text) {
+    sqlite3_bind_text(statement, index, text.data(), static_cast<int>(text.size()),
+                      SQLITE_TRANSIENT);
+}
+
+std::int64_t updatedAt(const GameRecord& game) {
+    return game.updatedAtMs != 0 ? game.updatedAtMs : nowEpochMs();
+}
+
+}  // namespace
+
+SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::move(options)) {
+    int rc =
+        sqlite3_open_v2(options_.path.c_str(), &db_,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+        sqlite3_close(db_);
+        throw std::runtime_error("cannot open SQLite database '" + options_.path + "': " + message);
+    }
+    try {
+        sqlite3_busy_timeout(db_, static_cast<int>(options_.busyTimeout.count()));
+        // WAL: readers do not block the writer, and a commit is one append to the log.
+        exec("PRAGMA journal_mode=WAL");
+        // FULL: the log is fsynced at every commit, so an acknowledged move survives a power cut,
+        // not only a process crash (which NORMAL would already survive).
+        exec("PRAGMA synchronous=FULL");
+        exec(
+            "CREATE TABLE IF NOT EXISTS games ("
+            " id TEXT PRIMARY KEY,"
+            " version INTEGER NOT NULL,"
+            " status TEXT NOT NULL,"
+            " created_at INTEGER NOT NULL,"
+            " updated_at INTEGER NOT NULL,"
+            " doc TEXT NOT NULL)");
+        exec("CREATE INDEX IF NOT EXISTS games_finished ON games(status, updated_at)");
+        statements_.insert = prepare(
+            "INSERT INTO games(id, version, status, created_at, updated_at, doc)"
+            " VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
+        statements_.select = prepare("SELECT doc FROM games WHERE id = ?1");
+        statements_.update = prepare(
+            "UPDATE games SET version = ?2, status = ?3, updated_at = ?4, doc = ?5"
+            " WHERE id = ?1 AND version = ?6");
+        statements_.exists = prepare("SELECT 1 FROM games WHERE id = ?1");
+        statements_.count = prepare("SELECT COUNT(*) FROM games");
+        statements_.prune =
+            prepare("DELETE FROM games WHERE status <> 'ongoing' AND updated_at < ?1");
+        pruneLocked();
+    } catch (...) {
+        for (sqlite3_stmt* statement : {statements_.insert, statements_.select, statements_.update,
+                                        statements_.exists, statements_.count, statements_.prune}) {
+            sqlite3_finalize(statement);
+        }
+        sqlite3_close(db_);
+        throw;
+    }
+}
+
+SqliteGameStore::~SqliteGameStore() {
+    for (sqlite3_stmt* statement : {statements_.insert, statements_.select, statements_.update,
+                                    statements_.exists, statements_.count, statements_.prune}) {
+        sqlite3_finalize(statement);
+    }
+    sqlite3_close(db_);
+}
+
+void SqliteGameStore::exec(const char* sql) {
+    char* error = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+        std::string message = error ? error : "unknown error";
+        sqlite3_free(error);
+        throw std::runtime_error(std::string("SQLite: ") + sql + ": " + message);
+    }
+}
+
+sqlite3_stmt* SqliteGameStore::prepare(const char* sql) {
+    sqlite3_stmt* statement = nullptr;
+    if (sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &statement, nullptr) !=
+        SQLITE_OK) {
+        throw std::runtime_error(std::string("SQLite: ") + sql + ": " + sqlite3_errmsg(db_));
+    }
+    return statement;
+}
+
+StoreStatus SqliteGameStore::create(const GameRecord& game) {
+    const std::string doc = toStoredJson(game).dump();
+    std::lock_guard lock(mutex_);
+    sqlite3_stmt* statement = statements_.insert;
+    {
+        StatementScope scope(statement);
+        bindText(statement, 1, game.id);
+        sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(game.version));
+        bindText(statement, 3, game.status);
+        sqlite3_bind_int64(statement, 4, game.createdAtMs != 0 ? game.createdAtMs : nowEpochMs());
+        sqlite3_bind_int64(statement, 5, updatedAt(game));
+        bindText(statement, 6, doc);
+        int rc = sqlite3_step(statement);
+        if (rc == SQLITE_CONSTRAINT) return StoreStatus::AlreadyExists;
+        lastOperationFailed_ = rc != SQLITE_DONE;
+        if (lastOperationFailed_) return StoreStatus::Unavailable;
+    }
+    if (options_.finishedRetention.count() > 0 && ++createsSincePrune_ >= kPruneEveryCreates) {
+        createsSincePrune_ = 0;
+        pruneLocked();
+    }
+    return StoreStatus::Ok;
+}
+
+StoreReadResult SqliteGameStore::get(std::string_view id) {
+    std::string doc;
+    {
+        std::lock_guard lock(mutex_);
+        sqlite3_stmt* statement = statements_.select;
+        StatementScope scope(statement);
+        bindText(statement, 1, id);
+        int rc = sqlite3_step(statement);
+        if (rc == SQLITE_DONE) return {StoreStatus::NotFound, std::nullopt};
+        lastOperationFailed_ = rc != SQLITE_ROW;
+        if (lastOperationFailed_) return {StoreStatus::Unavailable, std::nullopt};
+        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+        doc.assign(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)));
+    }
+    try {
+        return {StoreStatus::Ok, gameRecordFromStoredJson(nlohmann::json::parse(doc))};
+    } catch (const nlohmann::json::exception&) {
+        // A row this server cannot read (corrupted, or written by an incompatible version).
+        return {StoreStatus::Unavailable, std::nullopt};
+    }
+}
+
+StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {
+    const std::string doc = toStoredJson(game).dump();
+    std::lock_guard lock(mutex_);
+    {
+        sqlite3_stmt* statement = statements_.update;
+        StatementScope scope(statement);
+        bindText(statement, 1, game.id);
+        sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(game.version));
+        bindText(statement, 3, game.status);
+        sqlite3_bind_int64(statement, 4, updatedAt(game));
+        bindText(statement, 5, doc);
+        sqlite3_bind_int64(statement, 6, static_cast<sqlite3_int64>(expectedVersion));
+        int rc = sqlite3_step(statement);
+        lastOperationFailed_ = rc != SQLITE_DONE;
+        if (lastOperationFailed_) return StoreStatus::Unavailable;
+        if (sqlite3_changes(db_) == 1) return StoreStatus::Ok;
+    }
+    // No row changed: either the game does not exist or its version moved on.
+    sqlite3_stmt* statement = statements_.exists;
+    StatementScope scope(statement);
+    bindText(statement, 1, game.id);
+    int rc = sqlite3_step(statement);
+    if (rc == SQLITE_ROW) return StoreStatus::VersionConflict;
+    if (rc == SQLITE_DONE) return StoreStatus::NotFound;
+    lastOperationFailed_ = true;
+    return StoreStatus::Unavailable;
+}
+
+std::uint64_t SqliteGameStore::count() {
+    std::lock_guard lock(mutex_);
+    sqlite3_stmt* statement = statements_.count;
+    StatementScope scope(statement);
+    if (sqlite3_step(statement) != SQLITE_ROW) return 0;
+    return static_cast<std::uint64_t>(sqlite3_column_int64(statement, 0));
+}
+
+bool SqliteGameStore::healthy() {
+    std::lock_guard lock(mutex_);
+    return !lastOperationFailed_;
+}
+
+std::uint64_t SqliteGameStore::pruneFinished() {
+    std::lock_guard lock(mutex_);
+    return pruneLocked();
+}
+
+std::uint64_t SqliteGameStore::pruneLocked() {
+    if (options_.finishedRetention.count() <= 0) return 0;
+    const std::int64_t cutoff =
+        nowEpochMs() -
+        std::chrono::duration_cast<std::chrono::milliseconds>(options_.finishedRetention).count();
+    sqlite3_stmt* statement = statements_.prune;
+    StatementScope scope(statement);
+    sqlite3_bind_int64(statement, 1, cutoff);
+    if (sqlite3_step(statement) != SQLITE_DONE) return 0;
+    return static_cast<std::uint64_t>(sqlite3_changes(db_));
+}
+
+}  // namespace outpost::server

@@ -1,0 +1,76 @@
+// The embedded default GameStore: one SQLite file (WAL mode) per server.
+//
+// Durability: every create/update is its own transaction, committed (and, with synchronous=FULL,
+// fsynced) before the call returns, so the server acknowledges a move only once it is on disk.
+// A `kill -9` or a power cut after the acknowledgement loses nothing.
+//
+// Concurrency: one connection guarded by a mutex. SQLite serialises writers anyway, and a game
+// update is a single-row statement of microseconds plus the fsync, so a pool of connections would
+// buy little. Compare-and-set is one `UPDATE ... WHERE id = ? AND version = ?`.
+//
+// Several processes may open the same file (SQLite's file locks and busy timeout keep them
+// consistent), but events are not shared between processes: several replicas need Redis.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "store/game_store.h"
+
+namespace outpost::server {
+
+struct SqliteStoreOptions {
+    std::string path;  // the database file; created with its folder's permissions when missing
+    // Finished games are deleted this long after their last change; zero keeps them forever.
+    std::chrono::seconds finishedRetention{std::chrono::hours(24 * 30)};
+    // How long a writer waits for another process's lock before the store reports Unavailable.
+    std::chrono::milliseconds busyTimeout{5000};
+};
+
+class SqliteGameStore final : public GameStore {
+  public:
+    // Opens (creating when needed) the database; throws std::runtime_error when it cannot.
+    explicit SqliteGameStore(SqliteStoreOptions options);
+    ~SqliteGameStore() override;
+    SqliteGameStore(const SqliteGameStore&) = delete;
+    SqliteGameStore& operator=(const SqliteGameStore&) = delete;
+
+    StoreStatus create(const GameRecord& game) override;
+    StoreReadResult get(std::string_view id) override;
+    StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
+    std::uint64_t count() override;
+    bool healthy() override;
+
+    // Deletes finished games older than the retention; returns how many. Runs at open and every
+    // kPruneEveryCreates creations.
+    std::uint64_t pruneFinished();
+
+  private:
+    // Prepared statements, compiled once; each is reset after use.
+    struct Statements {
+        sqlite3_stmt* insert = nullptr;
+        sqlite3_stmt* select = nullptr;
+        sqlite3_stmt* update = nullptr;
+        sqlite3_stmt* exists = nullptr;
+        sqlite3_stmt* count = nullptr;
+        sqlite3_stmt* prune = nullptr;
+    };
+    static constexpr std::uint64_t kPruneEveryCreates = 1000;
+
+    void exec(const char* sql);
+    sqlite3_stmt* prepare(const char* sql);
+    std::uint64_t pruneLocked();
+
+    SqliteStoreOptions options_;
+    std::mutex mutex_;
+    sqlite3* db_ = nullptr;
+    Statements statements_;
+    std::uint64_t createsSincePrune_ = 0;
+    bool lastOperationFailed_ = false;
+};
+
+}  // namespace outpost::server

@@ -1,0 +1,45 @@
+#include "store/store_selection.h"
+
+#include "store/memory_game_store.h"
+#include "store/redis_event_bus.h"
+#include "store/redis_game_store.h"
+#include "store/sqlite_game_store.h"
+
+namespace outpost::server {
+
+namespace {
+constexpr const char* kInMemoryPath = ":memory:";
+}
+
+StoreSelection selectGameStores(const StoreSettings& settings) {
+    StoreSelection selection;
+    if (!settings.redisUrl.empty()) {
+        RedisStoreOptions storeOptions;
+        storeOptions.url = settings.redisUrl;
+        storeOptions.finishedRetention = settings.finishedRetention;
+        RedisBusOptions busOptions;
+        busOptions.url = settings.redisUrl;
+        selection.store = std::make_shared<RedisGameStore>(storeOptions);
+        selection.bus = std::make_shared<RedisEventBus>(busOptions);
+        // The URL may carry a password: log only where it points.
+        RedisEndpoint endpoint = *parseRedisUrl(settings.redisUrl, nullptr);
+        selection.description = endpoint.unixSocket.empty()
+                                    ? "redis:" + endpoint.host + ":" + std::to_string(endpoint.port)
+                                    : "redis:" + endpoint.unixSocket;
+        return selection;
+    }
+    selection.bus = std::make_shared<MemoryEventBus>();
+    if (settings.dbPath.empty() || settings.dbPath == kInMemoryPath) {
+        selection.store = std::make_shared<MemoryGameStore>();
+        selection.description = "memory";
+        return selection;
+    }
+    SqliteStoreOptions options;
+    options.path = settings.dbPath;
+    options.finishedRetention = settings.finishedRetention;
+    selection.store = std::make_shared<SqliteGameStore>(options);
+    selection.description = "sqlite:" + settings.dbPath;
+    return selection;
+}
+
+}  // namespace outpost::server

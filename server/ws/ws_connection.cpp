@@ -1,0 +1,259 @@
+#include "ws/ws_connection.h"
+
+#include "analysis/analysis.h"
+#include "games/game_service.h"
+#include "games/game_view.h"
+
+namespace outpost::server {
+
+namespace {
+
+// Fields every client message may carry besides its own.
+nlohmann::json withId(nlohmann::json message, const nlohmann::json& id) {
+    if (!id.is_null()) message["id"] = id;
+    return message;
+}
+
+}  // namespace
+
+WsConnection::WsConnection(ServerContext& context, ClientInfo client,
+                           std::shared_ptr<WsOutbox> outbox)
+    : context_(context), client_(std::move(client)), outbox_(std::move(outbox)) {}
+
+void WsConnection::send(const nlohmann::json& message, bool coalescable) {
+    outbox_->send(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                  coalescable);
+}
+
+void WsConnection::sendError(const nlohmann::json& id, std::string_view code,
+                             std::string_view message) {
+    send(withId({{"type", "error"}, {"code", code}, {"message", message}}, id));
+}
+
+void WsConnection::onBinaryMessage() {
+    sendError(nullptr, "bad_request", "binary messages are not supported; send JSON text");
+}
+
+void WsConnection::onMessage(std::string_view text) {
+    nlohmann::json message = nlohmann::json::parse(text, nullptr, false);
+    if (message.is_discarded())
+        return sendError(nullptr, "bad_json", "the message is not valid JSON");
+    if (!message.is_object())
+        return sendError(nullptr, "bad_request", "a message must be a JSON object");
+    const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
+    if (!id.is_null() && !id.is_string() && !id.is_number_integer()) {
+        return sendError(nullptr, "bad_request", "'id' must be a string or an integer");
+    }
+    if (!message.contains("type") || !message.at("type").is_string()) {
+        return sendError(id, "bad_request", "a message needs a string 'type'");
+    }
+    const std::string type = message.at("type").get<std::string>();
+    if (type == "analyse" || type == "analyze") return analyse(message);
+    if (type == "stop") return stop(message);
+    if (type == "subscribe") return subscribe(message);
+    if (type == "unsubscribe") return unsubscribe(message);
+    if (type == "move") return move(message);
+    if (type == "ping") return send(withId({{"type", "pong"}}, id));
+    sendError(id, "bad_request", "unknown message type '" + type + "'");
+}
+
+void WsConnection::analyse(const nlohmann::json& message) {
+    const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
+    auto parsed = parseAnalysis(message, context_.config, {"type", "id"});
+    if (auto* error = std::get_if<ApiError>(&parsed))
+        return sendError(id, error->code, error->message);
+    if (context_.draining.load()) {
+        return sendError(id, "overloaded", "the server is shutting down");
+    }
+    auto spec = std::make_shared<const AnalysisSpec>(std::move(std::get<AnalysisSpec>(parsed)));
+    const std::string key = id.dump();
+    std::weak_ptr<WsConnection> weak = weak_from_this();
+    JobCallbacks callbacks;
+    callbacks.onInfo = [weak, spec, id](const SearchInfo& info) {
+        auto self = weak.lock();
+        if (!self) return;
+        nlohmann::json line = analysisInfoJson(info, *spec);
+        line["type"] = "info";
+        self->send(withId(std::move(line), id), true);
+    };
+    auto jobId = std::make_shared<std::atomic<std::uint64_t>>(0);
+    callbacks.onDone = [weak, spec, id, key, jobId, &context = context_,
+                        client = client_](const JobOutcome& outcome) {
+        context.metrics.observeQueueWait(outcome.timing.queueWaitMs / 1000.0);
+        context.metrics.observeSearch(outcome.timing.searchMs / 1000.0, outcome.result.info.nodes,
+                                      outcome.result.stopped);
+        context.logger.log({{"event", "search"},
+                            {"via", "ws"},
+                            {"job", jobId->load()},
+                            {"client", client.address},
+                            {"bestmove", outcome.result.bestmove},
+                            {"depth", outcome.result.info.depth},
+                            {"nodes", outcome.result.info.nodes},
+                            {"queueWaitMs", outcome.timing.queueWaitMs},
+                            {"searchMs", outcome.timing.searchMs},
+                            {"stopped", outcome.result.stopped}});
+        auto self = weak.lock();
+        if (!self) return;
+        {
+            std::lock_guard lock(self->mutex_);
+            auto it = self->searches_.find(key);
+            if (it != self->searches_.end() && it->second && it->second->id() == jobId->load()) {
+                self->searches_.erase(it);
+            }
+        }
+        if (!outcome.error.empty()) return self->sendError(id, "internal", outcome.error);
+        nlohmann::json result = analysisResultJson(outcome, *spec);
+        result["type"] = "bestmove";
+        self->send(withId(std::move(result), id));
+    };
+    Submission submission =
+        context_.pool->submit(client_.address, spec->request, std::move(callbacks));
+    if (submission.admission != Admission::Accepted) {
+        context_.metrics.searchRejected(toString(submission.admission));
+        ApiError error = admissionError(submission.admission, context_.config);
+        nlohmann::json reply =
+            withId({{"type", "error"}, {"code", error.code}, {"message", error.message}}, id);
+        if (error.retryAfterSeconds) reply["retryAfter"] = *error.retryAfterSeconds;
+        return send(reply);
+    }
+    jobId->store(submission.job->id());
+    std::shared_ptr<SearchJob> previous;
+    {
+        std::lock_guard lock(mutex_);
+        if (closed_) {
+            previous = submission.job;  // closed meanwhile: stop it at once
+        } else {
+            auto& slot = searches_[key];
+            previous = std::move(slot);  // the same id again: the newer search replaces it
+            slot = submission.job;
+        }
+    }
+    if (previous) previous->stop();
+}
+
+void WsConnection::stop(const nlohmann::json& message) {
+    const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
+    std::vector<std::shared_ptr<SearchJob>> jobs;
+    {
+        std::lock_guard lock(mutex_);
+        if (id.is_null()) {
+            for (auto& [key, job] : searches_) jobs.push_back(job);
+        } else if (auto it = searches_.find(id.dump()); it != searches_.end()) {
+            jobs.push_back(it->second);
+        }
+    }
+    if (jobs.empty()) return sendError(id, "not_found", "no running search with this id");
+    // Each stopped search still sends its bestmove.
+    for (auto& job : jobs) job->stop();
+}
+
+void WsConnection::subscribe(const nlohmann::json& message) {
+    const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
+    if (!message.contains("gameId") || !message.at("gameId").is_string()) {
+        return sendError(id, "bad_request", "'gameId' (a string) is required");
+    }
+    const std::string gameId = message.at("gameId").get<std::string>();
+    {
+        std::lock_guard lock(mutex_);
+        if (subscriptions_.count(gameId)) {
+            return sendError(id, "bad_request", "already subscribed to this game");
+        }
+    }
+    std::weak_ptr<WsConnection> weak = weak_from_this();
+    const auto subscription = context_.bus->subscribe(gameId, [weak](const GameEvent& event) {
+        if (auto self = weak.lock()) {
+            self->outbox_->send(event.payload, event.kind == GameEvent::Kind::EngineInfo);
+        }
+    });
+    GameService service(context_);
+    auto loaded = service.load(gameId);
+    if (auto* error = std::get_if<ApiError>(&loaded)) {
+        context_.bus->unsubscribe(subscription);
+        return sendError(id, error->code, error->message);
+    }
+    bool keep = false;
+    {
+        std::lock_guard lock(mutex_);
+        if (!closed_ && !subscriptions_.count(gameId)) {
+            subscriptions_[gameId] = subscription;
+            keep = true;
+        }
+    }
+    if (!keep) {
+        context_.bus->unsubscribe(subscription);
+        return;
+    }
+    send(withId({{"type", "game"}, {"game", gameJson(std::get<GameRecord>(loaded))}}, id));
+}
+
+void WsConnection::unsubscribe(const nlohmann::json& message) {
+    const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
+    if (!message.contains("gameId") || !message.at("gameId").is_string()) {
+        return sendError(id, "bad_request", "'gameId' (a string) is required");
+    }
+    GameEventBus::SubscriptionId subscription = 0;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = subscriptions_.find(message.at("gameId").get<std::string>());
+        if (it != subscriptions_.end()) {
+            subscription = it->second;
+            subscriptions_.erase(it);
+        }
+    }
+    if (!subscription) return sendError(id, "not_found", "not subscribed to this game");
+    context_.bus->unsubscribe(subscription);
+    send(withId({{"type", "unsubscribed"}, {"gameId", message.at("gameId")}}, id));
+}
+
+void WsConnection::move(const nlohmann::json& message) {
+    const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
+    for (const char* field : {"gameId", "move"}) {
+        if (!message.contains(field) || !message.at(field).is_string()) {
+            return sendError(id, "bad_request",
+                             std::string("'") + field + "' (a string) is required");
+        }
+    }
+    std::optional<std::string> token;
+    if (message.contains("token")) {
+        if (!message.at("token").is_string())
+            return sendError(id, "bad_request", "'token' must be a string");
+        token = message.at("token").get<std::string>();
+    }
+    std::optional<std::uint64_t> version;
+    if (message.contains("version") && !message.at("version").is_null()) {
+        if (!message.at("version").is_number_unsigned()) {
+            return sendError(id, "bad_request", "'version' must be a non-negative integer");
+        }
+        version = message.at("version").get<std::uint64_t>();
+    }
+    std::weak_ptr<WsConnection> weak = weak_from_this();
+    GameService service(context_);
+    service.move(message.at("gameId").get<std::string>(), token,
+                 message.at("move").get<std::string>(), version, client_,
+                 [weak, id](GameOutcome outcome) {
+                     auto self = weak.lock();
+                     if (!self) return;
+                     if (auto* error = std::get_if<ApiError>(&outcome)) {
+                         return self->sendError(id, error->code, error->message);
+                     }
+                     const GameReply& reply = std::get<GameReply>(outcome);
+                     nlohmann::json answer = {{"type", "game"}, {"game", gameJson(reply.game)}};
+                     if (!reply.engineMove.is_null()) answer["engineMove"] = reply.engineMove;
+                     self->send(withId(std::move(answer), id));
+                 });
+}
+
+void WsConnection::onClose() {
+    std::map<std::string, std::shared_ptr<SearchJob>> searches;
+    std::map<std::string, GameEventBus::SubscriptionId> subscriptions;
+    {
+        std::lock_guard lock(mutex_);
+        closed_ = true;
+        searches.swap(searches_);
+        subscriptions.swap(subscriptions_);
+    }
+    for (auto& [key, job] : searches) job->stop();
+    for (auto& [gameId, subscription] : subscriptions) context_.bus->unsubscribe(subscription);
+}
+
+}  // namespace outpost::server

@@ -1,0 +1,59 @@
+// The WebSocket protocol of one connection, without sockets: messages in, messages out through
+// an outbox. Keeps the connection's searches (by client id) and game subscriptions, and ends
+// them all when the connection closes.
+//
+// Thread-safety: onMessage and onClose are called on the session's strand; search and bus
+// callbacks arrive on other threads, so the state below is guarded by a mutex.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "http/http_types.h"
+#include "server_context.h"
+
+namespace outpost::server {
+
+class WsOutbox {
+  public:
+    virtual ~WsOutbox() = default;
+    // Any thread. A coalescable message (engine progress) may be replaced by a newer one when the
+    // client reads slowly.
+    virtual void send(std::string text, bool coalescable) = 0;
+};
+
+class WsConnection : public std::enable_shared_from_this<WsConnection> {
+  public:
+    WsConnection(ServerContext& context, ClientInfo client, std::shared_ptr<WsOutbox> outbox);
+
+    void onMessage(std::string_view text);
+    void onBinaryMessage();
+    void onClose();
+
+    // Sends {"type":"error", id?, code, message}.
+    void sendError(const nlohmann::json& id, std::string_view code, std::string_view message);
+
+  private:
+    void analyse(const nlohmann::json& message);
+    void stop(const nlohmann::json& message);
+    void subscribe(const nlohmann::json& message);
+    void unsubscribe(const nlohmann::json& message);
+    void move(const nlohmann::json& message);
+    void send(const nlohmann::json& message, bool coalescable = false);
+
+    ServerContext& context_;
+    const ClientInfo client_;
+    const std::shared_ptr<WsOutbox> outbox_;
+
+    std::mutex mutex_;
+    bool closed_ = false;
+    // Running searches by the client's id (dumped JSON, so 1 and "1" differ).
+    std::map<std::string, std::shared_ptr<SearchJob>> searches_;
+    std::map<std::string, GameEventBus::SubscriptionId> subscriptions_;
+};
+
+}  // namespace outpost::server

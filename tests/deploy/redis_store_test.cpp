@@ -1,0 +1,221 @@
+// The shared store and event bus against a private redis-server: atomic compare-and-set across
+// "replicas" (separate store objects), pub/sub from one replica to another, and recovery after
+// Redis restarts. Skipped with a warning when redis-server is not installed.
+#include <hiredis/hiredis.h>
+
+#include <catch2/catch.hpp>
+#include <thread>
+
+#include "store/redis_event_bus.h"
+#include "store/redis_game_store.h"
+#include "test_support.h"
+
+using namespace outpost::server;
+using namespace std::chrono_literals;
+using outpost::test::EventCollector;
+using outpost::test::eventually;
+using outpost::test::RedisServerProcess;
+using outpost::test::sampleGame;
+
+namespace {
+
+RedisStoreOptions storeOptions(const RedisServerProcess& redis) {
+    RedisStoreOptions options;
+    options.url = redis.url();
+    options.timeout = 1000ms;
+    return options;
+}
+
+RedisBusOptions busOptions(const RedisServerProcess& redis) {
+    RedisBusOptions options;
+    options.url = redis.url();
+    options.timeout = 1000ms;
+    options.maxReconnectDelay = 200ms;
+    return options;
+}
+
+#define REQUIRE_REDIS(redis)                                             \
+    if (!(redis).available()) {                                          \
+        WARN("redis-server is not installed; Redis store test skipped"); \
+        return;                                                          \
+    }                                                                    \
+    REQUIRE((redis).start())
+
+GameEvent moveEvent(const std::string& gameId, std::uint64_t version, const std::string& move) {
+    GameEvent event;
+    event.kind = GameEvent::Kind::GameChanged;
+    event.gameId = gameId;
+    event.version = version;
+    event.payload =
+        R"({"type":"game","game":{"id":")" + gameId + R"(","moves":[")" + move + R"("]}})";
+    return event;
+}
+
+}  // namespace
+
+TEST_CASE("REDIS_URL parsing", "[deploy][redis]") {
+    std::string error;
+    auto plain = parseRedisUrl("redis://cache:6380/2", &error);
+    REQUIRE(plain);
+    CHECK(plain->host == "cache");
+    CHECK(plain->port == 6380);
+    CHECK(plain->database == 2);
+    auto secret = parseRedisUrl("redis://:s3cret@10.0.0.5", &error);
+    REQUIRE(secret);
+    CHECK(secret->password == "s3cret");
+    CHECK(secret->host == "10.0.0.5");
+    CHECK(secret->port == 6379);
+    auto local = parseRedisUrl("unix:///run/redis.sock?db=1", &error);
+    REQUIRE(local);
+    CHECK(local->unixSocket == "/run/redis.sock");
+    CHECK(local->database == 1);
+    CHECK_FALSE(parseRedisUrl("http://x", &error));
+    CHECK_FALSE(parseRedisUrl("redis://host:99999", &error));
+    CHECK_THROWS(RedisGameStore(RedisStoreOptions{"nonsense", "outpost:", 100ms, 0s}));
+}
+
+TEST_CASE("Redis event encoding round-trips", "[deploy][redis]") {
+    GameEvent event = moveEvent("abc", 7, "e2e4");
+    event.kind = GameEvent::Kind::EngineInfo;
+    GameEvent decoded;
+    REQUIRE(RedisEventBus::decode("abc", RedisEventBus::encode(event), &decoded));
+    CHECK(decoded.kind == event.kind);
+    CHECK(decoded.gameId == "abc");
+    CHECK(decoded.version == 7);
+    CHECK(decoded.payload == event.payload);
+    CHECK_FALSE(RedisEventBus::decode("abc", "X1\n{}", &decoded));
+    CHECK_FALSE(RedisEventBus::decode("abc", "G\n{}", &decoded));
+}
+
+TEST_CASE("Redis store: atomic compare-and-set across replicas", "[deploy][redis]") {
+    RedisServerProcess redis;
+    REQUIRE_REDIS(redis);
+    RedisGameStore replicaA(storeOptions(redis));
+    RedisGameStore replicaB(storeOptions(redis));
+    REQUIRE(replicaA.healthy());
+
+    GameRecord game = sampleGame("shared");
+    REQUIRE(replicaA.create(game) == StoreStatus::Ok);
+    REQUIRE(replicaB.create(game) == StoreStatus::Ok);  // a replayed create is not a conflict
+    GameRecord other = sampleGame("shared");
+    other.playerToken = "someone else";
+    REQUIRE(replicaB.create(other) == StoreStatus::AlreadyExists);
+    REQUIRE(replicaB.get("shared").game == game);
+
+    GameRecord fromA = game;
+    fromA.moves = {"e2e4"};
+    fromA.version = 2;
+    GameRecord fromB = game;
+    fromB.moves = {"d2d4"};
+    fromB.version = 2;
+    REQUIRE(replicaA.update(fromA, 1) == StoreStatus::Ok);
+    REQUIRE(replicaB.update(fromB, 1) == StoreStatus::VersionConflict);  // the 409
+    REQUIRE(replicaA.update(fromA, 1) == StoreStatus::Ok);  // replay of the applied update
+    REQUIRE(replicaB.get("shared").game->moves == std::vector<std::string>{"e2e4"});
+    GameRecord missing = sampleGame("missing");
+    missing.version = 2;
+    REQUIRE(replicaB.update(missing, 1) == StoreStatus::NotFound);
+    REQUIRE(replicaB.get("missing").status == StoreStatus::NotFound);
+    CHECK(replicaB.count() == 1);
+
+    // Threads on both replicas racing on one game: every update lands exactly once.
+    constexpr int kThreads = 4;
+    constexpr int kMovesPerThread = 25;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            GameStore& store = t % 2 == 0 ? static_cast<GameStore&>(replicaA) : replicaB;
+            for (int i = 0; i < kMovesPerThread; ++i) {
+                for (;;) {
+                    GameRecord current = *store.get("shared").game;
+                    current.moves.push_back(std::to_string(t) + ":" + std::to_string(i));
+                    const std::uint64_t expected = current.version;
+                    current.version = expected + 1;
+                    if (store.update(current, expected) == StoreStatus::Ok) break;
+                }
+            }
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    GameRecord final = *replicaA.get("shared").game;
+    CHECK(final.moves.size() == 1 + kThreads * kMovesPerThread);
+    CHECK(final.version == 2 + kThreads * kMovesPerThread);
+}
+
+TEST_CASE("Redis store: finished games get the retention as expiry", "[deploy][redis]") {
+    RedisServerProcess redis;
+    REQUIRE_REDIS(redis);
+    RedisStoreOptions options = storeOptions(redis);
+    options.finishedRetention = 3600s;
+    RedisGameStore store(options);
+    GameRecord game = sampleGame("ending");
+    REQUIRE(store.create(game) == StoreStatus::Ok);
+    GameRecord resigned = game;
+    resigned.status = "resigned";
+    resigned.result = "1-0";
+    resigned.version = 2;
+    REQUIRE(store.update(resigned, 1) == StoreStatus::Ok);
+
+    RedisConnectionPool pool(*parseRedisUrl(redis.url(), nullptr), 1000ms);
+    RedisReplyPtr ttl = pool.command({"TTL", "outpost:game:ending"});
+    REQUIRE(ttl);
+    CHECK(ttl->integer > 3500);
+    CHECK(ttl->integer <= 3600);
+}
+
+TEST_CASE("Redis event bus: a subscriber on replica A sees events published on B",
+          "[deploy][redis]") {
+    // Collectors first: they must outlive the buses whose threads call into them.
+    EventCollector watched;
+    EventCollector other;
+    RedisServerProcess redis;
+    REQUIRE_REDIS(redis);
+    RedisEventBus replicaA(busOptions(redis));
+    RedisEventBus replicaB(busOptions(redis));
+    REQUIRE(eventually([&] { return replicaA.listening() && replicaB.listening(); }));
+
+    auto subscription = replicaA.subscribe("g1", [&](const GameEvent& e) { watched.add(e); });
+    replicaA.subscribe("g2", [&](const GameEvent& e) { other.add(e); });
+    replicaB.publish(moveEvent("g1", 2, "e2e4"));
+    auto events = watched.waitFor(1, 5s);
+    REQUIRE(events.size() == 1);
+    CHECK(events[0].gameId == "g1");
+    CHECK(events[0].version == 2);
+    CHECK(events[0].payload == moveEvent("g1", 2, "e2e4").payload);
+
+    // Events of the replica's own publishing come back the same way.
+    replicaA.publish(moveEvent("g1", 3, "e7e5"));
+    REQUIRE(watched.waitFor(2, 5s).size() == 2);
+
+    replicaA.unsubscribe(subscription);
+    replicaB.publish(moveEvent("g1", 4, "g1f3"));
+    replicaB.publish(moveEvent("g2", 1, "a2a3"));
+    REQUIRE(other.waitFor(1, 5s).size() == 1);  // g2 arrived, so g1's event has been handled
+    CHECK(watched.waitFor(3, 100ms).size() == 2);
+}
+
+TEST_CASE("Redis store and bus recover when Redis restarts", "[deploy][redis]") {
+    EventCollector events;
+    RedisServerProcess redis;
+    REQUIRE_REDIS(redis);
+    RedisGameStore store(storeOptions(redis));
+    RedisEventBus bus(busOptions(redis));
+    REQUIRE(eventually([&] { return bus.listening(); }));
+    REQUIRE(store.create(sampleGame("durable")) == StoreStatus::Ok);
+
+    redis.kill();
+    CHECK(store.get("durable").status == StoreStatus::Unavailable);
+    CHECK_FALSE(store.healthy());
+    REQUIRE(eventually([&] { return !bus.listening(); }));
+
+    REQUIRE(redis.start());  // same folder: the append-only file brings the game back
+    REQUIRE(eventually([&] { return store.healthy(); }));
+    StoreReadResult read = store.get("durable");
+    REQUIRE(read.status == StoreStatus::Ok);
+    CHECK(read.game->id == "durable");
+
+    REQUIRE(eventually([&] { return bus.listening(); }));
+    bus.subscribe("durable", [&](const GameEvent& e) { events.add(e); });
+    bus.publish(moveEvent("durable", 2, "e2e4"));
+    CHECK(events.waitFor(1, 5s).size() == 1);
+}

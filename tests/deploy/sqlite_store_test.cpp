@@ -1,0 +1,201 @@
+// The embedded store: compare-and-set semantics, persistence, retention, and no acknowledged
+// update lost when the process is killed with SIGKILL.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <stdexcept>
+#include <thread>
+
+#include "store/sqlite_game_store.h"
+#include "test_support.h"
+
+using namespace outpost::server;
+using outpost::test::sampleGame;
+using outpost::test::TempDir;
+
+namespace {
+
+SqliteStoreOptions optionsFor(const TempDir& dir) {
+    SqliteStoreOptions options;
+    options.path = (dir.path() / "games.db").string();
+    return options;
+}
+
+// Appends a move with compare-and-set, retrying on conflicts; returns the version written.
+// Called from several threads, so it throws instead of using Catch's (single-threaded) macros.
+std::uint64_t appendMove(GameStore& store, const std::string& id, const std::string& move) {
+    for (;;) {
+        StoreReadResult read = store.get(id);
+        if (read.status != StoreStatus::Ok) throw std::runtime_error("get failed");
+        GameRecord game = *read.game;
+        game.moves.push_back(move);
+        const std::uint64_t expected = game.version;
+        game.version = expected + 1;
+        StoreStatus status = store.update(game, expected);
+        if (status == StoreStatus::Ok) return game.version;
+        if (status != StoreStatus::VersionConflict) throw std::runtime_error("update failed");
+    }
+}
+
+}  // namespace
+
+TEST_CASE("SQLite store: create, get, compare-and-set update", "[deploy][sqlite]") {
+    TempDir dir;
+    SqliteGameStore store(optionsFor(dir));
+    GameRecord game = sampleGame("g1");
+    REQUIRE(store.create(game) == StoreStatus::Ok);
+    REQUIRE(store.create(game) == StoreStatus::AlreadyExists);
+    REQUIRE(store.get("nope").status == StoreStatus::NotFound);
+
+    StoreReadResult read = store.get("g1");
+    REQUIRE(read.status == StoreStatus::Ok);
+    REQUIRE(*read.game == game);
+
+    GameRecord next = game;
+    next.moves = {"e2e4"};
+    next.version = 2;
+    REQUIRE(store.update(next, 1) == StoreStatus::Ok);
+    // A second writer that read version 1 loses.
+    GameRecord stale = game;
+    stale.moves = {"d2d4"};
+    stale.version = 2;
+    REQUIRE(store.update(stale, 1) == StoreStatus::VersionConflict);
+    GameRecord missing = sampleGame("g2");
+    missing.version = 2;
+    REQUIRE(store.update(missing, 1) == StoreStatus::NotFound);
+
+    read = store.get("g1");
+    REQUIRE(read.game->moves == std::vector<std::string>{"e2e4"});
+    REQUIRE(read.game->version == 2);
+    REQUIRE(store.count() == 1);
+    REQUIRE(store.healthy());
+}
+
+TEST_CASE("SQLite store: the database is in WAL mode and survives reopening", "[deploy][sqlite]") {
+    TempDir dir;
+    {
+        SqliteGameStore store(optionsFor(dir));
+        REQUIRE(store.create(sampleGame("kept")) == StoreStatus::Ok);
+        appendMove(store, "kept", "e2e4");
+    }
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open((dir.path() / "games.db").c_str(), &db) == SQLITE_OK);
+    sqlite3_stmt* statement = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &statement, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(statement) == SQLITE_ROW);
+    CHECK(std::string(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0))) == "wal");
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
+
+    SqliteGameStore reopened(optionsFor(dir));
+    StoreReadResult read = reopened.get("kept");
+    REQUIRE(read.status == StoreStatus::Ok);
+    CHECK(read.game->moves == std::vector<std::string>{"e2e4"});
+    CHECK(read.game->version == 2);
+}
+
+TEST_CASE("SQLite store: racing writers on one game lose no update", "[deploy][sqlite]") {
+    TempDir dir;
+    SqliteGameStore store(optionsFor(dir));
+    REQUIRE(store.create(sampleGame("race")) == StoreStatus::Ok);
+    constexpr int kThreads = 4;
+    constexpr int kMovesPerThread = 25;
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            try {
+                for (int i = 0; i < kMovesPerThread; ++i) {
+                    appendMove(store, "race", std::to_string(t) + ":" + std::to_string(i));
+                }
+            } catch (const std::exception&) {
+                ++failures;
+            }
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    REQUIRE(failures == 0);
+    StoreReadResult read = store.get("race");
+    REQUIRE(read.game->moves.size() == kThreads * kMovesPerThread);
+    REQUIRE(read.game->version == 1 + kThreads * kMovesPerThread);
+}
+
+TEST_CASE("SQLite store: finished games expire after the retention, ongoing ones stay",
+          "[deploy][sqlite]") {
+    TempDir dir;
+    SqliteStoreOptions options = optionsFor(dir);
+    options.finishedRetention = std::chrono::hours(1);
+    SqliteGameStore store(options);
+    // sampleGame() was last changed in 2023: long past any retention.
+    GameRecord finished = sampleGame("old-finished");
+    finished.status = "resigned";
+    finished.result = "0-1";
+    REQUIRE(store.create(finished) == StoreStatus::Ok);
+    REQUIRE(store.create(sampleGame("old-ongoing")) == StoreStatus::Ok);
+    GameRecord recent = sampleGame("recent-finished");
+    recent.status = "checkmate";
+    recent.updatedAtMs = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+    REQUIRE(store.create(recent) == StoreStatus::Ok);
+
+    REQUIRE(store.pruneFinished() == 1);
+    CHECK(store.get("old-finished").status == StoreStatus::NotFound);
+    CHECK(store.get("old-ongoing").status == StoreStatus::Ok);
+    CHECK(store.get("recent-finished").status == StoreStatus::Ok);
+}
+
+TEST_CASE("SQLite store: kill -9 loses no acknowledged update", "[deploy][sqlite]") {
+    TempDir dir;
+    const SqliteStoreOptions options = optionsFor(dir);
+    {
+        SqliteGameStore store(options);
+        REQUIRE(store.create(sampleGame("crash")) == StoreStatus::Ok);
+    }
+    int acks[2];
+    REQUIRE(::pipe(acks) == 0);
+    pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        // The "server": writes moves as fast as it can and acknowledges each one only after
+        // update() returned, exactly as the server answers a client.
+        ::close(acks[0]);
+        try {
+            SqliteGameStore store(options);
+            for (std::uint32_t i = 0;; ++i) {
+                std::uint64_t version = appendMove(store, "crash", std::to_string(i));
+                if (::write(acks[1], &version, sizeof(version)) != sizeof(version)) ::_exit(1);
+            }
+        } catch (...) {
+            ::_exit(2);
+        }
+    }
+    ::close(acks[1]);
+    constexpr std::uint64_t kAcksBeforeKill = 40;
+    std::uint64_t lastAcked = 0;
+    std::uint64_t version = 0;
+    while (lastAcked < kAcksBeforeKill &&
+           ::read(acks[0], &version, sizeof(version)) == sizeof(version)) {
+        lastAcked = version;
+    }
+    ::kill(child, SIGKILL);
+    // Acknowledgements already in the pipe were sent before the kill: they count too.
+    while (::read(acks[0], &version, sizeof(version)) == sizeof(version)) lastAcked = version;
+    ::close(acks[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    REQUIRE(WIFSIGNALED(status));
+    REQUIRE(lastAcked >= kAcksBeforeKill);
+
+    SqliteGameStore reopened(options);
+    StoreReadResult read = reopened.get("crash");
+    REQUIRE(read.status == StoreStatus::Ok);
+    INFO("last acknowledged version " << lastAcked << ", stored " << read.game->version);
+    REQUIRE(read.game->version >= lastAcked);
+    REQUIRE(read.game->moves.size() == read.game->version - 1);
+    // And the store still works after the crash.
+    appendMove(reopened, "crash", "after");
+}

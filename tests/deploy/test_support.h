@@ -1,0 +1,88 @@
+// Helpers for the store tests: temporary folders, free ports, a private redis-server process,
+// and a collector for events delivered on other threads.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "store/game_record.h"
+#include "store/game_store.h"
+
+namespace outpost::test {
+
+// A fresh folder under the system temp folder, removed with its contents at the end.
+class TempDir {
+  public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+
+  private:
+    std::filesystem::path path_;
+};
+
+// A loopback TCP port that was free a moment ago.
+int freeLoopbackPort();
+
+// Full path of a program on PATH (or in /usr/sbin, /usr/bin), or empty.
+std::string findProgram(const std::string& name);
+
+// A redis-server of its own on a free loopback port, its data in a temp folder (AOF on, fsync
+// always, so stop()+start() shows what survives a restart). Stops it in the destructor.
+class RedisServerProcess {
+  public:
+    RedisServerProcess();
+    ~RedisServerProcess();
+    RedisServerProcess(const RedisServerProcess&) = delete;
+    RedisServerProcess& operator=(const RedisServerProcess&) = delete;
+
+    bool available() const { return !program_.empty(); }  // false: redis-server not installed
+    bool start();                                         // true once it answers PING
+    void kill();                                          // SIGKILL, like a crash
+    std::string url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
+    int port() const { return port_; }
+
+  private:
+    std::string program_;
+    TempDir dir_;
+    int port_ = 0;
+    int pid_ = -1;
+};
+
+// A game record with sensible defaults for store tests.
+server::GameRecord sampleGame(const std::string& id);
+
+// Collects events delivered by a bus on its own thread, and lets the test wait for them.
+class EventCollector {
+  public:
+    void add(const server::GameEvent& event);
+    // Waits until at least `count` events arrived (or the timeout passed); returns them.
+    std::vector<server::GameEvent> waitFor(std::size_t count, std::chrono::milliseconds timeout);
+
+  private:
+    std::mutex mutex_;
+    std::condition_variable arrived_;
+    std::vector<server::GameEvent> events_;
+};
+
+// Polls `condition` every few milliseconds until it holds or the timeout passes.
+template <typename Condition>
+bool eventually(Condition condition,
+                std::chrono::milliseconds timeout = std::chrono::milliseconds(5000)) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (condition()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return condition();
+}
+
+}  // namespace outpost::test

@@ -1,0 +1,255 @@
+// Search behaviour through the Engine facade: mates, draws, limits, determinism, errors.
+#include <catch2/catch.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "core/position.h"
+#include "engine.h"
+
+using namespace outpost;
+
+namespace {
+
+SearchResult searchDepth(const std::string& fen, int depth, EngineOptions options = {}) {
+    Engine engine(options);
+    SearchRequest request;
+    request.fen = fen;
+    request.limits.depth = depth;
+    return engine.run(request);
+}
+
+bool isLegalIn(const std::string& fen, const std::vector<std::string>& moves,
+               const std::string& uci) {
+    Position pos = fen.empty() ? Position() : *Position::fromFen(fen);
+    for (const auto& m : moves) pos.makeMove(*moveFromUci(pos, m));
+    return moveFromUci(pos, uci).has_value();
+}
+
+std::uint64_t counter(const SearchResult& r, const std::string& name) {
+    for (const auto& [n, c] : r.stats.counters)
+        if (n == name) return c;
+    FAIL("no counter " << name);
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("Mate in 1, 2 and 3 are found with the right mate distance", "[search][mate]") {
+    struct Case {
+        const char* fen;
+        int mateIn;
+        const char* move;
+    };
+    const Case cases[] = {
+        // Back-rank mate.
+        {"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, "d1d8"},
+        // Queen and king against king.
+        {"k7/8/1K6/8/8/8/7Q/8 w - - 0 1", 1, "h2h8"},
+        // 1. Nf6+ gxf6 2. Bxf7#.
+        {"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2, "d5f6"},
+        // 1... Bc5+ 2. Kxc5 Qb6+ 3. Kd5 Qd6#.
+        {"r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3, "f8c5"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.fen);
+        const SearchResult r = searchDepth(c.fen, 2 * c.mateIn + 2);
+        REQUIRE(r.info.score.kind == Score::Kind::Mate);
+        REQUIRE(r.info.score.value == c.mateIn);
+        if (c.move) REQUIRE(r.bestmove == c.move);
+        REQUIRE(isLegalIn(c.fen, {}, r.bestmove));
+    }
+}
+
+TEST_CASE("Being mated is reported as a negative mate", "[search][mate]") {
+    // Black's only move is Kg8, then Ra8 mates.
+    const SearchResult r = searchDepth("7k/8/6K1/8/8/8/8/R7 b - - 0 1", 6);
+    REQUIRE(r.bestmove == "h8g8");
+    REQUIRE(r.info.score.kind == Score::Kind::Mate);
+    REQUIRE(r.info.score.value == -1);
+}
+
+TEST_CASE("go mate N stops at a mate in N", "[search][mate]") {
+    Engine engine;
+    SearchRequest request;
+    request.fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    request.limits.mate = 2;
+    const SearchResult r = engine.run(request);
+    REQUIRE(r.info.score.kind == Score::Kind::Mate);
+    REQUIRE(r.info.score.value <= 2);
+}
+
+TEST_CASE("No legal move: checkmate and stalemate give bestmove 0000", "[search]") {
+    const SearchResult mated = searchDepth("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 5);
+    REQUIRE(mated.bestmove == "0000");
+    REQUIRE(mated.info.score.kind == Score::Kind::Mate);
+    REQUIRE(mated.info.score.value == 0);
+    const SearchResult stalemate = searchDepth("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", 5);
+    REQUIRE(stalemate.bestmove == "0000");
+    REQUIRE(stalemate.info.score.kind == Score::Kind::Cp);
+    REQUIRE(stalemate.info.score.value == 0);
+}
+
+TEST_CASE("The winning side avoids stalemate", "[search]") {
+    // Qc7?? would stalemate; the engine finds a mate instead.
+    const SearchResult r = searchDepth("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", 6);
+    REQUIRE(r.info.score.kind == Score::Kind::Mate);
+    REQUIRE(r.info.score.value > 0);
+}
+
+TEST_CASE("Fifty-move rule inside the search, yielding to mate", "[search][draw]") {
+    // Any move reaches the hundredth ply without mate: a draw, whatever the material.
+    const SearchResult draw = searchDepth("7k/8/8/8/8/8/8/KQ6 w - - 99 80", 6);
+    REQUIRE(draw.info.score.kind == Score::Kind::Cp);
+    REQUIRE(draw.info.score.value == 0);
+    REQUIRE(counter(draw, "drawsInTree") > 0);
+    // A mate on the hundredth ply still counts.
+    const SearchResult mate = searchDepth("k7/8/1K6/8/8/8/7Q/8 w - - 99 80", 4);
+    REQUIRE(mate.info.score.kind == Score::Kind::Mate);
+    REQUIRE(mate.info.score.value == 1);
+}
+
+TEST_CASE("Repetition inside the search: perpetual check saves a lost position", "[search][draw]") {
+    // Black threatens mate on g2 and is a rook up; White draws by checking forever
+    // (Qe8+ Kh7 Qh5+ Kg8 ...).
+    const SearchResult r = searchDepth("6k1/6p1/5p2/7Q/8/8/1qr3PP/7K w - - 0 1", 8);
+    REQUIRE(r.bestmove == "h5e8");
+    REQUIRE(r.info.score.kind == Score::Kind::Cp);
+    REQUIRE(r.info.score.value == 0);
+    REQUIRE(counter(r, "drawsInTree") > 0);
+}
+
+TEST_CASE("Repetition with the game history: the lost side repeats", "[search][draw]") {
+    // Black is a queen down. The knights have shuffled so that ...Ng8 brings back the start
+    // position a third time: the search must see that draw through the game's moves.
+    SearchRequest request;
+    request.fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    request.moves = {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"};
+    request.limits.depth = 5;
+    Engine engine;
+    const SearchResult r = engine.run(request);
+    REQUIRE(r.bestmove == "f6g8");
+    REQUIRE(r.info.score.kind == Score::Kind::Cp);
+    REQUIRE(r.info.score.value == 0);
+}
+
+TEST_CASE("Bad requests throw std::invalid_argument with a reason", "[search]") {
+    Engine engine;
+    SearchRequest bad;
+    bad.fen = "not a fen";
+    REQUIRE_THROWS_AS(engine.run(bad), std::invalid_argument);
+    SearchRequest illegal;
+    illegal.moves = {"e2e4", "e2e4"};
+    try {
+        engine.run(illegal);
+        FAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+        REQUIRE(std::string(e.what()).find("e2e4") != std::string::npos);
+    }
+    SearchRequest badSearchMove;
+    badSearchMove.limits.searchmoves = {"e2e5"};
+    REQUIRE_THROWS_AS(engine.run(badSearchMove), std::invalid_argument);
+    SearchRequest goIllegal;
+    goIllegal.moves = {"e7e5"};
+    REQUIRE_THROWS_AS(engine.go(goIllegal, {}), std::invalid_argument);
+    REQUIRE_FALSE(engine.searching());
+}
+
+TEST_CASE("One thread with a node limit is deterministic", "[search][determinism]") {
+    SearchRequest request;
+    request.fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    request.limits.nodes = 20000;
+    Engine a;
+    Engine b;
+    const SearchResult ra = a.run(request);
+    const SearchResult rb = b.run(request);
+    REQUIRE(ra.bestmove == rb.bestmove);
+    REQUIRE(ra.info.nodes == rb.info.nodes);
+    REQUIRE(ra.info.pv == rb.info.pv);
+    REQUIRE(counter(ra, "nodes") == 20000);
+    // The same engine after clearHash (a new game) repeats itself too.
+    a.clearHash();
+    const SearchResult again = a.run(request);
+    REQUIRE(again.info.nodes == ra.info.nodes);
+    REQUIRE(again.bestmove == ra.bestmove);
+}
+
+TEST_CASE("MultiPV reports distinct lines best first and searchmoves restricts", "[search]") {
+    Engine engine;
+    SearchRequest request;
+    request.limits.depth = 5;
+    request.multiPv = 3;
+    const SearchResult r = engine.run(request);
+    REQUIRE(r.lines.size() == 3);
+    REQUIRE(r.lines[0].pv[0] != r.lines[1].pv[0]);
+    REQUIRE(r.lines[1].pv[0] != r.lines[2].pv[0]);
+    REQUIRE(r.lines[0].pv[0] == r.bestmove);
+
+    SearchRequest only;
+    only.limits.depth = 4;
+    only.limits.searchmoves = {"a2a3", "h2h3"};
+    const SearchResult o = engine.run(only);
+    REQUIRE((o.bestmove == "a2a3" || o.bestmove == "h2h3"));
+}
+
+TEST_CASE("Every technique can be switched off and the search stays correct", "[search][config]") {
+    const SearchConfig defaults;
+    for (const auto& [name, on] : defaults.list()) {
+        INFO(name);
+        SearchConfig config;
+        config.set(name, !on);
+        Engine engine;
+        SearchRequest request;
+        request.fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+        request.limits.depth = 6;
+        request.config = config;
+        const SearchResult r = engine.run(request);
+        REQUIRE(r.info.score.kind == Score::Kind::Mate);
+        REQUIRE(r.info.score.value == 2);
+    }
+}
+
+TEST_CASE("Levels play legal moves from a bounded search", "[search][levels]") {
+    for (int level = 1; level <= 8; ++level) {
+        INFO("level " << level);
+        Engine engine;
+        SearchRequest request;
+        request.moves = {"e2e4", "e7e5"};
+        request.level = level;
+        request.limits.depth = 6;
+        const SearchResult r = engine.run(request);
+        REQUIRE(isLegalIn("", request.moves, r.bestmove));
+    }
+    // A tiny node budget still finishes the first iteration: the move is searched, not a guess.
+    Engine tiny;
+    SearchRequest one;
+    one.fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    one.limits.nodes = 1;
+    REQUIRE(tiny.run(one).info.depth >= 1);
+    // Even level 1 takes a hanging queen.
+    Engine engine;
+    SearchRequest request;
+    request.fen = "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1";
+    request.level = 1;
+    REQUIRE(engine.run(request).bestmove == "e4d5");
+}
+
+TEST_CASE("Info arrives for each finished iteration", "[search]") {
+    Engine engine;
+    SearchRequest request;
+    request.limits.depth = 6;
+    std::vector<int> depths;
+    SearchCallbacks callbacks;
+    callbacks.onInfo = [&](const SearchInfo& info) {
+        if (info.score.bound == Score::Bound::Exact) depths.push_back(info.depth);
+        REQUIRE_FALSE(info.pv.empty());
+    };
+    bool gotBest = false;
+    callbacks.onBestMove = [&](const SearchResult& r) { gotBest = !r.bestmove.empty(); };
+    const SearchResult r = engine.run(request, callbacks);
+    REQUIRE(depths == std::vector<int>{1, 2, 3, 4, 5, 6});
+    REQUIRE(gotBest);
+    REQUIRE(r.info.depth == 6);
+    REQUIRE(r.info.nodes > 0);
+}

@@ -1,0 +1,87 @@
+#include <catch2/catch.hpp>
+
+#include "search/timeman.h"
+
+using namespace outpost;
+using namespace outpost::search;
+
+TEST_CASE("No clock means no time bounds", "[time]") {
+    SearchLimits l;
+    l.depth = 5;
+    REQUIRE_FALSE(computeTimeBounds(l, true, 10).has_value());
+}
+
+TEST_CASE("movetime is used as both bounds", "[time]") {
+    SearchLimits l;
+    l.movetimeMs = 500;
+    const auto b = computeTimeBounds(l, false, 10);
+    REQUIRE(b);
+    REQUIRE(b->softMs == 500);
+    REQUIRE(b->hardMs == 500);
+}
+
+TEST_CASE("Clock bounds: soft <= hard, both well inside the clock minus overhead", "[time]") {
+    for (std::int64_t clock : {10LL, 50LL, 200LL, 1000LL, 10000LL, 60000LL, 3600000LL}) {
+        for (std::int64_t inc : {0LL, 10LL, 100LL, 1000LL}) {
+            for (int overhead : {0, 10, 50}) {
+                SearchLimits l;
+                l.wtimeMs = clock;
+                l.wincMs = inc;
+                l.btimeMs = 1;  // not ours
+                const auto b = computeTimeBounds(l, true, overhead);
+                REQUIRE(b);
+                INFO("clock " << clock << " inc " << inc << " overhead " << overhead);
+                REQUIRE(b->softMs >= 1);
+                REQUIRE(b->softMs <= b->hardMs);
+                if (clock > overhead + 2) {
+                    REQUIRE(b->hardMs <= (clock - overhead) / 2);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("1+0.01 gives a small but useful budget", "[time]") {
+    SearchLimits l;
+    l.btimeMs = 1000;
+    l.bincMs = 10;
+    const auto b = computeTimeBounds(l, false, 10);
+    REQUIRE(b);
+    REQUIRE(b->softMs >= 20);
+    REQUIRE(b->softMs <= 60);
+    REQUIRE(b->hardMs <= 400);
+}
+
+TEST_CASE("movestogo spreads the clock over the remaining moves", "[time]") {
+    SearchLimits l;
+    l.wtimeMs = 60000;
+    l.movestogo = 10;
+    const auto b = computeTimeBounds(l, true, 0);
+    REQUIRE(b);
+    REQUIRE(b->softMs == 6000);
+    l.movestogo = 1;
+    const auto last = computeTimeBounds(l, true, 0);
+    REQUIRE(last->hardMs > 40000);
+    REQUIRE(last->hardMs < 60000);
+}
+
+TEST_CASE("Stability scaling stays within the hard bound", "[time]") {
+    const TimeBounds b{100, 300};
+    REQUIRE(scaledSoftBound(b, 0, 0) == 100);
+    REQUIRE(scaledSoftBound(b, 5, 0) < 100);
+    REQUIRE(scaledSoftBound(b, 0, 4) == 200);
+    REQUIRE(scaledSoftBound(TimeBounds{100, 150}, 0, 4) == 150);
+}
+
+TEST_CASE("Seen latency comes off the clock and out of the increment", "[time]") {
+    SearchLimits l;
+    l.wtimeMs = 1000;
+    l.wincMs = 10;
+    const auto plain = computeTimeBounds(l, true, 10);
+    const auto slow = computeTimeBounds(l, true, 10, 10);
+    REQUIRE(slow->softMs < plain->softMs);
+    REQUIRE(slow->softMs == (1000 - 10 - 10) / 40);  // the increment is spent on the latency
+    const auto huge = computeTimeBounds(l, true, 10, 5000);
+    REQUIRE(huge->softMs >= 1);
+    REQUIRE(huge->hardMs >= huge->softMs);
+}

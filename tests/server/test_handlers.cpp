@@ -1,0 +1,485 @@
+// Request handlers without sockets: request in, response out.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "games/game_service.h"
+#include "test_support.h"
+
+using namespace outpost::server;
+using namespace outpost::server::testing;
+using http::verb;
+
+namespace {
+const std::string kStartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+std::vector<std::pair<std::string, std::string>> bearer(const std::string& token) {
+    return {{"Authorization", "Bearer " + token}};
+}
+}  // namespace
+
+TEST_CASE("handlers: health, readiness, metrics, OpenAPI", "[server][handlers]") {
+    HandlerFixture f;
+    auto health = f.call(verb::get, "/healthz");
+    REQUIRE(health->status() == 200);
+    REQUIRE(health->json()["status"] == "ok");
+
+    REQUIRE(f.call(verb::get, "/readyz")->status() == 200);
+    f.context.ready = false;
+    REQUIRE(f.call(verb::get, "/readyz")->status() == 503);
+    f.context.ready = true;
+    f.context.draining = true;
+    auto draining = f.call(verb::get, "/readyz");
+    REQUIRE(draining->status() == 503);
+    REQUIRE(draining->json()["status"] == "draining");
+    f.context.draining = false;
+
+    f.context.metrics.observeRequest("/healthz", "GET", 200, 0.001);
+    auto metrics = f.call(verb::get, "/metrics");
+    REQUIRE(metrics->status() == 200);
+    const std::string text = metrics->response().body();
+    for (const char* name :
+         {"outpost_http_requests_total{route=\"/healthz\",method=\"GET\",status=\"200\"} 1",
+          "outpost_http_request_duration_seconds_bucket", "outpost_searches_running 0",
+          "outpost_searches_queued 0", "outpost_search_queue_wait_seconds_count",
+          "outpost_nodes_searched_total", "outpost_websocket_connections 0", "outpost_games 0"}) {
+        INFO(name);
+        REQUIRE(text.find(name) != std::string::npos);
+    }
+
+    auto openapi = f.call(verb::get, "/api/v1/openapi.yaml");
+    REQUIRE(openapi->status() == 200);
+    REQUIRE(std::string(openapi->response()[http::field::content_type]) == "application/yaml");
+    REQUIRE(openapi->response().body().rfind("openapi: 3", 0) == 0);
+}
+
+TEST_CASE("handlers: unknown routes 404, wrong methods 405 with Allow", "[server][handlers]") {
+    HandlerFixture f;
+    auto missing = f.call(verb::get, "/api/v1/nope");
+    REQUIRE(missing->status() == 404);
+    REQUIRE(missing->errorCode() == "not_found");
+    REQUIRE(f.call(verb::get, "/api/v2/games")->status() == 404);
+    REQUIRE(f.call(verb::get, "/api/v1/games/x/y/z")->status() == 404);
+
+    auto wrong = f.call(verb::post, "/healthz");
+    REQUIRE(wrong->status() == 405);
+    REQUIRE(wrong->errorCode() == "method_not_allowed");
+    REQUIRE(std::string(wrong->response()[http::field::allow]) == "GET");
+    REQUIRE(f.call(verb::get, "/api/v1/analysis")->status() == 405);
+    REQUIRE(f.call(verb::delete_, "/api/v1/games/abc")->status() == 405);
+    REQUIRE(f.call(verb::get, "/api/v1/games/abc/moves")->status() == 405);
+    REQUIRE(f.call(verb::post, "/api/v1/games/abc/pgn")->status() == 405);
+    REQUIRE(f.call(verb::put, "/index.html")->status() == 405);
+}
+
+TEST_CASE("handlers: static files with content types, no escape from the root",
+          "[server][handlers]") {
+    const auto root =
+        std::filesystem::temp_directory_path() / ("outpost-web-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(root / "assets");
+    std::ofstream(root / "index.html") << "<!doctype html><title>Outpost</title>";
+    std::ofstream(root / "assets" / "app.js") << "console.log(1)";
+    std::ofstream(root / "assets" / "style.css") << "body{}";
+    ServerConfig config = testConfig();
+    config.webRoot = root.string();
+    HandlerFixture f(config);
+
+    auto index = f.call(verb::get, "/");
+    REQUIRE(index->status() == 200);
+    REQUIRE(std::string(index->response()[http::field::content_type]) ==
+            "text/html; charset=utf-8");
+    REQUIRE(index->response().body().find("Outpost") != std::string::npos);
+    auto js = f.call(verb::get, "/assets/app.js?v=1");
+    REQUIRE(js->status() == 200);
+    REQUIRE(std::string(js->response()[http::field::content_type]) ==
+            "text/javascript; charset=utf-8");
+    REQUIRE(std::string(
+                f.call(verb::get, "/assets/style.css")->response()[http::field::content_type]) ==
+            "text/css; charset=utf-8");
+    auto head = f.call(verb::head, "/index.html");
+    REQUIRE(head->status() == 200);
+    REQUIRE(head->response().body().empty());
+    REQUIRE(f.call(verb::get, "/missing.png")->status() == 404);
+    REQUIRE(f.call(verb::get, "/../../etc/passwd")->status() == 404);
+    REQUIRE(f.call(verb::get, "/assets/%2e%2e/index.html")->status() == 404);
+    REQUIRE(f.call(verb::get, "/assets")->status() == 404);  // a directory is not a file
+    std::filesystem::remove_all(root);
+}
+
+TEST_CASE("handlers: CORS for configured origins, preflight answered", "[server][handlers]") {
+    ServerConfig config = testConfig();
+    config.corsOrigins = {"https://board.example"};
+    HandlerFixture f(config);
+    auto preflight =
+        f.call(verb::options, "/api/v1/games", "",
+               {{"Origin", "https://board.example"}, {"Access-Control-Request-Method", "POST"}});
+    REQUIRE(preflight->status() == 204);
+    auto response = preflight->response();
+    REQUIRE(std::string(response[http::field::access_control_allow_origin]) ==
+            "https://board.example");
+    REQUIRE(std::string(response[http::field::access_control_allow_methods]).find("POST") !=
+            std::string::npos);
+    REQUIRE(
+        std::string(response[http::field::access_control_allow_headers]).find("Authorization") !=
+        std::string::npos);
+    auto other = f.call(verb::options, "/api/v1/games", "", {{"Origin", "https://evil.example"}});
+    REQUIRE(other->response()[http::field::access_control_allow_origin].empty());
+}
+
+TEST_CASE("handlers: analysis input errors are clear JSON errors", "[server][handlers][analysis]") {
+    HandlerFixture f;
+    auto post = [&](const std::string& body) {
+        return f.call(verb::post, "/api/v1/analysis", body);
+    };
+    struct Case {
+        std::string body;
+        unsigned status;
+        std::string code;
+    };
+    const std::vector<Case> cases = {
+        {"{not json", 400, "bad_json"},
+        {"[1,2]", 400, "bad_request"},
+        {R"({"limits":{"depth":2},"colour":"white"})", 400, "bad_request"},
+        {R"({"fen":42})", 400, "bad_request"},
+        {R"({"fen":"not a fen"})", 422, "invalid_fen"},
+        {R"({"fen":"8/8/8/8/8/8/8/8 w - - 0 1"})", 422, "invalid_fen"},
+        {R"({"moves":["e2e5"]})", 422, "illegal_move"},
+        {R"({"moves":["e4","e5","Qh5","Nc6","Bc4","Nf6","Qxf7#"]})", 422, "game_over"},
+        {R"({"moves":["e4","e5","Qh5","Nc6","Bc4","Nf6","Qxf7#","a6"]})", 422, "illegal_move"},
+        {R"({"moves":"e2e4 zz"})", 422, "illegal_move"},
+        {R"({"moves":[1]})", 400, "bad_request"},
+        {R"({"limits":{"depth":"deep"}})", 400, "bad_request"},
+        {R"({"limits":{"depth":-3}})", 422, "bad_request"},
+        {R"({"limits":{"movetime":0}})", 422, "bad_request"},
+        {R"({"limits":{"plies":3}})", 400, "bad_request"},
+        {R"({"limits":[3]})", 400, "bad_request"},
+        {R"({"multipv":0})", 422, "bad_request"},
+        {R"({"options":{"nullMove":"no"}})", 400, "bad_request"},
+        {R"({"options":{"noSuchTechnique":false}})", 400, "bad_request"},
+        {R"({"searchmoves":["e2e5"]})", 422, "illegal_move"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.body);
+        auto sink = post(c.body);
+        REQUIRE(sink->status() == c.status);
+        REQUIRE(sink->errorCode() == c.code);
+        REQUIRE_FALSE(sink->json()["error"]["message"].get<std::string>().empty());
+    }
+    // The FEN parser's reason reaches the client.
+    auto fen = post(R"({"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"})");
+    REQUIRE(fen->status() == 422);
+    REQUIRE(fen->json()["error"]["message"].get<std::string>().size() >
+            std::string("invalid FEN: ").size());
+    REQUIRE(f.control->started.load() == 0);  // nothing was searched
+}
+
+TEST_CASE("handlers: analysis answers with limits applied and clamped",
+          "[server][handlers][analysis]") {
+    ServerConfig config = testConfig();
+    config.maxDepth = 5;
+    config.maxMultiPv = 3;
+    HandlerFixture f(config);
+    auto sink = f.call(
+        verb::post, "/api/v1/analysis",
+        R"({"moves":["e4"],"limits":{"depth":99,"nodes":1000},"multipv":7,"options":{"nullMove":false}})");
+    REQUIRE(sink->status() == 200);
+    auto json = sink->json();
+    REQUIRE(json["limitsApplied"]["depth"] == 5);
+    REQUIRE(json["limitsApplied"]["nodes"] == 1000);
+    REQUIRE(json["limitsApplied"]["clamped"] == true);
+    REQUIRE(json["limitsApplied"]["multipv"] == 3);
+    REQUIRE(json["depth"] == 5);
+    REQUIRE(json["bestmove"].is_string());
+    REQUIRE(json["san"].is_string());
+    REQUIRE(json["pvSan"].size() == json["pv"].size());
+    REQUIRE(json["lines"].size() >= 1);
+    REQUIRE(json.contains("queueWaitMs"));
+    REQUIRE(json.contains("searchMs"));
+    REQUIRE(json["stats"].is_object());
+    // Black to move: the fake's +10*depth for the side to move is -50 from White's view.
+    REQUIRE(json["score"]["cp"] == -50);
+
+    auto defaults = f.call(verb::post, "/api/v1/analysis", "{}");
+    REQUIRE(defaults->status() == 200);
+    REQUIRE(defaults->json()["limitsApplied"]["movetime"] == config.defaultMovetimeMs);
+    REQUIRE(defaults->json()["limitsApplied"]["clamped"] == false);
+}
+
+TEST_CASE("handlers: NDJSON analysis streams info lines then bestmove",
+          "[server][handlers][analysis]") {
+    HandlerFixture f;
+    auto sink = f.call(verb::post, "/api/v1/analysis", R"({"limits":{"depth":4},"multipv":2})",
+                       {{"Accept", "application/x-ndjson"}});
+    REQUIRE(sink->streaming());
+    REQUIRE(std::string(sink->response()[http::field::content_type]) == "application/x-ndjson");
+    auto lines = sink->lines();
+    REQUIRE(lines.size() == 4 * 2 + 1);
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+        auto info = nlohmann::json::parse(lines[i]);
+        REQUIRE(info["type"] == "info");
+        REQUIRE(info.contains("pvSan"));
+        REQUIRE(info.contains("multipv"));
+    }
+    auto last = nlohmann::json::parse(lines.back());
+    REQUIRE(last["type"] == "bestmove");
+    REQUIRE(last["depth"] == 4);
+}
+
+TEST_CASE("handlers: a vanished client stops its search", "[server][handlers][analysis]") {
+    HandlerFixture f;
+    f.control->closeGate();
+    auto sink = f.call(verb::post, "/api/v1/analysis", R"({"limits":{"depth":50}})", {}, false);
+    REQUIRE(f.control->waitStarted(1));
+    sink->disconnect();
+    REQUIRE(f.context.pool->waitIdle(kWait));
+    REQUIRE(f.control->finished.load() == 1);
+}
+
+TEST_CASE("handlers: games, tokens and bad moves", "[server][handlers][games]") {
+    HandlerFixture f;
+    auto created = f.call(verb::post, "/api/v1/games", "{}");
+    REQUIRE(created->status() == 201);
+    auto game = created->json();
+    const std::string id = game["id"];
+    const std::string token = game["playerToken"];
+    REQUIRE(id.size() >= 20);
+    REQUIRE(token.size() >= 30);
+    REQUIRE(game["fen"] == kStartFen);
+    REQUIRE(game["turn"] == "white");
+    REQUIRE(game["status"] == "ongoing");
+    REQUIRE(game["result"] == "*");
+    REQUIRE(game["legalMoves"].size() == 20);
+    REQUIRE(game["version"] == 1);
+    REQUIRE(game["engine"]["side"] == "none");
+    REQUIRE(std::string(created->response()[http::field::location]) == "/api/v1/games/" + id);
+
+    auto read = f.call(verb::get, "/api/v1/games/" + id);
+    REQUIRE(read->status() == 200);
+    REQUIRE_FALSE(read->json().contains("playerToken"));
+    REQUIRE(f.call(verb::get, "/api/v1/games/nope")->status() == 404);
+
+    const std::string moves = "/api/v1/games/" + id + "/moves";
+    auto noToken = f.call(verb::post, moves, R"({"move":"e2e4"})");
+    REQUIRE(noToken->status() == 401);
+    REQUIRE(noToken->errorCode() == "unauthorized");
+    auto badToken = f.call(verb::post, moves, R"({"move":"e2e4"})", bearer("wrong"));
+    REQUIRE(badToken->status() == 403);
+    REQUIRE(badToken->errorCode() == "forbidden");
+    REQUIRE(f.call(verb::post, moves, R"({"move":"e2e5"})", bearer(token))->errorCode() ==
+            "illegal_move");
+    REQUIRE(f.call(verb::post, moves, R"({"move":"Nd4"})", bearer(token))->status() == 422);
+    REQUIRE(f.call(verb::post, moves, R"({"move":42})", bearer(token))->status() == 400);
+    REQUIRE(f.call(verb::post, moves, R"({"mvoe":"e2e4"})", bearer(token))->status() == 400);
+    REQUIRE(f.call(verb::post, moves, "{oops", bearer(token))->errorCode() == "bad_json");
+    REQUIRE(f.call(verb::get, "/api/v1/games/" + id)->json()["version"] == 1);  // unchanged
+
+    auto e4 = f.call(verb::post, moves, R"({"move":"e4","version":1})", bearer(token));
+    REQUIRE(e4->status() == 200);
+    REQUIRE(e4->json()["moves"] == nlohmann::json{"e2e4"});
+    REQUIRE(e4->json()["san"] == nlohmann::json{"e4"});
+    REQUIRE(e4->json()["version"] == 2);
+    REQUIRE(e4->json()["turn"] == "black");
+    auto stale = f.call(verb::post, moves, R"({"move":"e7e5","version":1})", bearer(token));
+    REQUIRE(stale->status() == 409);
+    REQUIRE(stale->errorCode() == "version_conflict");
+
+    // Fool's mate... of White: f3 e5 g4 Qh4#.
+    auto g2 = f.createGame();
+    const std::string m2 = "/api/v1/games/" + g2.first + "/moves";
+    for (const char* move : {"f3", "e5", "g4", "Qh4#"}) {
+        REQUIRE(f.call(verb::post, m2, nlohmann::json{{"move", move}}.dump(), bearer(g2.second))
+                    ->status() == 200);
+    }
+    auto over = f.call(verb::get, "/api/v1/games/" + g2.first)->json();
+    REQUIRE(over["status"] == "checkmate");
+    REQUIRE(over["result"] == "0-1");
+    REQUIRE(over["winner"] == "black");
+    REQUIRE(over["check"] == true);
+    REQUIRE(over["legalMoves"].empty());
+    auto late = f.call(verb::post, m2, R"({"move":"a3"})", bearer(g2.second));
+    REQUIRE(late->status() == 409);
+    REQUIRE(late->errorCode() == "game_over");
+
+    auto pgn = f.call(verb::get, "/api/v1/games/" + g2.first + "/pgn");
+    REQUIRE(pgn->status() == 200);
+    REQUIRE(std::string(pgn->response()[http::field::content_type]) == "application/x-chess-pgn");
+    REQUIRE(pgn->response().body().find("1. f3 e5 2. g4 Qh4# 0-1") != std::string::npos);
+    REQUIRE(pgn->response().body().find("[Result \"0-1\"]") != std::string::npos);
+}
+
+TEST_CASE("handlers: game creation input errors", "[server][handlers][games]") {
+    HandlerFixture f;
+    struct Case {
+        std::string body;
+        unsigned status;
+        std::string code;
+    };
+    const std::vector<Case> cases = {
+        {"[]", 400, "bad_request"},
+        {"{", 400, "bad_json"},
+        {R"({"fen":"nonsense"})", 422, "invalid_fen"},
+        {R"({"moves":["e2e4","e2e4"]})", 422, "illegal_move"},
+        {R"({"engine":{"side":"red"}})", 422, "bad_request"},
+        {R"({"engine":{"level":9}})", 422, "bad_request"},
+        {R"({"engine":{"level":"hard"}})", 400, "bad_request"},
+        {R"({"engine":{"limits":{"depth":0}}})", 422, "bad_request"},
+        {R"({"engine":{"sde":"white"}})", 400, "bad_request"},
+        {R"({"clock":{"initial":-5}})", 422, "bad_request"},
+        {R"({"clock":{"increment":5}})", 400, "bad_request"},
+        {R"({"timeControl":"5+3"})", 400, "bad_request"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.body);
+        auto sink = f.call(verb::post, "/api/v1/games", c.body);
+        REQUIRE(sink->status() == c.status);
+        REQUIRE(sink->errorCode() == c.code);
+    }
+    REQUIRE(f.context.store->count() == 0);
+}
+
+TEST_CASE("handlers: engine replies, not your turn, takeback, resign",
+          "[server][handlers][games]") {
+    HandlerFixture f;
+    auto [id, token] = f.createGame({{"engine", {{"side", "black"}, {"limits", {{"depth", 2}}}}}});
+    const std::string base = "/api/v1/games/" + id;
+    auto reply = f.call(verb::post, base + "/moves", R"({"move":"d2d4"})", bearer(token));
+    REQUIRE(reply->status() == 200);
+    auto json = reply->json();
+    REQUIRE(json["moves"].size() == 2);
+    REQUIRE(json["engineMove"]["move"] == json["moves"][1]);
+    REQUIRE(json["engineMove"]["depth"] == 2);
+    REQUIRE(json["engineMove"].contains("san"));
+    REQUIRE(json["turn"] == "white");
+    REQUIRE(json["version"] == 3);
+
+    // While the engine thinks it is not the player's turn.
+    f.control->closeGate();
+    auto pending = f.call(verb::post, base + "/moves", R"({"move":"c2c4"})", bearer(token), false);
+    REQUIRE(f.control->waitStarted(2));
+    auto early = f.call(verb::post, base + "/moves", R"({"move":"e2e4"})", bearer(token));
+    REQUIRE(early->status() == 409);
+    REQUIRE(early->errorCode() == "not_your_turn");
+    f.control->openGate();
+    REQUIRE(pending->wait());
+    REQUIRE(pending->json()["moves"].size() == 4);
+
+    // Takeback against the engine undoes the pair.
+    auto back = f.call(verb::post, base + "/takeback", "", bearer(token));
+    REQUIRE(back->status() == 200);
+    REQUIRE(back->json()["moves"].size() == 2);
+    REQUIRE(f.call(verb::post, base + "/takeback", "", {})->status() == 401);
+
+    auto resign = f.call(verb::post, base + "/resign", "", bearer(token));
+    REQUIRE(resign->status() == 200);
+    REQUIRE(resign->json()["status"] == "resigned");
+    REQUIRE(resign->json()["result"] == "0-1");
+    REQUIRE(resign->json()["winner"] == "black");
+    REQUIRE(f.call(verb::post, base + "/resign", "", bearer(token))->status() == 409);
+    REQUIRE(f.call(verb::post, base + "/engine-move", "", bearer(token))->errorCode() ==
+            "game_over");
+    REQUIRE(f.call(verb::post, base + "/takeback", "", bearer(token))->status() == 409);
+
+    // Without an engine: takeback undoes one move, and none left is a 409.
+    auto [id2, token2] = f.createGame();
+    REQUIRE(
+        f.call(verb::post, "/api/v1/games/" + id2 + "/takeback", "", bearer(token2))->status() ==
+        409);
+    REQUIRE(
+        f.call(verb::post, "/api/v1/games/" + id2 + "/moves", R"({"move":"e4"})", bearer(token2))
+            ->status() == 200);
+    REQUIRE(f.call(verb::post, "/api/v1/games/" + id2 + "/takeback", "", bearer(token2))
+                ->json()["moves"]
+                .empty());
+
+    // engine-move with its own limits.
+    auto em = f.call(verb::post, "/api/v1/games/" + id2 + "/engine-move",
+                     R"({"limits":{"depth":1}})", bearer(token2));
+    REQUIRE(em->status() == 200);
+    REQUIRE(em->json()["engineMove"]["depth"] == 1);
+    REQUIRE(em->json()["moves"].size() == 1);
+}
+
+TEST_CASE("handlers: the engine moves first when it has White", "[server][handlers][games]") {
+    HandlerFixture f;
+    auto [id, token] = f.createGame({{"engine", {{"side", "white"}, {"level", 1}}}});
+    REQUIRE(f.context.pool->waitIdle(kWait));
+    auto game = f.call(verb::get, "/api/v1/games/" + id)->json();
+    REQUIRE(game["moves"].size() == 1);
+    REQUIRE(game["turn"] == "black");
+    REQUIRE(game["engine"]["level"] == 1);
+}
+
+TEST_CASE("handlers: racing moves on one game, one wins, the other gets 409",
+          "[server][handlers][games][concurrency]") {
+    HandlerFixture f;
+    for (int round = 0; round < 20; ++round) {
+        auto [id, token] = f.createGame();
+        std::shared_ptr<RecordingSink> a, b;
+        std::thread ta([&, id = id, token = token] {
+            a = f.call(verb::post, "/api/v1/games/" + id + "/moves",
+                       R"({"move":"e2e4","version":1})", bearer(token));
+        });
+        std::thread tb([&, id = id, token = token] {
+            b = f.call(verb::post, "/api/v1/games/" + id + "/moves",
+                       R"({"move":"d2d4","version":1})", bearer(token));
+        });
+        ta.join();
+        tb.join();
+        const int ok = (a->status() == 200) + (b->status() == 200);
+        const int conflicts = (a->status() == 409) + (b->status() == 409);
+        REQUIRE(ok == 1);
+        REQUIRE(conflicts == 1);
+        auto game = f.call(verb::get, "/api/v1/games/" + id)->json();
+        REQUIRE(game["moves"].size() == 1);
+        REQUIRE(game["version"] == 2);
+    }
+}
+
+TEST_CASE("handlers: server clocks, flag fall ends the game", "[server][handlers][games]") {
+    HandlerFixture f;
+    auto [id, token] = f.createGame({{"clock", {{"initial", 60}, {"increment", 0}}}});
+    auto created = f.call(verb::get, "/api/v1/games/" + id)->json();
+    REQUIRE(created["clock"]["white"] == 60);
+    REQUIRE(created["clock"]["running"] == false);
+    REQUIRE(f.call(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4"})", bearer(token))
+                ->status() == 200);
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    auto game = f.call(verb::get, "/api/v1/games/" + id)->json();
+    REQUIRE(game["status"] == "timeout");
+    REQUIRE(game["result"] == "1-0");
+    REQUIRE(game["winner"] == "white");
+    REQUIRE(game["clock"]["black"] == 0);
+    REQUIRE(f.call(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e5"})", bearer(token))
+                ->status() == 409);
+}
+
+TEST_CASE("handlers: game stream sends the game, then every change", "[server][handlers][games]") {
+    HandlerFixture f;
+    auto [id, token] = f.createGame();
+    auto stream = f.call(verb::get, "/api/v1/games/" + id + "/stream", "", {}, false);
+    REQUIRE(stream->wait(1));
+    REQUIRE(stream->streaming());
+    REQUIRE(f.call(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4"})", bearer(token))
+                ->status() == 200);
+    REQUIRE(stream->wait(2));
+    auto lines = stream->lines();
+    auto first = nlohmann::json::parse(lines[0]);
+    auto second = nlohmann::json::parse(lines[1]);
+    REQUIRE(first["type"] == "game");
+    REQUIRE(first["game"]["version"] == 1);
+    REQUIRE(second["game"]["version"] == 2);
+    stream->disconnect();  // unsubscribes
+    REQUIRE(f.call(verb::get, "/api/v1/games/nope/stream")->status() == 404);
+}
+
+TEST_CASE("handlers: engine-move on the player's turn, then the engine replies for its side",
+          "[server][handlers][games]") {
+    HandlerFixture f;
+    auto [id, token] = f.createGame({{"engine", {{"side", "black"}, {"limits", {{"depth", 1}}}}}});
+    auto reply = f.call(verb::post, "/api/v1/games/" + id + "/engine-move", "", bearer(token));
+    REQUIRE(reply->status() == 200);
+    auto game = reply->json();
+    REQUIRE(game["moves"].size() == 2);  // White's move for the player, then the engine's own
+    REQUIRE(game["turn"] == "white");
+    REQUIRE(game["version"] == 3);
+}

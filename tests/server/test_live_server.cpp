@@ -1,0 +1,350 @@
+// The real server on an ephemeral port, over real HTTP and WebSocket connections.
+#include <catch2/catch.hpp>
+#include <thread>
+
+#include "test_client.h"
+#include "test_support.h"
+
+using namespace outpost::server;
+using namespace outpost::server::testing;
+using bhttp::verb;
+
+namespace {
+std::map<std::string, std::string> bearer(const std::string& token) {
+    return {{"Authorization", "Bearer " + token}};
+}
+std::pair<std::string, std::string> createGame(
+    HttpClient& client, const nlohmann::json& body = nlohmann::json::object()) {
+    auto created = client.request(verb::post, "/api/v1/games", body.dump());
+    REQUIRE(created.status == 201);
+    auto json = created.json();
+    return {json["id"], json["playerToken"]};
+}
+}  // namespace
+
+TEST_CASE("live server: every route over HTTP, keep-alive", "[server][live]") {
+    LiveServer live;
+    HttpClient client(live.port());
+    REQUIRE(client.request(verb::get, "/healthz").json()["status"] == "ok");
+    REQUIRE(client.request(verb::get, "/readyz").status == 200);
+    REQUIRE(client.request(verb::get, "/api/v1/openapi.yaml").status == 200);
+    REQUIRE(client.request(verb::get, "/api/v1/nope").status == 404);
+    REQUIRE(client.request(verb::post, "/healthz").status == 405);
+
+    auto [id, token] = createGame(client);
+    REQUIRE(client.request(verb::get, "/api/v1/games/" + id).json()["id"] == id);
+    REQUIRE(client
+                .request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e2e4"})",
+                         bearer(token))
+                .status == 200);
+    REQUIRE(client
+                .request(verb::post, "/api/v1/games/" + id + "/engine-move",
+                         R"({"limits":{"depth":2}})", bearer(token))
+                .json()["moves"]
+                .size() == 2);
+    REQUIRE(client.request(verb::post, "/api/v1/games/" + id + "/takeback", "", bearer(token))
+                .json()["moves"]
+                .size() == 1);
+    REQUIRE(client.request(verb::get, "/api/v1/games/" + id + "/pgn").body.find("1. e4") !=
+            std::string::npos);
+    REQUIRE(client.request(verb::post, "/api/v1/games/" + id + "/resign", "", bearer(token))
+                .json()["status"] == "resigned");
+
+    auto analysis = client.request(verb::post, "/api/v1/analysis", R"({"limits":{"depth":3}})");
+    REQUIRE(analysis.status == 200);
+    REQUIRE(analysis.json()["depth"] == 3);
+
+    auto metrics = client.request(verb::get, "/metrics");
+    REQUIRE(metrics.body.find("route=\"/api/v1/analysis\",method=\"POST\",status=\"200\"") !=
+            std::string::npos);
+    REQUIRE(metrics.body.find("outpost_games 1") != std::string::npos);
+}
+
+TEST_CASE("live server: pipelined requests are answered in order", "[server][live]") {
+    LiveServer live;
+    HttpClient client(live.port());
+    client.sendRaw(
+        "POST /api/v1/analysis HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length: 22\r\n\r\n{\"limits\":{\"depth\":2}}"
+        "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        "GET /api/v1/missing HTTP/1.1\r\nHost: x\r\n\r\n");
+    auto first = client.read();
+    REQUIRE(first.status == 200);
+    REQUIRE(first.json()["depth"] == 2);
+    REQUIRE(client.read().json()["status"] == "ok");
+    REQUIRE(client.read().status == 404);
+}
+
+TEST_CASE("live server: oversize bodies 413, malformed requests 400, idle clients timed out",
+          "[server][live]") {
+    ServerConfig config = testConfig();
+    config.bodyLimitBytes = 1024;
+    config.idleTimeoutMs = 300;
+    LiveServer live(config);
+    {
+        HttpClient client(live.port());
+        auto big = client.request(verb::post, "/api/v1/analysis", std::string(4096, ' '));
+        REQUIRE(big.status == 413);
+        REQUIRE(big.json()["error"]["code"] == "too_large");
+    }
+    {
+        HttpClient client(live.port());
+        client.sendRaw("THIS IS NOT HTTP\r\n\r\n");
+        auto bad = client.read();
+        REQUIRE(bad.status == 400);
+    }
+    {
+        HttpClient client(live.port());
+        client.sendRaw("GET /healthz HTTP/1.1\r\nHost: x\r\n");  // never finishes the header
+        REQUIRE(client.waitClosed(std::chrono::seconds(5)));
+    }
+    {
+        HttpClient client(live.port());
+        REQUIRE(client.request(verb::get, "/healthz").status == 200);
+        REQUIRE(client.waitClosed(std::chrono::seconds(5)));  // idle keep-alive connection
+    }
+    HttpClient after(live.port());
+    REQUIRE(after.request(verb::get, "/healthz").status == 200);
+}
+
+TEST_CASE("live server: NDJSON analysis streams, and closing the connection stops the search",
+          "[server][live]") {
+    LiveServer live;
+    {
+        HttpClient client(live.port());
+        client.send(verb::post, "/api/v1/analysis", R"({"limits":{"depth":5}})",
+                    {{"Accept", "application/x-ndjson"}});
+        client.readStreamHeader();
+        REQUIRE(client.streamStatus() == 200);
+        REQUIRE(client.streamContentType() == "application/x-ndjson");
+        std::vector<nlohmann::json> lines;
+        while (auto line = client.readLine()) lines.push_back(nlohmann::json::parse(*line));
+        // Five iterations and the bestmove; a busy writer may coalesce queued info lines
+        // (the bounded write queue replaces a queued info by a newer one), so count at most six.
+        REQUIRE(lines.size() >= 2);
+        REQUIRE(lines.size() <= 6);
+        for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+            REQUIRE(lines[i]["type"] == "info");
+            if (i > 0) REQUIRE(lines[i]["depth"] > lines[i - 1]["depth"]);
+        }
+        REQUIRE(lines.back()["type"] == "bestmove");
+        REQUIRE(lines.back()["depth"] == 5);
+        // The connection stays usable after the stream.
+        REQUIRE(client.request(verb::get, "/healthz").status == 200);
+    }
+    live.control->closeGate();
+    {
+        HttpClient client(live.port());
+        client.send(verb::post, "/api/v1/analysis", R"({"limits":{"depth":60}})",
+                    {{"Accept", "application/x-ndjson"}});
+        REQUIRE(live.control->waitStarted(2));
+        client.close();
+    }
+    REQUIRE(live.server->context().pool->waitIdle(kWait));
+    REQUIRE(live.control->finished.load() == 2);
+}
+
+TEST_CASE("live server: overload answers 503, per-client limit 429, both with Retry-After",
+          "[server][live]") {
+    ServerConfig config = testConfig();
+    config.searchThreads = 1;
+    config.queueSize = 1;
+    config.perClientSearches = 2;
+    config.retryAfterSeconds = 3;
+    config.trustedProxies = {"127.0.0.1"};
+    LiveServer live(config);
+    live.control->closeGate();
+    auto forwarded = [](const std::string& address) {
+        return std::map<std::string, std::string>{{"X-Forwarded-For", address}};
+    };
+    HttpClient a1(live.port()), a2(live.port()), a3(live.port()), b1(live.port());
+    a1.send(verb::post, "/api/v1/analysis", R"({"limits":{"depth":1}})", forwarded("10.1.1.1"));
+    REQUIRE(live.control->waitStarted(1));
+    a2.send(verb::post, "/api/v1/analysis", R"({"limits":{"depth":1}})", forwarded("10.1.1.1"));
+    // Wait for the second to be queued.
+    for (int i = 0; i < 2000 && live.server->context().pool->queued() < 1; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    auto limited = a3.request(verb::post, "/api/v1/analysis", R"({"limits":{"depth":1}})",
+                              forwarded("10.1.1.1"));
+    REQUIRE(limited.status == 429);
+    REQUIRE(limited.json()["error"]["code"] == "rate_limited");
+    REQUIRE(limited.header("Retry-After") == "3");
+    auto overloaded = b1.request(verb::post, "/api/v1/analysis", R"({"limits":{"depth":1}})",
+                                 forwarded("10.2.2.2"));
+    REQUIRE(overloaded.status == 503);
+    REQUIRE(overloaded.json()["error"]["code"] == "overloaded");
+    REQUIRE(overloaded.header("Retry-After") == "3");
+    live.control->openGate();
+    REQUIRE(a1.read().status == 200);
+    REQUIRE(a2.read().status == 200);
+    auto metrics = b1.request(verb::get, "/metrics").body;
+    REQUIRE(metrics.find("outpost_searches_rejected_total{reason=\"overloaded\"} 1") !=
+            std::string::npos);
+    REQUIRE(metrics.find("outpost_searches_rejected_total{reason=\"rate_limited\"} 1") !=
+            std::string::npos);
+}
+
+TEST_CASE("live server: racing moves on one game over HTTP, exactly one 409",
+          "[server][live][concurrency]") {
+    LiveServer live;
+    HttpClient setup(live.port());
+    for (int round = 0; round < 10; ++round) {
+        auto [id, token] = createGame(setup);
+        HttpClient a(live.port()), b(live.port());
+        a.send(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e2e4","version":1})",
+               bearer(token));
+        b.send(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"g1f3","version":1})",
+               bearer(token));
+        const unsigned sa = a.read().status, sb = b.read().status;
+        REQUIRE(((sa == 200 && sb == 409) || (sa == 409 && sb == 200)));
+        auto game = setup.request(verb::get, "/api/v1/games/" + id).json();
+        REQUIRE(game["moves"].size() == 1);
+        REQUIRE(game["version"] == 2);
+    }
+}
+
+TEST_CASE("live server: WebSocket analyse, stop, ping, bad messages", "[server][live][websocket]") {
+    LiveServer live;
+    WsClient ws(live.port());
+    ws.send({{"type", "ping"}, {"id", 7}});
+    auto pong = ws.read();
+    REQUIRE(pong["type"] == "pong");
+    REQUIRE(pong["id"] == 7);
+
+    ws.sendText("{nope");
+    REQUIRE(ws.read()["code"] == "bad_json");
+    ws.sendText("[1]");
+    REQUIRE(ws.read()["code"] == "bad_request");
+    ws.send({{"type", "dance"}, {"id", "x"}});
+    auto unknown = ws.read();
+    REQUIRE(unknown["type"] == "error");
+    REQUIRE(unknown["id"] == "x");
+    ws.sendBinary(std::string("\x01\x02", 2));
+    REQUIRE(ws.read()["type"] == "error");
+    ws.send({{"type", "analyse"}, {"id", "bad"}, {"fen", "garbage"}});
+    auto fen = ws.read();
+    REQUIRE(fen["code"] == "invalid_fen");
+    REQUIRE(fen["id"] == "bad");
+    ws.send({{"type", "stop"}, {"id", "none"}});
+    REQUIRE(ws.read()["code"] == "not_found");
+
+    ws.send({{"type", "analyse"}, {"id", "a1"}, {"moves", {"e2e4"}}, {"limits", {{"depth", 3}}}});
+    std::vector<nlohmann::json> infos;
+    auto best = ws.readType("bestmove", &infos);
+    REQUIRE(best["id"] == "a1");
+    REQUIRE(best["depth"] == 3);
+    REQUIRE(infos.size() == 3);
+    REQUIRE(infos[0]["type"] == "info");
+    REQUIRE(infos[0]["id"] == "a1");
+
+    live.control->closeGate();
+    ws.send({{"type", "analyse"}, {"id", "long"}, {"limits", {{"depth", 60}}}});
+    REQUIRE(live.control->waitStarted(2));
+    ws.send({{"type", "stop"}, {"id", "long"}});
+    live.control->openGate();
+    auto stopped = ws.readType("bestmove");
+    REQUIRE(stopped["id"] == "long");
+    REQUIRE(stopped["stopped"] == true);
+    REQUIRE(stopped["bestmove"].is_string());
+    ws.close();
+}
+
+TEST_CASE("live server: WebSocket disconnect stops its searches", "[server][live][websocket]") {
+    LiveServer live;
+    live.control->closeGate();
+    {
+        WsClient ws(live.port());
+        ws.send({{"type", "analyse"}, {"id", 1}, {"limits", {{"depth", 60}}}});
+        ws.send({{"type", "analyse"}, {"id", 2}, {"limits", {{"depth", 60}}}});
+        REQUIRE(live.control->waitStarted(2));
+        ws.dropConnection();
+    }
+    REQUIRE(live.server->context().pool->waitIdle(kWait));
+    REQUIRE(live.control->finished.load() == 2);
+}
+
+TEST_CASE("live server: subscribe to a game over WebSocket, move over WebSocket",
+          "[server][live][websocket]") {
+    LiveServer live;
+    HttpClient http(live.port());
+    auto [id, token] =
+        createGame(http, {{"engine", {{"side", "black"}, {"limits", {{"depth", 2}}}}}});
+    WsClient watcher(live.port());
+    watcher.send({{"type", "subscribe"}, {"gameId", id}});
+    auto snapshot = watcher.read();
+    REQUIRE(snapshot["type"] == "game");
+    REQUIRE(snapshot["game"]["version"] == 1);
+
+    WsClient player(live.port());
+    player.send({{"type", "move"}, {"id", "m1"}, {"gameId", id}, {"move", "e4"}});
+    REQUIRE(player.read()["code"] == "unauthorized");
+    player.send({{"type", "move"}, {"id", "m1"}, {"gameId", id}, {"token", token}, {"move", "e4"}});
+    auto moved = player.readType("game");
+    REQUIRE(moved["id"] == "m1");
+    REQUIRE(moved["game"]["moves"].size() == 2);
+    REQUIRE(moved["engineMove"]["depth"] == 2);
+
+    // The watcher sees the player's move, the engine thinking, and the engine's move.
+    std::vector<nlohmann::json> seen;
+    nlohmann::json game;
+    do {
+        game = watcher.readType("game", &seen);
+    } while (game["game"]["version"] != 3);
+    int infos = 0;
+    for (const auto& message : seen) infos += message["type"] == "info" && message["gameId"] == id;
+    REQUIRE(infos >= 1);
+
+    watcher.send({{"type", "unsubscribe"}, {"gameId", id}});
+    REQUIRE(watcher.read()["type"] == "unsubscribed");
+    watcher.send({{"type", "subscribe"}, {"gameId", "missing"}});
+    REQUIRE(watcher.read()["code"] == "not_found");
+}
+
+TEST_CASE("live server: NDJSON game stream follows moves", "[server][live]") {
+    ServerConfig config = testConfig();
+    config.streamKeepAliveMs = 50;
+    LiveServer live(config);
+    HttpClient http(live.port());
+    auto [id, token] = createGame(http);
+    HttpClient stream(live.port());
+    stream.send(verb::get, "/api/v1/games/" + id + "/stream");
+    stream.readStreamHeader();
+    REQUIRE(stream.streamStatus() == 200);
+    REQUIRE(nlohmann::json::parse(*stream.readLine())["game"]["version"] == 1);
+    REQUIRE(http.request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"d4"})",
+                         bearer(token))
+                .status == 200);
+    REQUIRE(nlohmann::json::parse(*stream.readLine())["game"]["version"] == 2);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    REQUIRE(http.request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"d5"})",
+                         bearer(token))
+                .status == 200);
+    REQUIRE(nlohmann::json::parse(*stream.readLine())["game"]["version"] == 3);
+    REQUIRE(stream.keepAliveLines() >= 1);
+}
+
+TEST_CASE("live server: graceful shutdown drains searches, closes WebSockets with 1001",
+          "[server][live][shutdown]") {
+    ServerConfig config = testConfig();
+    config.drainGraceMs = 100;
+    LiveServer live(config);
+    live.control->closeGate();
+    HttpClient http(live.port());
+    http.send(verb::post, "/api/v1/analysis", R"({"limits":{"depth":60}})");
+    WsClient ws(live.port());
+    ws.send({{"type", "analyse"}, {"id", "w"}, {"limits", {{"depth", 60}}}});
+    REQUIRE(live.control->waitStarted(2));
+
+    live.server->shutdown();
+    // Running searches are stopped after the grace period, and their results still arrive.
+    auto result = http.read();
+    REQUIRE(result.status == 200);
+    REQUIRE(result.json()["stopped"] == true);
+    REQUIRE(result.header("Connection") == "close");
+    auto best = ws.readType("bestmove");
+    REQUIRE(best["stopped"] == true);
+    REQUIRE_THROWS(ws.read());
+    REQUIRE(ws.closeCode() == 1001);
+    live.server->wait();
+}

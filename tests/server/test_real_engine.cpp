@@ -1,0 +1,92 @@
+// The server with the real engine (built only when the Engine implementation is in the tree):
+// tiny searches, so the suite stays fast also under TSan.
+#include <catch2/catch.hpp>
+
+#include "search/engine_searcher.h"
+#include "test_client.h"
+#include "test_support.h"
+
+using namespace outpost::server;
+using namespace outpost::server::testing;
+using bhttp::verb;
+
+namespace {
+struct EngineServer {
+    EngineServer() {
+        ServerParts parts;
+        parts.searchers = makeEngineSearcherFactory(1);
+        server = std::make_unique<Server>(testConfig(), std::move(parts));
+        server->start();
+    }
+    ~EngineServer() {
+        server->shutdown();
+        server->wait();
+    }
+    std::unique_ptr<Server> server;
+};
+}  // namespace
+
+TEST_CASE("engine server: analysis with the real engine, JSON and NDJSON", "[server][engine]") {
+    EngineServer live;
+    HttpClient client(live.server->port());
+    auto result =
+        client.request(verb::post, "/api/v1/analysis",
+                       R"({"fen":"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1","limits":{"depth":3}})");
+    REQUIRE(result.status == 200);
+    auto json = result.json();
+    REQUIRE(json["bestmove"] == "a1a8");  // back-rank mate
+    REQUIRE(json["san"] == "Ra8#");
+    REQUIRE(json["score"]["mate"] == 1);
+    REQUIRE(json["pvSan"][0] == "Ra8#");
+
+    auto multi =
+        client.request(verb::post, "/api/v1/analysis",
+                       R"({"limits":{"depth":2},"multipv":3,"options":{"nullMove":false}})");
+    REQUIRE(multi.status == 200);
+    REQUIRE(multi.json()["lines"].size() == 3);
+    // The technique counters come with the result: null move was switched off for this search.
+    REQUIRE(multi.json()["stats"]["nodes"].get<std::uint64_t>() > 0);
+    REQUIRE(multi.json()["stats"]["nullMoveTries"] == 0);
+
+    client.send(verb::post, "/api/v1/analysis", R"({"moves":["e4"],"limits":{"depth":4}})",
+                {{"Accept", "application/x-ndjson"}});
+    client.readStreamHeader();
+    std::vector<nlohmann::json> lines;
+    while (auto line = client.readLine()) lines.push_back(nlohmann::json::parse(*line));
+    REQUIRE(lines.size() >= 2);
+    REQUIRE(lines.front()["type"] == "info");
+    REQUIRE(lines.back()["type"] == "bestmove");
+    REQUIRE(lines.back()["depth"] == 4);
+}
+
+TEST_CASE("engine server: WebSocket stop ends a long search promptly",
+          "[server][engine][websocket]") {
+    EngineServer live;
+    WsClient ws(live.server->port());
+    ws.send({{"type", "analyse"}, {"id", 1}, {"limits", {{"movetime", 20000}}}});
+    REQUIRE(ws.read()["type"] == "info");
+    const auto stopAt = std::chrono::steady_clock::now();
+    ws.send({{"type", "stop"}, {"id", 1}});
+    auto best = ws.readType("bestmove");
+    const auto took = std::chrono::steady_clock::now() - stopAt;
+    REQUIRE(best["stopped"] == true);
+    REQUIRE(best["bestmove"].is_string());
+    REQUIRE(took < std::chrono::seconds(2));
+}
+
+TEST_CASE("engine server: playing against the engine", "[server][engine]") {
+    EngineServer live;
+    HttpClient client(live.server->port());
+    auto created = client.request(verb::post, "/api/v1/games",
+                                  R"({"engine":{"side":"black","level":2,"limits":{"depth":2}}})");
+    REQUIRE(created.status == 201);
+    const std::string id = created.json()["id"];
+    const std::string token = created.json()["playerToken"];
+    auto reply = client.request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4"})",
+                                {{"Authorization", "Bearer " + token}});
+    REQUIRE(reply.status == 200);
+    auto game = reply.json();
+    REQUIRE(game["moves"].size() == 2);
+    REQUIRE(game["engineMove"]["move"] == game["moves"][1]);
+    REQUIRE(game["turn"] == "white");
+}

@@ -1,0 +1,112 @@
+#include <catch2/catch.hpp>
+#include <thread>
+#include <vector>
+
+#include "store/game_record_json.h"
+#include "store/memory_game_store.h"
+
+using namespace outpost::server;
+
+namespace {
+GameRecord sampleGame(const std::string& id) {
+    GameRecord game;
+    game.id = id;
+    game.playerToken = "secret";
+    game.initialFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    game.moves = {"e2e4", "e7e5"};
+    game.engine.side = "black";
+    game.engine.level = 3;
+    game.engine.limits = LimitsSpec{4, 100, std::nullopt};
+    game.clock = ClockState{60000, 1000, 59000, 60000, 1234, true};
+    game.createdAtMs = 1;
+    game.updatedAtMs = 2;
+    return game;
+}
+}  // namespace
+
+TEST_CASE("memory store: create, get, compare-and-set update", "[server][store]") {
+    MemoryGameStore store;
+    GameRecord game = sampleGame("g1");
+    REQUIRE(store.create(game) == StoreStatus::Ok);
+    REQUIRE(store.create(game) == StoreStatus::AlreadyExists);
+    REQUIRE(store.count() == 1);
+    REQUIRE(store.get("nope").status == StoreStatus::NotFound);
+
+    auto read = store.get("g1");
+    REQUIRE(read.status == StoreStatus::Ok);
+    REQUIRE(*read.game == game);
+
+    GameRecord next = game;
+    next.moves.push_back("g1f3");
+    next.version = 2;
+    REQUIRE(store.update(next, 1) == StoreStatus::Ok);
+    // A second writer that read version 1 loses.
+    GameRecord stale = game;
+    stale.moves.push_back("d2d4");
+    stale.version = 2;
+    REQUIRE(store.update(stale, 1) == StoreStatus::VersionConflict);
+    REQUIRE(store.get("g1").game->moves.back() == "g1f3");
+    GameRecord missing = sampleGame("zz");
+    REQUIRE(store.update(missing, 1) == StoreStatus::NotFound);
+}
+
+TEST_CASE("memory store: racing updates, exactly one wins each version", "[server][store]") {
+    MemoryGameStore store;
+    REQUIRE(store.create(sampleGame("race")) == StoreStatus::Ok);
+    constexpr int kThreads = 8;
+    std::atomic<int> wins{0};
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kThreads; ++i) {
+        threads.emplace_back([&, i] {
+            GameRecord game = *store.get("race").game;
+            const auto expected = game.version;
+            game.moves.push_back("move" + std::to_string(i));
+            game.version = expected + 1;
+            if (store.update(game, expected) == StoreStatus::Ok) ++wins;
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    const GameRecord final = *store.get("race").game;
+    REQUIRE(final.version == 1 + static_cast<std::uint64_t>(wins.load()));
+    REQUIRE(final.moves.size() == 2 + static_cast<std::size_t>(wins.load()));
+    REQUIRE(wins.load() >= 1);
+}
+
+TEST_CASE("stored JSON round-trips every field", "[server][store]") {
+    GameRecord game = sampleGame("json");
+    game.status = "resigned";
+    game.result = "0-1";
+    game.winner = "black";
+    REQUIRE(gameRecordFromStoredJson(toStoredJson(game)) == game);
+    GameRecord plain;
+    plain.id = "p";
+    plain.initialFen = game.initialFen;
+    REQUIRE(gameRecordFromStoredJson(toStoredJson(plain)) == plain);
+}
+
+TEST_CASE("memory event bus delivers to the game's subscribers until unsubscribed",
+          "[server][store]") {
+    MemoryEventBus bus;
+    std::vector<std::string> a, b;
+    auto subA = bus.subscribe("g", [&](const GameEvent& e) { a.push_back(e.payload); });
+    auto subB = bus.subscribe("h", [&](const GameEvent& e) { b.push_back(e.payload); });
+    REQUIRE(subA != 0);
+    REQUIRE(subA != subB);
+    bus.publish({GameEvent::Kind::GameChanged, "g", 2, "one"});
+    bus.publish({GameEvent::Kind::EngineInfo, "h", 2, "two"});
+    bus.unsubscribe(subA);
+    bus.publish({GameEvent::Kind::GameChanged, "g", 3, "three"});
+    REQUIRE(a == std::vector<std::string>{"one"});
+    REQUIRE(b == std::vector<std::string>{"two"});
+    // A handler may unsubscribe itself without deadlocking.
+    GameEventBus::SubscriptionId self = 0;
+    int calls = 0;
+    self = bus.subscribe("g", [&](const GameEvent&) {
+        ++calls;
+        bus.unsubscribe(self);
+    });
+    bus.publish({GameEvent::Kind::GameChanged, "g", 4, "x"});
+    bus.publish({GameEvent::Kind::GameChanged, "g", 5, "y"});
+    REQUIRE(calls == 1);
+    bus.unsubscribe(subB);
+}

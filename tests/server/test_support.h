@@ -1,0 +1,165 @@
+// Shared test fixtures: a recording ResponseSink (handlers without sockets), a ServerContext with
+// scripted searchers, and a real server on an ephemeral port.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "fake_searcher.h"
+#include "router.h"
+#include "server.h"
+#include "store/memory_game_store.h"
+
+namespace outpost::server::testing {
+
+inline constexpr auto kWait = std::chrono::seconds(20);
+
+// Records what a handler answers; wait() blocks until the exchange is complete.
+class RecordingSink final : public ResponseSink {
+  public:
+    void respond(Response response) override {
+        std::lock_guard lock(mutex_);
+        response_ = std::move(response);
+        complete_ = true;
+        changed_.notify_all();
+    }
+    void startStream(Response header) override {
+        std::lock_guard lock(mutex_);
+        response_ = std::move(header);
+        streaming_ = true;
+        changed_.notify_all();
+    }
+    void streamLine(std::string line, bool) override {
+        std::lock_guard lock(mutex_);
+        lines_.push_back(std::move(line));
+        changed_.notify_all();
+    }
+    void endStream() override {
+        std::lock_guard lock(mutex_);
+        complete_ = true;
+        changed_.notify_all();
+    }
+    void onDisconnect(std::function<void()> callback) override {
+        std::lock_guard lock(mutex_);
+        disconnect_.push_back(std::move(callback));
+    }
+    void disconnect() {
+        std::vector<std::function<void()>> callbacks;
+        {
+            std::lock_guard lock(mutex_);
+            callbacks.swap(disconnect_);
+        }
+        for (auto& callback : callbacks) callback();
+    }
+
+    // Waits for the whole answer (or until `lines` stream lines arrived when lines > 0).
+    bool wait(std::size_t lines = 0) {
+        std::unique_lock lock(mutex_);
+        return changed_.wait_for(
+            lock, kWait, [&] { return complete_ || (lines > 0 && lines_.size() >= lines); });
+    }
+    Response response() {
+        std::lock_guard lock(mutex_);
+        return response_;
+    }
+    unsigned status() { return response().result_int(); }
+    nlohmann::json json() { return nlohmann::json::parse(response().body()); }
+    std::string errorCode() { return json()["error"]["code"].get<std::string>(); }
+    std::vector<std::string> lines() {
+        std::lock_guard lock(mutex_);
+        return lines_;
+    }
+    bool streaming() {
+        std::lock_guard lock(mutex_);
+        return streaming_;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    Response response_;
+    bool complete_ = false;
+    bool streaming_ = false;
+    std::vector<std::string> lines_;
+    std::vector<std::function<void()>> disconnect_;
+};
+
+inline ServerConfig testConfig() {
+    ServerConfig config;
+    config.bind = "127.0.0.1";
+    config.port = 0;
+    config.ioThreads = 2;
+    config.searchThreads = 2;
+    config.hashMb = 1;
+    config.queueSize = 8;
+    config.perClientSearches = 8;
+    config.defaultMovetimeMs = 50;
+    config.drainGraceMs = 200;
+    config.logRequests = false;
+    return config;
+}
+
+// Handlers without sockets: a context with an in-memory store and scripted searchers.
+struct HandlerFixture {
+    explicit HandlerFixture(ServerConfig config = testConfig())
+        : control(std::make_shared<FakeControl>()),
+          context(
+              config, std::make_shared<MemoryGameStore>(), std::make_shared<MemoryEventBus>(),
+              std::make_unique<SearchPool>(PoolOptions{config.effectiveSearchThreads(),
+                                                       config.queueSize, config.perClientSearches},
+                                           fakeSearchers(control)),
+              nullptr) {
+        context.ready = true;
+    }
+
+    std::shared_ptr<RecordingSink> call(
+        http::verb method, const std::string& target, const std::string& body = "",
+        const std::vector<std::pair<std::string, std::string>>& headers = {}, bool wait = true) {
+        Request request{method, target, 11};
+        request.body() = body;
+        for (const auto& [name, value] : headers) request.set(name, value);
+        request.prepare_payload();
+        auto sink = std::make_shared<RecordingSink>();
+        handleHttp(context, std::move(request), ClientInfo{"127.0.0.1"}, sink);
+        if (wait) sink->wait();
+        return sink;
+    }
+
+    // Creates a game; returns {id, token}.
+    std::pair<std::string, std::string> createGame(
+        const nlohmann::json& body = nlohmann::json::object()) {
+        auto sink = call(http::verb::post, "/api/v1/games", body.dump());
+        auto json = sink->json();
+        return {json.at("id").get<std::string>(), json.at("playerToken").get<std::string>()};
+    }
+
+    std::shared_ptr<FakeControl> control;
+    ServerContext context;
+};
+
+// The real server on 127.0.0.1:<ephemeral>, with scripted searchers unless told otherwise.
+struct LiveServer {
+    explicit LiveServer(ServerConfig config = testConfig(), bool realEngine = false)
+        : control(std::make_shared<FakeControl>()) {
+        ServerParts parts;
+        if (!realEngine) parts.searchers = fakeSearchers(control);
+        server = std::make_unique<Server>(config, std::move(parts));
+        server->start();
+    }
+    ~LiveServer() {
+        control->openGate();
+        server->shutdown();
+        server->wait();
+    }
+    unsigned short port() const { return server->port(); }
+
+    std::shared_ptr<FakeControl> control;
+    std::unique_ptr<Server> server;
+};
+
+}  // namespace outpost::server::testing

@@ -1,0 +1,148 @@
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "uci/uci_loop.h"
+
+namespace {
+
+// Runs the loop over `input` to its end and returns every line it printed.
+std::vector<std::string> runUci(const std::string& input) {
+    std::istringstream in(input);
+    std::ostringstream out;
+    {
+        outpost::uci::UciLoop loop(in, out);
+        loop.run();
+    }
+    std::istringstream lines(out.str());
+    std::vector<std::string> result;
+    for (std::string line; std::getline(lines, line);) result.push_back(line);
+    return result;
+}
+
+bool startsWith(const std::string& text, const std::string& prefix) {
+    return text.rfind(prefix, 0) == 0;
+}
+
+int indexOf(const std::vector<std::string>& lines, const std::string& prefix) {
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (startsWith(lines[i], prefix)) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+int countOf(const std::vector<std::string>& lines, const std::string& prefix) {
+    int count = 0;
+    for (const std::string& line : lines) count += startsWith(line, prefix) ? 1 : 0;
+    return count;
+}
+
+}  // namespace
+
+TEST_CASE("uci handshake lists options and ends with uciok", "[uci][loop]") {
+    const auto lines = runUci("uci\nisready\n");
+    REQUIRE(lines.size() >= 4);
+    CHECK(startsWith(lines[0], "id name Outpost"));
+    CHECK(indexOf(lines, "option name Hash type spin") > 0);
+    CHECK(indexOf(lines, "option name nullMove type check") > 0);
+    CHECK(indexOf(lines, "uciok") < indexOf(lines, "readyok"));
+}
+
+TEST_CASE("go depth reports iterations and a bestmove with a ponder move", "[uci][loop]") {
+    const auto lines = runUci("ucinewgame\nposition startpos moves e2e4 e7e5\ngo depth 5\n");
+    REQUIRE(countOf(lines, "bestmove") == 1);
+    const std::string& best = lines[indexOf(lines, "bestmove")];
+    CHECK(best.find(" ponder ") != std::string::npos);
+    const int info = indexOf(lines, "info depth 5 ");
+    REQUIRE(info >= 0);
+    const std::string& line = lines[info];
+    for (const char* field : {" seldepth ", " multipv 1 ", " score ", " nodes ", " nps ",
+                              " hashfull ", " time ", " pv "}) {
+        CHECK(line.find(field) != std::string::npos);
+    }
+}
+
+TEST_CASE("isready is answered during an infinite search, bestmove only after stop",
+          "[uci][loop]") {
+    const auto lines = runUci("position startpos\ngo infinite\nisready\nstop\n");
+    const int ready = indexOf(lines, "readyok");
+    const int best = indexOf(lines, "bestmove");
+    REQUIRE(ready >= 0);
+    REQUIRE(best >= 0);
+    CHECK(ready < best);
+    CHECK(countOf(lines, "bestmove") == 1);
+}
+
+TEST_CASE("an infinite search that ends by itself still waits for stop", "[uci][loop]") {
+    // Mate in one: the search may finish at once, but bestmove must wait for the stop command.
+    std::istringstream in;
+    std::ostringstream out;
+    {
+        outpost::uci::UciLoop loop(in, out);
+        loop.execute(
+            "position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4");
+        loop.execute("go infinite");
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        loop.execute("isready");  // a marker: bestmove must come after it
+        loop.execute("stop");
+        loop.execute("quit");  // waits for the search thread, so `out` is complete
+    }
+    const std::string text = out.str();
+    const auto ready = text.find("readyok");
+    const auto best = text.find("bestmove h5f7");
+    REQUIRE(ready != std::string::npos);
+    REQUIRE(best != std::string::npos);
+    CHECK(ready < best);
+}
+
+TEST_CASE("ponderhit turns a ponder search into a normal one", "[uci][loop]") {
+    const auto lines = runUci("position startpos\ngo ponder wtime 200 btime 200\nponderhit\n");
+    CHECK(countOf(lines, "bestmove") == 1);
+}
+
+TEST_CASE("MultiPV reports several lines", "[uci][loop]") {
+    const auto lines = runUci("setoption name MultiPV value 3\nposition startpos\ngo depth 4\n");
+    CHECK(indexOf(lines, "info depth 4 seldepth") >= 0);
+    CHECK(countOf(lines, "info depth 4 ") >= 3);
+    bool sawThird = false;
+    for (const std::string& line : lines) {
+        if (line.find(" multipv 3 ") != std::string::npos) sawThird = true;
+    }
+    CHECK(sawThird);
+}
+
+TEST_CASE("mate and stalemate positions answer bestmove 0000", "[uci][loop]") {
+    // Fool's mate: white is checkmated.
+    auto lines = runUci("position startpos moves f2f3 e7e5 g2g4 d8h4\ngo depth 3\n");
+    CHECK(indexOf(lines, "bestmove 0000") >= 0);
+    lines = runUci("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\n");
+    CHECK(indexOf(lines, "bestmove 0000") >= 0);
+}
+
+TEST_CASE("bad input is reported, not fatal", "[uci][loop]") {
+    const auto lines = runUci(
+        "position fen not a fen\nposition startpos moves e2e5\nsetoption name Nope value 1\n"
+        "go depth x\nfrobnicate\nisready\n");
+    CHECK(countOf(lines, "info string error") >= 4);
+    CHECK(indexOf(lines, "info string Unknown command") >= 0);
+    CHECK(indexOf(lines, "readyok") >= 0);
+}
+
+TEST_CASE("go perft, d and the referee commands", "[uci][loop]") {
+    auto lines = runUci("position startpos\ngo perft 3\n");
+    CHECK(indexOf(lines, "Nodes searched: 8902") >= 0);
+    lines = runUci("position startpos moves f2f3 e7e5 g2g4\nlegalmoves\ngamestate\n");
+    const int legal = indexOf(lines, "legalmoves ");
+    REQUIRE(legal >= 0);
+    CHECK(lines[legal].find(" d8h4") != std::string::npos);
+    CHECK(indexOf(lines, "gamestate ongoing") >= 0);
+    lines = runUci("position startpos moves f2f3 e7e5 g2g4 d8h4\ngamestate\n");
+    CHECK(indexOf(lines, "gamestate checkmate") >= 0);
+    lines = runUci("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8\ngamestate\n");
+    CHECK(indexOf(lines, "gamestate repetition") >= 0);
+    lines = runUci("position fen 8/8/8/4k3/8/8/8/4K3 w - - 0 1\ngamestate\n");
+    CHECK(indexOf(lines, "gamestate insufficient") >= 0);
+}

@@ -1,0 +1,81 @@
+// The engine's reply and the live info panel: depth, score, nodes/s and the PV arrive over the
+// WebSocket while it thinks, then its move appears on the board and in the move list.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { clickMove, newGame, openBrowser, serverGame, shot, waitForMoves } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await openBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test('the engine replies and its thinking is shown live', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  // A fixed think time long enough to see several iterations arrive.
+  const id = await newGame(page, { side: 'white', custom: { movetime: 1500, depth: '', nodes: '' } });
+  await page.waitForSelector('#connection[data-state="open"]');
+
+  await clickMove(page, 'e2', 'e4');
+  // While the engine thinks, the panel fills in from the stream.
+  await page.waitForFunction(() => {
+    const depth = document.querySelector('#engine-stats [data-k="depth"]')?.textContent ?? '–';
+    return depth !== '–' && Number.parseInt(depth, 10) >= 1;
+  }, null, { timeout: 15000 });
+  await shot(page, 'engine-1-thinking');
+
+  // A premove set while the engine thinks is played as soon as it has replied.
+  await clickMove(page, 'd2', 'd4');
+  // Shown on the board until it is played (it may be played at once if the engine was quick).
+  await page.waitForFunction(
+    () => document.querySelectorAll('cg-board square.current-premove').length === 2 || document.querySelectorAll('#move-list .move').length >= 3,
+  );
+  await waitForMoves(page, 2);
+  const score = await page.textContent('#engine-stats [data-k="score"]');
+  const nps = await page.textContent('#engine-stats [data-k="nps"]');
+  const pv = await page.textContent('#engine-pv');
+  assert.match(score, /^[≥≤]?([+−]?\d+\.\d\d|#−?\d+)$/, `score shown: ${score}`);
+  assert.notEqual(nps, '–');
+  assert.ok(pv.trim().length > 0, 'a principal variation is shown');
+  const label = await page.textContent('#eval-bar .eval-label');
+  assert.ok(label.length > 0, 'the evaluation bar has a value');
+
+  await shot(page, 'engine-2-replied');
+  const lastMoveSquares = await page.locator('cg-board square.last-move').count();
+  assert.ok(lastMoveSquares >= 2, 'the last move is highlighted');
+
+  // The premove went in, and the engine answers it too.
+  await waitForMoves(page, 4);
+  const game = await serverGame(id);
+  assert.equal(game.moves[2], 'd2d4');
+  assert.equal(game.moves.length, 4);
+  assert.equal(game.turn, 'white');
+  await page.waitForSelector('#game-status:has-text("Your move")');
+  await shot(page, 'engine-3-after-premove');
+  assert.deepEqual(errors, []);
+});
+
+test('with a clock both clocks are shown and the side to move runs', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  // The engine plays White and moves first; then the person's (Black's) clock runs.
+  const id = await newGame(page, { side: 'black', level: '1', clock: { minutes: 1, increment: 1 } });
+  await waitForMoves(page, 1);
+  const clocks = page.locator('.player-bar .clock');
+  await page.waitForFunction(() => [...document.querySelectorAll('.player-bar .clock')].every((c) => !c.hidden));
+  const mine = page.locator('#bar-bottom .clock');
+  await page.waitForSelector('#bar-bottom .clock.active');
+  const first = await mine.textContent();
+  await page.waitForTimeout(2200);
+  const later = await mine.textContent();
+  assert.notEqual(first, later, `the running clock moves (${first} -> ${later})`);
+  assert.equal(await clocks.count(), 2);
+  assert.match(await page.textContent('#bar-top .clock'), /^\d+:\d\d/);
+  const game = await serverGame(id);
+  assert.ok(game.clock && game.clock.white > 0 && game.clock.black > 0, 'the server keeps both clocks');
+  await shot(page, 'engine-4-clocks');
+  assert.deepEqual(errors, []);
+});

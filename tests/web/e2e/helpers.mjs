@@ -1,0 +1,127 @@
+// Shared pieces of the browser tests: a fresh headless Chromium per test, board coordinates,
+// screenshots kept under tests/web/artifacts/, and direct API reads to check what the server holds.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const BASE_URL = process.env.OUTPOST_URL ?? 'http://127.0.0.1:8080/';
+export const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A browser with a fresh profile (its own --user-data-dir); close() removes the profile. */
+export async function openBrowser({ width = 1280, height = 900, isMobile = false } = {}) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'outpost-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width, height },
+    isMobile,
+    hasTouch: isMobile,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function shot(page, name) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+/** The centre of a square on screen, whichever way the board is turned. */
+export async function squareCenter(page, square) {
+  const box = await page.locator('cg-board').boundingBox();
+  assert.ok(box, 'the board is on the page');
+  // Chessground marks its wrapper with the orientation.
+  const flipped = ((await page.locator('#board').getAttribute('class')) ?? '').includes('orientation-black');
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  const col = flipped ? 7 - file : file;
+  const row = flipped ? rank : 7 - rank;
+  const size = box.width / 8;
+  return { x: box.x + (col + 0.5) * size, y: box.y + (row + 0.5) * size };
+}
+
+export async function clickSquare(page, square) {
+  const { x, y } = await squareCenter(page, square);
+  await page.mouse.click(x, y);
+}
+
+/** Plays a move by clicking its two squares. */
+export async function clickMove(page, from, to) {
+  await clickSquare(page, from);
+  await clickSquare(page, to);
+}
+
+export async function dragMove(page, from, to) {
+  const a = await squareCenter(page, from);
+  const b = await squareCenter(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await page.mouse.move(b.x, b.y, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** Opens the new-game dialog (if needed), fills it and starts the game; returns the game id. */
+export async function newGame(page, { side = 'white', level = '1', custom, start, clock } = {}) {
+  if (!(await page.locator('#new-game').evaluate((d) => d.open))) await page.click('#btn-new');
+  await page.locator(`#new-game input[name=side][value="${side}"]`).check({ force: true });
+  await page.locator(`#new-game input[name=level][value="${custom ? 'custom' : level}"]`).check({ force: true });
+  if (custom) {
+    for (const [name, value] of Object.entries(custom)) await page.fill(`#new-game input[name=${name}]`, String(value));
+  }
+  if (clock) {
+    await page.locator('#new-game input[name=useClock]').check();
+    await page.fill('#new-game input[name=minutes]', String(clock.minutes));
+    await page.fill('#new-game input[name=increment]', String(clock.increment));
+  }
+  await page.fill('#new-game textarea[name=start]', start ?? '');
+  await page.click('#new-game-start');
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('game') && !document.querySelector('#new-game').open);
+  return page.evaluate(() => new URLSearchParams(location.search).get('game'));
+}
+
+/** The game as the server holds it. */
+export async function serverGame(id) {
+  const response = await fetch(new URL(`api/v1/games/${id}`, BASE_URL));
+  assert.equal(response.status, 200);
+  return response.json();
+}
+
+export async function moveListSan(page) {
+  return page.locator('#move-list .move:not(.placeholder)').allTextContents();
+}
+
+/** Waits until the move list shows `count` moves. */
+export async function waitForMoves(page, count, timeout = 30000) {
+  await page.waitForFunction((n) => document.querySelectorAll('#move-list .move:not(.placeholder)').length === n, count, {
+    timeout,
+  });
+}

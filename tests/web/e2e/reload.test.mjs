@@ -1,0 +1,60 @@
+// Reload resumes the game (id in the URL, token in localStorage); another browser only watches;
+// a dropped stream reconnects.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { clickMove, moveListSan, newGame, openBrowser, shot, waitForMoves } from './helpers.mjs';
+
+let browser;
+let spectator;
+before(async () => {
+  browser = await openBrowser();
+  spectator = await openBrowser({ width: 390, height: 844, isMobile: true });
+});
+after(async () => {
+  await browser?.close();
+  await spectator?.close();
+});
+
+test('reloading the page resumes the game, and others watch read-only', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  const id = await newGame(page, { side: 'white', level: '1' });
+  await clickMove(page, 'd2', 'd4');
+  await waitForMoves(page, 2);
+  const sanBefore = await moveListSan(page);
+
+  await page.reload();
+  await page.waitForSelector('#connection[data-state="open"]');
+  await waitForMoves(page, 2);
+  assert.deepEqual(await moveListSan(page), sanBefore);
+  assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('game')), id);
+  assert.equal(await page.getAttribute('body', 'data-role'), 'player');
+  await shot(page, 'reload-1-resumed');
+
+  // Still the player after the reload: the next move is accepted.
+  await clickMove(page, 'c2', 'c4');
+  await waitForMoves(page, 4);
+
+  // A second browser with the link is a spectator, and sees moves live.
+  const watcher = spectator.page;
+  await watcher.goto(new URL(`?game=${id}`, process.env.OUTPOST_URL).toString());
+  await waitForMoves(watcher, 4);
+  assert.equal(await watcher.getAttribute('body', 'data-role'), 'spectator');
+  assert.ok(await watcher.isVisible('#spectator-note'));
+  await shot(watcher, 'reload-2-spectator-phone');
+
+  // The watcher's stream drops; a move made meanwhile shows up once it is back.
+  await watcher.evaluate(() => window.outpost.dropConnection());
+  // This move by keyboard: "/" focuses the move box, SAN and Enter play it.
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('/');
+  await page.keyboard.type('Nf3');
+  await page.keyboard.press('Enter');
+  await waitForMoves(page, 6);
+  assert.equal((await moveListSan(page))[4], 'Nf3');
+  await waitForMoves(watcher, 6, 20000);
+  await watcher.waitForSelector('#connection[data-state="open"]');
+  assert.deepEqual(await moveListSan(watcher), await moveListSan(page));
+  assert.deepEqual(errors, []);
+  assert.deepEqual(spectator.errors, []);
+});

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# End-to-end tests of the board page in headless Chromium against a real outpost-server.
+#
+# Builds the page (web/: npm ci && npm run build), installs the test tools (tests/web: npm ci),
+# starts outpost-server on a free local port serving web/dist, runs tests/web/e2e/*.test.mjs with
+# node's test runner and keeps screenshots and the server log in tests/web/artifacts/.
+#
+# Environment:
+#   OUTPOST_SERVER_BIN (or OUTPOST_SERVER)  the outpost-server binary (default: searched in
+#                    $OUTPOST_BUILD_DIR, then build*/)
+#   OUTPOST_WEB_MOCK=1  run against tests/web/mock-server.mjs instead (page development only)
+#   CHROMIUM         browser binary (default /usr/bin/chromium)
+# Exits 0 with "skipped: ..." when the server has not been built (yet).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+ARTIFACTS="$HERE/artifacts"
+export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+
+find_server() {
+  local given="${OUTPOST_SERVER_BIN:-${OUTPOST_SERVER:-}}"
+  if [[ -n "$given" ]]; then
+    echo "$given"
+    return
+  fi
+  local candidate build_dir="${OUTPOST_BUILD_DIR:-$ROOT/build}"
+  for candidate in "$build_dir"/server/outpost-server "$build_dir"/outpost-server "$build_dir"/bin/outpost-server \
+    "$ROOT"/build/server/outpost-server "$ROOT"/build/outpost-server "$ROOT"/build/bin/outpost-server \
+    "$ROOT"/build*/server/outpost-server "$ROOT"/build*/outpost-server; do
+    if [[ -x "$candidate" ]]; then
+      echo "$candidate"
+      return
+    fi
+  done
+}
+
+SERVER=""
+if [[ "${OUTPOST_WEB_MOCK:-0}" != "1" ]]; then
+  SERVER="$(find_server)"
+  if [[ -z "$SERVER" || ! -x "$SERVER" ]]; then
+    echo "web e2e: skipped: outpost-server not built (build it with: cmake --build build --target outpost-server)"
+    exit 0
+  fi
+fi
+
+if [[ ! -x "$CHROMIUM" ]]; then
+  if [[ "$(id -u)" == "0" ]] && command -v apt-get >/dev/null; then
+    echo "web e2e: installing chromium"
+    (apt-get install -y chromium >/dev/null 2>&1 || (apt-get update >/dev/null 2>&1 && apt-get install -y chromium >/dev/null 2>&1)) || true
+  fi
+  if [[ ! -x "$CHROMIUM" ]]; then
+    echo "web e2e: FAILED: no browser at $CHROMIUM (apt-get install -y chromium)" >&2
+    exit 1
+  fi
+fi
+
+rm -rf "$ARTIFACTS"
+mkdir -p "$ARTIFACTS"
+BUILD_LOG="$ARTIFACTS/build.log"
+echo "web e2e: building the page"
+(cd "$ROOT/web" && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent) >"$BUILD_LOG" 2>&1 ||
+  { cat "$BUILD_LOG" >&2; exit 1; }
+(cd "$HERE" && npm ci --no-audit --no-fund --loglevel=error) >>"$BUILD_LOG" 2>&1 ||
+  { cat "$BUILD_LOG" >&2; exit 1; }
+PORT="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+if [[ -n "$SERVER" ]]; then
+  echo "web e2e: starting $SERVER on port $PORT"
+  "$SERVER" --port "$PORT" --bind 127.0.0.1 --web-root "$ROOT/web/dist" --threads 2 --hash 16 \
+    >"$ARTIFACTS/server.log" 2>&1 &
+else
+  echo "web e2e: starting the mock server on port $PORT"
+  node "$HERE/mock-server.mjs" --port "$PORT" --web-root "$ROOT/web/dist" >"$ARTIFACTS/server.log" 2>&1 &
+fi
+SERVER_PID=$!
+cleanup() {
+  kill "$SERVER_PID" 2>/dev/null || true
+  wait "$SERVER_PID" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+URL="http://127.0.0.1:$PORT/"
+for _ in $(seq 1 100); do
+  if curl -fsS "${URL}readyz" >/dev/null 2>&1; then break; fi
+  if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+    echo "web e2e: FAILED: the server exited at start" >&2
+    cat "$ARTIFACTS/server.log" >&2
+    exit 1
+  fi
+  sleep 0.2
+done
+curl -fsS "${URL}readyz" >/dev/null || { echo "web e2e: FAILED: the server never became ready" >&2; exit 1; }
+
+cd "$HERE"
+status=0
+OUTPOST_URL="$URL" node --test --test-concurrency=1 --test-reporter=spec e2e/ || status=$?
+echo "web e2e: screenshots in $ARTIFACTS"
+exit $status

@@ -1,0 +1,222 @@
+// outpost-datagen: self-play games that give the tuner its training positions.
+//
+// Each game starts from a few random legal moves from the start position (or a line of an EPD
+// book), then the engine plays both sides with a fixed node budget per move. Positions from
+// the game are written with its result once it ends, in the tuner's format "FEN [1.0]" (White's
+// point of view). Only quiet positions are kept: not in check, and the engine's chosen move is
+// neither a capture nor a promotion, so the static evaluation is a fair guess of the outcome.
+// Games end by the rules, or by adjudication: a decisive score held for several moves, a long
+// stretch of near-zero scores late in the game, or a ply limit.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "core/position.h"
+#include "engine.h"
+
+using namespace outpost;
+
+namespace {
+
+// Adjudication thresholds.
+constexpr int kWinScore = 1000;  // centipawns, from the side to move
+constexpr int kWinPlies = 6;     // held this many plies in a row
+constexpr int kDrawScore = 8;
+constexpr int kDrawPlies = 16;
+constexpr int kDrawEarliestPly = 80;
+constexpr int kMaxGamePlies = 400;
+
+struct Options {
+    int games = 100;
+    std::uint64_t nodes = 8000;
+    int randomPlies = 8;
+    int concurrency = 1;
+    unsigned seed = 1;
+    std::string output = "selfplay.epd";
+    std::string book;  // optional EPD/FEN file of opening positions
+};
+
+struct GameRecord {
+    std::vector<std::string> fens;
+    double result = 0.5;  // White's point of view
+};
+
+// Score from White's point of view, mates mapped far outside the adjudication window.
+int whiteScore(const SearchResult& r, Color stm) {
+    int v = r.info.score.kind == Score::Kind::Mate ? (r.info.score.value > 0 ? 30000 : -30000)
+                                                   : r.info.score.value;
+    return stm == White ? v : -v;
+}
+
+bool randomOpening(Position& pos, std::mt19937_64& rng, int plies) {
+    for (int i = 0; i < plies; ++i) {
+        MoveList moves;
+        generateLegal(pos, moves);
+        if (moves.empty()) return false;
+        std::uniform_int_distribution<std::size_t> pick(0, moves.size() - 1);
+        pos.makeMove(moves[pick(rng)].move);
+    }
+    MoveList moves;
+    generateLegal(pos, moves);
+    return !moves.empty();
+}
+
+GameRecord playGame(Engine& engine, const std::string& startFen, const Options& opt) {
+    GameRecord game;
+    auto parsed = Position::fromFen(startFen);
+    Position pos = *parsed;
+    SearchRequest request;
+    request.fen = startFen;
+    request.limits.nodes = opt.nodes;
+    engine.clearHash();
+
+    int winStreak = 0, drawStreak = 0, lastSign = 0;
+    for (int ply = 0;; ++ply) {
+        const GameStatus status = pos.gameStatus();
+        if (status == GameStatus::Checkmate) {
+            game.result = pos.sideToMove() == White ? 0.0 : 1.0;
+            break;
+        }
+        if (status != GameStatus::Ongoing || ply >= kMaxGamePlies) {
+            game.result = 0.5;
+            break;
+        }
+        const SearchResult r = engine.run(request);
+        auto move = moveFromUci(pos, r.bestmove);
+        if (!move) {
+            std::cerr << "datagen: engine returned an illegal move " << r.bestmove << " in "
+                      << pos.toFen() << "\n";
+            game.result = 0.5;
+            break;
+        }
+        const int score = whiteScore(r, pos.sideToMove());
+        if (!pos.inCheck() && !pos.isCaptureOrPromotion(*move) && std::abs(score) < kWinScore)
+            game.fens.push_back(pos.toFen());
+
+        const int sign = score >= kWinScore ? 1 : score <= -kWinScore ? -1 : 0;
+        winStreak = sign != 0 && sign == lastSign ? winStreak + 1 : (sign != 0 ? 1 : 0);
+        lastSign = sign;
+        drawStreak = std::abs(score) <= kDrawScore ? drawStreak + 1 : 0;
+        if (winStreak >= kWinPlies) {
+            game.result = sign > 0 ? 1.0 : 0.0;
+            break;
+        }
+        if (ply >= kDrawEarliestPly && drawStreak >= kDrawPlies) {
+            game.result = 0.5;
+            break;
+        }
+        pos.makeMove(*move);
+        request.moves.push_back(r.bestmove);
+    }
+    return game;
+}
+
+std::vector<std::string> readBook(const std::string& path) {
+    std::vector<std::string> fens;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        // An EPD line has four fields; FEN adds the two counters.
+        std::istringstream fields(line);
+        std::string board, side, castling, ep;
+        if (!(fields >> board >> side >> castling >> ep)) continue;
+        const std::string fen = board + " " + side + " " + castling + " " + ep + " 0 1";
+        if (Position::fromFen(fen)) fens.push_back(fen);
+    }
+    return fens;
+}
+
+void usage() {
+    std::cerr << "usage: outpost-datagen [--games N] [--nodes N] [--random-plies N] "
+                 "[--concurrency N] [--seed N] [--book FILE.epd] [--out FILE]\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options opt;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                usage();
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--games")
+            opt.games = std::stoi(next());
+        else if (a == "--nodes")
+            opt.nodes = std::stoull(next());
+        else if (a == "--random-plies")
+            opt.randomPlies = std::stoi(next());
+        else if (a == "--concurrency")
+            opt.concurrency = std::max(1, std::stoi(next()));
+        else if (a == "--seed")
+            opt.seed = static_cast<unsigned>(std::stoul(next()));
+        else if (a == "--out")
+            opt.output = next();
+        else if (a == "--book")
+            opt.book = next();
+        else {
+            usage();
+            return a == "--help" ? 0 : 2;
+        }
+    }
+    const std::vector<std::string> book =
+        opt.book.empty() ? std::vector<std::string>{} : readBook(opt.book);
+    std::ofstream out(opt.output, std::ios::app);
+    if (!out) {
+        std::cerr << "cannot write " << opt.output << "\n";
+        return 2;
+    }
+    std::mutex outMutex;
+    std::atomic<int> nextGame{0};
+    std::atomic<long> positions{0};
+    int wins = 0, losses = 0, draws = 0;
+
+    auto worker = [&](int id) {
+        EngineOptions eo;
+        eo.hashMb = 16;
+        eo.threads = 1;
+        Engine engine(eo);
+        std::mt19937_64 rng(opt.seed * 7919ULL + static_cast<unsigned>(id));
+        for (int g = nextGame++; g < opt.games; g = nextGame++) {
+            Position pos;
+            std::string start;
+            if (!book.empty()) {
+                std::uniform_int_distribution<std::size_t> pick(0, book.size() - 1);
+                pos = *Position::fromFen(book[pick(rng)]);
+                if (!randomOpening(pos, rng, 2)) continue;
+            } else if (!randomOpening(pos, rng, opt.randomPlies)) {
+                continue;
+            }
+            start = pos.toFen();
+            const GameRecord game = playGame(engine, start, opt);
+            const char* label = game.result == 1.0   ? "[1.0]"
+                                : game.result == 0.0 ? "[0.0]"
+                                                     : "[0.5]";
+            std::lock_guard<std::mutex> lock(outMutex);
+            for (const std::string& fen : game.fens) out << fen << " " << label << "\n";
+            out.flush();
+            positions += static_cast<long>(game.fens.size());
+            (game.result == 1.0 ? wins : game.result == 0.0 ? losses : draws)++;
+            std::cerr << "game " << g + 1 << "/" << opt.games << ": " << label << ", "
+                      << game.fens.size() << " positions (total " << positions << ", +" << wins
+                      << " -" << losses << " =" << draws << ")\n";
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 0; t < opt.concurrency; ++t) pool.emplace_back(worker, t);
+    for (auto& th : pool) th.join();
+    return 0;
+}

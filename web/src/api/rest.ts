@@ -1,0 +1,73 @@
+// The REST half of the API: games and PGN. Every call that changes a game carries the player token.
+import type { ApiErrorBody, Game, NewGameRequest } from './types';
+
+const API = 'api/v1';
+
+/** An error answered by the server (or a network failure, code "network"). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function apiUrl(path: string): string {
+  // Relative to the page, so a deployment under a path prefix keeps working.
+  return new URL(`${API}/${path}`, document.baseURI).toString();
+}
+
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string | null,
+  accept = 'application/json',
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: accept };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, 'network', `The server cannot be reached (${String(err)})`);
+  }
+  if (!response.ok) {
+    let code = `http_${response.status}`;
+    let message = response.statusText || 'Request failed';
+    try {
+      const parsed = (await response.json()) as ApiErrorBody;
+      if (parsed?.error) {
+        code = parsed.error.code;
+        message = parsed.error.message;
+      }
+    } catch {
+      // Not JSON: keep the HTTP status as the message.
+    }
+    throw new ApiError(response.status, code, message);
+  }
+  if (accept === 'application/json') return (await response.json()) as T;
+  return (await response.text()) as T;
+}
+
+export const api = {
+  createGame: (req: NewGameRequest) => request<Game>('POST', 'games', req),
+  getGame: (id: string) => request<Game>('GET', `games/${encodeURIComponent(id)}`),
+  move: (id: string, token: string, move: string, version?: number) =>
+    request<Game>('POST', `games/${encodeURIComponent(id)}/moves`, { move, version }, token),
+  takeback: (id: string, token: string) =>
+    request<Game>('POST', `games/${encodeURIComponent(id)}/takeback`, {}, token),
+  resign: (id: string, token: string) =>
+    request<Game>('POST', `games/${encodeURIComponent(id)}/resign`, {}, token),
+  engineMove: (id: string, token: string) =>
+    request<Game>('POST', `games/${encodeURIComponent(id)}/engine-move`, {}, token),
+  pgn: (id: string) =>
+    request<string>('GET', `games/${encodeURIComponent(id)}/pgn`, undefined, null, 'application/x-chess-pgn'),
+};

@@ -1,0 +1,123 @@
+// Shapes of the Outpost API (version 1), as the page uses them. Fields may be added by the server;
+// everything the page does not rely on is optional.
+
+export type Color = 'white' | 'black';
+
+export type GameStatus =
+  | 'ongoing'
+  | 'checkmate'
+  | 'stalemate'
+  | 'draw'
+  | 'resigned'
+  | 'timeout'
+  | 'aborted';
+
+/** Always from White's point of view. */
+export interface Score {
+  cp?: number;
+  mate?: number;
+  bound?: 'lower' | 'upper';
+  winChance?: number;
+}
+
+export interface Limits {
+  depth?: number;
+  movetime?: number;
+  nodes?: number;
+}
+
+export interface EngineSettings {
+  side: Color | 'none';
+  level?: number;
+  limits?: Limits;
+}
+
+export interface Clock {
+  white: number;
+  black: number;
+  running?: boolean;
+  initial?: number;
+  increment?: number;
+}
+
+export interface EngineMove {
+  move: string;
+  san?: string;
+  score?: Score;
+  depth?: number;
+  nodes?: number;
+  pv?: string[];
+}
+
+export interface Game {
+  id: string;
+  initialFen: string;
+  fen: string;
+  moves: string[];
+  san: string[];
+  turn: Color;
+  status: GameStatus;
+  result: '1-0' | '0-1' | '1/2-1/2' | '*';
+  reason?: string;
+  winner?: Color;
+  check: boolean;
+  legalMoves: string[];
+  engine: EngineSettings;
+  clock?: Clock;
+  version: number;
+  engineMove?: EngineMove;
+  /** Only in the reply that created the game. */
+  playerToken?: string;
+}
+
+/** One progress report of a search (a finished iteration, or one MultiPV line of it). */
+export interface SearchInfo {
+  type?: 'info';
+  id?: string;
+  gameId?: string;
+  depth?: number;
+  seldepth?: number;
+  multipv?: number;
+  score?: Score;
+  nodes?: number;
+  nps?: number;
+  timeMs?: number;
+  hashfull?: number;
+  pv?: string[];
+  pvSan?: string[];
+}
+
+/** Counters of what each search technique did, in whichever of the usual shapes the server sends. */
+export type StatsPayload =
+  | Record<string, number>
+  | Array<[string, number]>
+  | Array<{ name: string; count: number }>;
+
+export interface BestMove {
+  type?: 'bestmove';
+  id?: string;
+  bestmove?: string;
+  ponder?: string;
+  san?: string;
+  score?: Score;
+  depth?: number;
+  nodes?: number;
+  nps?: number;
+  timeMs?: number;
+  pv?: string[];
+  pvSan?: string[];
+  lines?: SearchInfo[];
+  stats?: StatsPayload;
+  stopped?: boolean;
+}
+
+export interface ApiErrorBody {
+  error: { code: string; message: string };
+}
+
+export interface NewGameRequest {
+  fen?: string;
+  moves?: string[];
+  engine?: EngineSettings;
+  clock?: { initial: number; increment: number };
+}

@@ -1,0 +1,691 @@
+// The page controller: one game (played against the engine, or an analysis board where the
+// person moves both sides), kept in step with the server over REST and the WebSocket.
+import type { DrawShape } from '@lichess-org/chessground/draw';
+import type { Key } from '@lichess-org/chessground/types';
+import { ApiError, api } from './api/rest';
+import { Socket, type ConnectionState, type SocketMessage } from './api/socket';
+import type { Game, SearchInfo } from './api/types';
+import { Analysis } from './analysis';
+import { Board, type BoardState } from './board/board';
+import { INITIAL_FEN, legalMovesAt, viewAt } from './chess/position';
+import { Clocks } from './ui/clocks';
+import { byId, copyText, download, el, toast } from './ui/dom';
+import { renderEngineInfo, renderEvalBar } from './ui/enginePanel';
+import { formatCount, gameOverText } from './ui/format';
+import { renderMoveList } from './ui/moveList';
+import { setupNewGameDialog, type NewGameChoice } from './ui/newGameDialog';
+
+type Side = 'white' | 'black';
+
+const TOKEN_KEY_PREFIX = 'outpost.token.';
+const ORIENTATION_KEY_PREFIX = 'outpost.orientation.';
+const RESIGN_CONFIRM_MS = 3000;
+
+const opposite = (side: Side): Side => (side === 'white' ? 'black' : 'white');
+
+export class App {
+  private readonly board: Board;
+  private readonly socket = Socket.forPage();
+  private readonly clocks = new Clocks(() => void this.refresh());
+  private game: Game | null = null;
+  private token: string | null = null;
+  private viewPly = 0;
+  private engineInfo: SearchInfo | null = null;
+  /** The position the engine info belongs to (its PV starts there). */
+  private engineInfoFen = INITIAL_FEN;
+  private engineThinking = false;
+  private moveInFlight = false;
+  private subscribedTo: string | null = null;
+  private readonly analysis: Analysis;
+  private resignArmedUntil = 0;
+  /** The next board update jumps instead of animating (a new game was loaded). */
+  private jumpBoard = false;
+  /** The ply count right after the engine's last move seen live (for "Outpost played …"). */
+  private engineMovedAtPly = -1;
+  /** The game-over card was closed for this game (it stays closed until the next game). */
+  private gameOverDismissed: string | null = null;
+  private openNewGame: () => void;
+  private loading: Promise<void> | null = null;
+
+  constructor() {
+    this.board = new Board(byId('board'));
+    this.board.setMoveHandler((uci) => void this.onBoardMove(uci));
+    this.analysis = new Analysis(
+      this.socket,
+      () => this.onAnalysisChanged(),
+      (uci) => void this.onBoardMove(uci),
+    );
+    this.openNewGame = setupNewGameDialog(
+      (choice) => this.startGame(choice),
+      (start) => this.startAnalysisFrom(start.fen ?? INITIAL_FEN, start.moves ?? []),
+    );
+    this.socket.onMessage((message) => this.onSocketMessage(message));
+    this.socket.onState((state, reconnected) => this.onConnection(state, reconnected));
+    this.bindControls();
+    this.bindKeyboard();
+    this.render();
+  }
+
+  async start(): Promise<void> {
+    this.socket.connect();
+    window.addEventListener('popstate', () => void this.loadFromUrl());
+    await this.loadFromUrl();
+  }
+
+  /** For tests and the console: what the board shows, and the game as last received. */
+  snapshot(): { placement: string; game: Game | null; viewPly: number } {
+    return { placement: this.board.placement(), game: this.game, viewPly: this.viewPly };
+  }
+
+  /** Drops the live connection as a network failure would; it reconnects by itself. */
+  dropConnection(): void {
+    this.socket.dropForTest();
+  }
+
+  // ---- Loading and creating games -------------------------------------------------------------
+
+  private loadFromUrl(): Promise<void> {
+    this.loading ??= this.loadGameInUrl().finally(() => (this.loading = null));
+    return this.loading;
+  }
+
+  private async loadGameInUrl(): Promise<void> {
+    const id = new URLSearchParams(location.search).get('game');
+    if (!id) {
+      this.setGame(null);
+      this.openNewGame();
+      return;
+    }
+    try {
+      const game = await api.getGame(id);
+      this.token = localStorage.getItem(TOKEN_KEY_PREFIX + id);
+      const savedOrientation = localStorage.getItem(ORIENTATION_KEY_PREFIX + id) as Side | null;
+      this.setGame(game, savedOrientation ?? this.defaultOrientation(game));
+    } catch (err) {
+      if (this.game?.id === id) return; // loaded meanwhile by another path
+      this.setGame(null);
+      toast(err instanceof ApiError && err.code === 'not_found' ? 'That game does not exist' : String((err as Error).message), 'error');
+    }
+  }
+
+  private async startGame(choice: NewGameChoice): Promise<string | null> {
+    try {
+      const game = await api.createGame(choice.request);
+      this.adoptNewGame(game, choice.humanSide);
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+
+  /** An analysis board from the position on screen (or the initial position). */
+  private async startAnalysis(): Promise<void> {
+    const failure = this.game
+      ? await this.startAnalysisFrom(this.game.initialFen, this.game.moves.slice(0, this.viewPly))
+      : await this.startAnalysisFrom(INITIAL_FEN, []);
+    if (failure) toast(failure, 'error');
+  }
+
+  /** An analysis board (a game without engine) from a position; resolves to an error or null. */
+  private async startAnalysisFrom(fen: string, moves: string[]): Promise<string | null> {
+    try {
+      const game = await api.createGame({ fen, moves, engine: { side: 'none' } });
+      this.analysis.want();
+      this.adoptNewGame(game, this.board.orientation());
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+
+  /** A move from an earlier position of an analysis board: a new board with that line. */
+  private async branchAnalysis(uci: string): Promise<void> {
+    const game = this.game;
+    if (!game) return;
+    try {
+      const branched = await api.createGame({
+        fen: game.initialFen,
+        moves: [...game.moves.slice(0, this.viewPly), uci],
+        engine: { side: 'none' },
+      });
+      this.adoptNewGame(branched, this.board.orientation());
+    } catch (err) {
+      toast(`Move refused: ${(err as Error).message}`, 'error');
+      this.renderBoard();
+    }
+  }
+
+  private adoptNewGame(game: Game, orientation: Side): void {
+    if (game.playerToken) localStorage.setItem(TOKEN_KEY_PREFIX + game.id, game.playerToken);
+    localStorage.setItem(ORIENTATION_KEY_PREFIX + game.id, orientation);
+    this.token = game.playerToken ?? null;
+    history.pushState(null, '', `?game=${encodeURIComponent(game.id)}`);
+    this.setGame(game, orientation);
+  }
+
+  private defaultOrientation(game: Game): Side {
+    // Players see their own side at the bottom; the engine's opponent is the person.
+    return game.engine.side === 'white' ? 'black' : 'white';
+  }
+
+  private setGame(game: Game | null, orientation?: Side): void {
+    this.game = game;
+    this.engineInfo = null;
+    this.engineThinking = game ? this.engineToMove(game) : false;
+    this.viewPly = game ? game.moves.length : 0;
+    if (orientation) this.board.setOrientation(orientation);
+    this.subscribe();
+    this.jumpBoard = true;
+    this.render();
+    this.followAnalysis();
+  }
+
+  // ---- Game updates ---------------------------------------------------------------------------
+
+  /** Applies a newer state of the current game (from a REST reply or the stream). */
+  private applyGame(game: Game): void {
+    const current = this.game;
+    if (!current || current.id !== game.id) return;
+    if (game.version < current.version) return;
+    const changed = game.version > current.version;
+    const wasLive = this.viewPly === current.moves.length;
+    this.game = game;
+    if (wasLive || this.viewPly > game.moves.length) this.viewPly = game.moves.length;
+    if (changed) {
+      // New moves arrived and the last of them was the engine's.
+      const engineJustMoved = game.moves.length > current.moves.length && opposite(game.turn) === game.engine.side;
+      this.engineThinking = this.engineToMove(game);
+      if (engineJustMoved) this.engineMovedAtPly = game.moves.length;
+      if (engineJustMoved && game.engineMove && !this.engineInfo) {
+        this.engineInfo = { ...game.engineMove, pvSan: undefined };
+        this.engineInfoFen = viewAt(game.initialFen, game.moves, game.moves.length - 1).fen;
+      }
+    }
+    this.render();
+    if (changed && this.isLive() && this.myTurn()) this.board.playPremove();
+    if (changed) this.followAnalysis();
+  }
+
+  private engineToMove(game: Game): boolean {
+    return game.status === 'ongoing' && game.engine.side === game.turn;
+  }
+
+  private humanSide(): Side | 'both' | null {
+    const game = this.game;
+    if (!game || !this.token) return null;
+    if (game.engine.side === 'none') return 'both';
+    return opposite(game.engine.side);
+  }
+
+  private myTurn(): boolean {
+    const side = this.humanSide();
+    return !!this.game && this.game.status === 'ongoing' && (side === 'both' || side === this.game.turn);
+  }
+
+  private isLive(): boolean {
+    return !!this.game && this.viewPly === this.game.moves.length;
+  }
+
+  private isAnalysisBoard(): boolean {
+    return !!this.game && this.game.engine.side === 'none';
+  }
+
+  private async onBoardMove(uci: string): Promise<void> {
+    const game = this.game;
+    if (!uci || !game || !this.token) {
+      this.renderBoard();
+      return;
+    }
+    if (!this.isLive()) {
+      if (this.isAnalysisBoard()) await this.branchAnalysis(uci);
+      else this.renderBoard();
+      return;
+    }
+    await this.sendMove(uci);
+  }
+
+  private async sendMove(move: string): Promise<boolean> {
+    const game = this.game;
+    if (!game || !this.token) return false;
+    this.moveInFlight = true;
+    // The last engine info stays on screen until the engine's next search reports.
+    if (game.engine.side !== 'none') this.engineThinking = true;
+    this.renderStatus();
+    try {
+      const updated = await api.move(game.id, this.token, move, game.version);
+      this.moveInFlight = false;
+      this.applyGame(updated);
+      return true;
+    } catch (err) {
+      this.moveInFlight = false;
+      await this.refresh();
+      this.engineThinking = this.game ? this.engineToMove(this.game) : false;
+      // A takeback or resignation while the engine thought makes its reply moot, not an error.
+      const overtaken = err instanceof ApiError && err.code === 'version_conflict' && (this.game?.version ?? 0) > game.version + 1;
+      if (!overtaken) toast(err instanceof ApiError ? `Move refused: ${err.message}` : String(err), 'error');
+      this.render();
+      return false;
+    }
+  }
+
+  private async refresh(): Promise<void> {
+    if (!this.game) return;
+    try {
+      this.applyGame(await api.getGame(this.game.id));
+    } catch {
+      // The stream brings the state back when the server is reachable again.
+    }
+  }
+
+  // ---- Socket ---------------------------------------------------------------------------------
+
+  private subscribe(): void {
+    const id = this.game?.id ?? null;
+    if (id && this.subscribedTo === id) return;
+    if (this.subscribedTo && this.subscribedTo !== id) {
+      this.socket.send({ type: 'unsubscribe', gameId: this.subscribedTo });
+    }
+    this.subscribedTo = null;
+    if (id && this.socket.send({ type: 'subscribe', gameId: id })) this.subscribedTo = id;
+  }
+
+  private onConnection(state: ConnectionState, reconnected: boolean): void {
+    const box = byId('connection');
+    box.dataset.state = state;
+    const label = box.querySelector('.label');
+    if (label) label.textContent = state === 'open' ? 'Live' : state === 'connecting' ? 'Connecting…' : 'Offline — reconnecting';
+    box.title = state === 'open' ? 'Connected to the server' : 'The live connection is down; it comes back by itself';
+    if (state === 'open') {
+      // The page may have opened while the server was away: load the game named in the URL now.
+      if (!this.game && new URLSearchParams(location.search).has('game')) void this.loadFromUrl();
+      this.subscribedTo = null;
+      this.subscribe();
+      if (reconnected) void this.refresh();
+      if (this.isAnalysisBoard()) this.analysis.restart();
+    } else {
+      this.subscribedTo = null;
+      this.analysis.connectionLost();
+    }
+  }
+
+  private onSocketMessage(message: SocketMessage): void {
+    // A stop that raced with the end of its search: nothing to tell.
+    if (message.type === 'error' && message.code === 'not_found' && message.id) return;
+    if (this.analysis.handle(message)) return;
+    switch (message.type) {
+      case 'game': {
+        const game = message.game as Game | undefined;
+        if (game) this.applyGame(game);
+        break;
+      }
+      case 'info':
+        if (message.gameId !== undefined) this.onGameInfo(message as unknown as SearchInfo);
+        break;
+      case 'error':
+        if (!message.id) toast(String(message.message ?? message.code ?? 'Server error'), 'error');
+        break;
+      default:
+        break;
+    }
+  }
+
+  private onGameInfo(info: SearchInfo): void {
+    if (!this.game || info.gameId !== this.game.id) return;
+    if (info.multipv && info.multipv > 1) return;
+    this.engineInfo = info;
+    this.engineInfoFen = this.game.fen;
+    this.engineThinking = this.engineToMove(this.game);
+    this.renderEngine();
+  }
+
+  // ---- Analysis -------------------------------------------------------------------------------
+
+  /** The analysis follows the position on screen of an analysis board. */
+  private followAnalysis(): void {
+    const game = this.game;
+    if (!game || !this.isAnalysisBoard()) {
+      this.analysis.follow(null);
+      return;
+    }
+    this.analysis.follow({ initialFen: game.initialFen, moves: game.moves.slice(0, this.viewPly), fen: this.currentFen() });
+  }
+
+  private onAnalysisChanged(): void {
+    if (!this.isAnalysisBoard()) return;
+    renderEvalBar(this.analysis.sortedLines()[0]?.score, this.board.orientation());
+    this.renderArrows();
+  }
+
+  // ---- Controls -------------------------------------------------------------------------------
+
+  private bindControls(): void {
+    byId('btn-new').addEventListener('click', () => this.openNewGame());
+    byId('game-over-new').addEventListener('click', () => this.openNewGame());
+    byId('game-over-analyse').addEventListener('click', () => void this.startAnalysis());
+    byId('game-over-close').addEventListener('click', () => {
+      this.gameOverDismissed = this.game?.id ?? null;
+      this.renderStatus();
+    });
+    byId('btn-analysis').addEventListener('click', () => void this.startAnalysis());
+    byId('btn-flip').addEventListener('click', () => this.flip());
+    byId('btn-takeback').addEventListener('click', () => void this.takeback());
+    byId('btn-resign').addEventListener('click', () => void this.resign());
+    byId('btn-copy-fen').addEventListener('click', () => void this.copyFen());
+    byId('btn-copy-pgn').addEventListener('click', () => void this.copyPgn());
+    byId('btn-download-pgn').addEventListener('click', () => void this.downloadPgn());
+    byId('nav-first').addEventListener('click', () => this.view(0));
+    byId('nav-prev').addEventListener('click', () => this.view(this.viewPly - 1));
+    byId('nav-next').addEventListener('click', () => this.view(this.viewPly + 1));
+    byId('nav-last').addEventListener('click', () => this.view(this.game?.moves.length ?? 0));
+    byId<HTMLFormElement>('move-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.typedMove();
+    });
+  }
+
+  private bindKeyboard(): void {
+    document.addEventListener('keydown', (event) => {
+      const target = event.target as HTMLElement | null;
+      if (target && (target.closest('input, textarea, select, dialog') || target.isContentEditable)) return;
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      const handled = (() => {
+        switch (event.key) {
+          case 'ArrowLeft':
+            this.view(this.viewPly - 1);
+            return true;
+          case 'ArrowRight':
+            this.view(this.viewPly + 1);
+            return true;
+          case 'Home':
+            this.view(0);
+            return true;
+          case 'End':
+            this.view(this.game?.moves.length ?? 0);
+            return true;
+          case 'f':
+            this.flip();
+            return true;
+          case 't':
+            void this.takeback();
+            return true;
+          case '/':
+          case 'm':
+            byId('move-input').focus();
+            return true;
+          default:
+            return false;
+        }
+      })();
+      if (handled) event.preventDefault();
+    });
+  }
+
+  private async typedMove(): Promise<void> {
+    const input = byId<HTMLInputElement>('move-input');
+    const move = input.value.trim();
+    if (!move) return;
+    if (!this.game || !this.token) {
+      toast('Start a game first — or you are watching someone else’s game', 'error');
+      return;
+    }
+    if (!this.isLive()) this.view(this.game.moves.length);
+    if (await this.sendMove(move)) input.value = '';
+  }
+
+  private view(ply: number): void {
+    if (!this.game) return;
+    const clamped = Math.max(0, Math.min(this.game.moves.length, ply));
+    if (clamped === this.viewPly) return;
+    this.viewPly = clamped;
+    this.render();
+    this.followAnalysis();
+  }
+
+  private flip(): void {
+    this.board.flip();
+    if (this.game) localStorage.setItem(ORIENTATION_KEY_PREFIX + this.game.id, this.board.orientation());
+    this.render();
+  }
+
+  private async takeback(): Promise<void> {
+    const game = this.game;
+    if (!game || !this.token) return;
+    try {
+      const updated = await api.takeback(game.id, this.token);
+      this.board.cancelPremove();
+      this.engineInfo = null;
+      this.applyGame(updated);
+    } catch (err) {
+      toast(`Takeback refused: ${(err as Error).message}`, 'error');
+    }
+  }
+
+  private async resign(): Promise<void> {
+    const game = this.game;
+    if (!game || !this.token || game.status !== 'ongoing') return;
+    const button = byId('btn-resign');
+    // A second click within a few seconds confirms (no blocking confirm() box).
+    if (Date.now() > this.resignArmedUntil) {
+      this.resignArmedUntil = Date.now() + RESIGN_CONFIRM_MS;
+      button.textContent = 'Confirm resign?';
+      button.classList.add('armed');
+      window.setTimeout(() => {
+        button.textContent = '⚑ Resign';
+        button.classList.remove('armed');
+      }, RESIGN_CONFIRM_MS);
+      return;
+    }
+    this.resignArmedUntil = 0;
+    button.textContent = '⚑ Resign';
+    button.classList.remove('armed');
+    try {
+      this.applyGame(await api.resign(game.id, this.token));
+    } catch (err) {
+      toast(`Resign refused: ${(err as Error).message}`, 'error');
+    }
+  }
+
+  private currentFen(): string {
+    if (!this.game) return INITIAL_FEN;
+    return this.isLive() ? this.game.fen : viewAt(this.game.initialFen, this.game.moves, this.viewPly).fen;
+  }
+
+  private async copyFen(): Promise<void> {
+    const ok = await copyText(this.currentFen());
+    toast(ok ? 'FEN copied' : 'Copying is not allowed here', ok ? 'info' : 'error');
+  }
+
+  private async fetchPgn(): Promise<string | null> {
+    if (!this.game) return null;
+    try {
+      return await api.pgn(this.game.id);
+    } catch (err) {
+      toast(`No PGN: ${(err as Error).message}`, 'error');
+      return null;
+    }
+  }
+
+  private async copyPgn(): Promise<void> {
+    const pgn = await this.fetchPgn();
+    if (pgn === null) return;
+    const ok = await copyText(pgn);
+    toast(ok ? 'PGN copied' : 'Copying is not allowed here', ok ? 'info' : 'error');
+  }
+
+  private async downloadPgn(): Promise<void> {
+    const pgn = await this.fetchPgn();
+    if (pgn !== null && this.game) download(`outpost-${this.game.id}.pgn`, pgn, 'application/x-chess-pgn');
+  }
+
+  // ---- Rendering ------------------------------------------------------------------------------
+
+  private render(): void {
+    document.body.dataset.mode = this.isAnalysisBoard() ? 'analysis' : 'play';
+    document.body.dataset.role = !this.game ? 'none' : this.token ? 'player' : 'spectator';
+    this.renderBoard();
+    this.renderPlayers();
+    this.renderStatus();
+    this.renderMoves();
+    this.renderEngine();
+    byId('engine-card').hidden = this.isAnalysisBoard();
+    this.analysis.render();
+    this.analysis.renderTechniques();
+    this.renderActions();
+  }
+
+  private boardState(): BoardState {
+    const game = this.game;
+    if (!game) {
+      return { fen: INITIAL_FEN, turn: 'white', check: false, legalMoves: [], movable: 'none', premove: false };
+    }
+    const live = this.isLive();
+    const view = live
+      ? {
+          fen: game.fen,
+          turn: game.turn,
+          check: game.check,
+          lastMove: game.moves.length
+            ? ([game.moves[game.moves.length - 1].slice(0, 2), game.moves[game.moves.length - 1].slice(2, 4)] as [string, string])
+            : undefined,
+        }
+      : viewAt(game.initialFen, game.moves, this.viewPly);
+    const side = this.humanSide();
+    if (!live && side === 'both') {
+      // Exploring from an earlier position of an analysis board starts a new board from there.
+      return { ...view, legalMoves: legalMovesAt(game.initialFen, game.moves, this.viewPly), movable: 'both', premove: false };
+    }
+    const canMove = live && game.status === 'ongoing' && side !== null;
+    return {
+      ...view,
+      legalMoves: canMove && (side === 'both' || side === game.turn) ? game.legalMoves : [],
+      movable: canMove && side ? side : 'none',
+      premove: canMove && side !== 'both',
+    };
+  }
+
+  private renderBoard(): void {
+    this.board.set(this.boardState(), !this.jumpBoard);
+    this.jumpBoard = false;
+    this.renderArrows();
+    byId('fen').textContent = this.currentFen();
+  }
+
+  private renderArrows(): void {
+    const shapes: DrawShape[] = [];
+    const arrow = (uci: string | undefined, brush: string) => {
+      if (uci && uci.length >= 4) shapes.push({ orig: uci.slice(0, 2) as Key, dest: uci.slice(2, 4) as Key, brush });
+    };
+    if (this.isAnalysisBoard()) {
+      this.analysis.sortedLines().forEach((line, i) => arrow(line.pv?.[0], i === 0 ? 'blue' : 'paleBlue'));
+    } else if (this.isLive() && this.engineThinking && this.engineInfo && this.engineInfoFen === this.game?.fen) {
+      arrow(this.engineInfo.pv?.[0], 'paleGreen');
+    }
+    this.board.setArrows(shapes);
+  }
+
+  private playerName(side: Side): string {
+    const game = this.game;
+    if (!game || game.engine.side === 'none') return side === 'white' ? 'White' : 'Black';
+    if (game.engine.side === side) {
+      if (game.engine.level) return `Outpost · level ${game.engine.level}`;
+      const l = game.engine.limits ?? {};
+      const parts = [l.depth ? `depth ${l.depth}` : '', l.movetime ? `${l.movetime} ms` : '', l.nodes ? `${formatCount(l.nodes)} nodes` : ''];
+      return `Outpost · ${parts.filter(Boolean).join(', ') || 'custom'}`;
+    }
+    return this.token ? 'You' : 'Player';
+  }
+
+  private renderPlayers(): void {
+    const bottom = this.board.orientation();
+    const top = opposite(bottom);
+    const bars = { [top]: byId('bar-top'), [bottom]: byId('bar-bottom') } as Record<Side, HTMLElement>;
+    for (const side of ['white', 'black'] as const) {
+      const bar = bars[side];
+      bar.dataset.side = side;
+      const name = bar.querySelector<HTMLElement>('.player-name');
+      if (name) name.textContent = this.playerName(side);
+      bar.classList.toggle('to-move', !!this.game && this.game.status === 'ongoing' && this.game.turn === side);
+    }
+    this.clocks.attach(
+      bars.white.querySelector<HTMLElement>('.clock')!,
+      bars.black.querySelector<HTMLElement>('.clock')!,
+    );
+    const game = this.game;
+    const clockRuns =
+      !!game?.clock && game.status === 'ongoing' && (game.clock.running ?? game.moves.length > 0);
+    this.clocks.update(game?.clock, clockRuns && game ? game.turn : null);
+  }
+
+  private renderStatus(): void {
+    const status = byId('game-status');
+    const game = this.game;
+    status.className = 'game-status';
+    if (!game) {
+      status.textContent = 'Start a new game or open the analysis board.';
+      byId('game-over').hidden = true;
+      return;
+    }
+    const over = gameOverText(game);
+    const card = byId('game-over');
+    card.hidden = !over || this.gameOverDismissed === game.id || !this.isLive();
+    if (over) {
+      status.classList.add('over');
+      status.replaceChildren(el('strong', undefined, over), el('span', 'result', game.result));
+      byId('game-over-title').textContent = over;
+      byId('game-over-result').textContent = game.result;
+      document.title = `${over} · Outpost`;
+      return;
+    }
+    const turnName = game.turn === 'white' ? 'White' : 'Black';
+    let text: string;
+    if (this.isAnalysisBoard()) text = `${turnName} to move`;
+    else if (game.engine.side === game.turn) text = 'Outpost is thinking…';
+    else if (this.token) {
+      text = game.check ? 'Check! Your move' : 'Your move';
+      // Say what the engine just played (also read out by screen readers: the status is live).
+      const last = game.san[game.san.length - 1];
+      if (last && this.engineMovedAtPly === game.moves.length) {
+        text += ` — Outpost played ${last}`;
+      }
+    }
+    else text = `${turnName} to move`;
+    if (!this.isLive()) text += ` — viewing move ${this.viewPly} of ${game.moves.length}`;
+    status.classList.toggle('engine-turn', game.engine.side === game.turn);
+    status.textContent = text;
+    document.title = `${text} · Outpost`;
+    byId('spectator-note').hidden = !!this.token;
+  }
+
+  private renderMoves(): void {
+    const game = this.game;
+    renderMoveList(byId('move-list'), game?.initialFen ?? INITIAL_FEN, game?.san ?? [], this.viewPly, game?.result ?? '*', (ply) =>
+      this.view(ply),
+    );
+    const total = game?.moves.length ?? 0;
+    (byId('nav-first') as HTMLButtonElement).disabled = this.viewPly === 0;
+    (byId('nav-prev') as HTMLButtonElement).disabled = this.viewPly === 0;
+    (byId('nav-next') as HTMLButtonElement).disabled = this.viewPly >= total;
+    (byId('nav-last') as HTMLButtonElement).disabled = this.viewPly >= total;
+  }
+
+  private renderEngine(): void {
+    if (this.isAnalysisBoard()) return;
+    const game = this.game;
+    const info = this.engineInfo;
+    renderEngineInfo(info, this.engineInfoFen, this.engineThinking && !!game && game.status === 'ongoing');
+    renderEvalBar(info?.score, this.board.orientation());
+    byId('engine-title').textContent = game?.engine.side !== 'none' && game ? this.playerName(game.engine.side as Side) : 'Engine';
+    this.renderArrows();
+  }
+
+  private renderActions(): void {
+    const game = this.game;
+    const player = !!game && !!this.token;
+    const ongoing = game?.status === 'ongoing';
+    byId<HTMLButtonElement>('btn-takeback').disabled = !player || !game || game.moves.length === 0 || this.moveInFlight;
+    byId<HTMLButtonElement>('btn-resign').disabled = !player || !ongoing || this.isAnalysisBoard();
+    byId<HTMLButtonElement>('btn-copy-pgn').disabled = !game;
+    byId<HTMLButtonElement>('btn-download-pgn').disabled = !game;
+    byId<HTMLInputElement>('move-input').disabled = !player || !ongoing;
+  }
+}

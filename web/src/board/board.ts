@@ -1,0 +1,140 @@
+// The board: chessground for drawing, dragging and clicking, fed with the legal moves the server
+// sent. A pawn reaching the last rank opens the promotion picker before the move is sent.
+import { Chessground } from '@lichess-org/chessground';
+import type { Api } from '@lichess-org/chessground/api';
+import type { Config } from '@lichess-org/chessground/config';
+import type { DrawShape } from '@lichess-org/chessground/draw';
+import type { Key } from '@lichess-org/chessground/types';
+import { openPromotionPicker } from './promotion';
+
+export type Side = 'white' | 'black';
+
+export interface BoardState {
+  fen: string;
+  turn: Side;
+  check: boolean;
+  lastMove?: [string, string];
+  /** Legal moves in UCI for the side that may move now; empty: nobody may move. */
+  legalMoves: string[];
+  /** Which side the person moves: one colour, both (analysis), or none (spectator, browsing). */
+  movable: Side | 'both' | 'none';
+  /** Whether a premove may be set while the other side is to move. */
+  premove: boolean;
+}
+
+/** Squares to destinations, from the server's legal moves. */
+export function destsFrom(legalMoves: string[]): Map<Key, Key[]> {
+  const dests = new Map<Key, Key[]>();
+  for (const uci of legalMoves) {
+    const from = uci.slice(0, 2) as Key;
+    const to = uci.slice(2, 4) as Key;
+    const list = dests.get(from) ?? [];
+    if (!list.includes(to)) list.push(to);
+    dests.set(from, list);
+  }
+  return dests;
+}
+
+export class Board {
+  private cg: Api;
+  private legalMoves: string[] = [];
+  private onMove: (uci: string) => void = () => {};
+
+  constructor(private readonly element: HTMLElement) {
+    this.cg = Chessground(element, {
+      coordinates: true,
+      animation: { enabled: true, duration: 180 },
+      highlight: { lastMove: true, check: true },
+      movable: { free: false, showDests: true, events: { after: (o, d, m) => this.afterMove(o, d, m.premove) } },
+      premovable: { enabled: true, showDests: true },
+      draggable: { enabled: true, showGhost: true },
+      drawable: { enabled: true, visible: true },
+    });
+  }
+
+  setMoveHandler(handler: (uci: string) => void): void {
+    this.onMove = handler;
+  }
+
+  /** Shows a state; `animate` false jumps there (a different game, not a move). */
+  set(state: BoardState, animate = true): void {
+    if (!animate) this.cg.set({ animation: { enabled: false } });
+    this.apply(state);
+    if (!animate) this.cg.set({ animation: { enabled: true } });
+  }
+
+  private apply(state: BoardState): void {
+    this.legalMoves = state.legalMoves;
+    const movable = state.movable;
+    const config: Config = {
+      fen: state.fen,
+      turnColor: state.turn,
+      check: state.check ? state.turn : false,
+      lastMove: state.lastMove as Key[] | undefined,
+      movable: {
+        color: movable === 'none' ? undefined : movable,
+        dests: movable === 'none' ? new Map() : destsFrom(state.legalMoves),
+      },
+      premovable: { enabled: state.premove },
+      draggable: { enabled: movable !== 'none' },
+      selectable: { enabled: movable !== 'none' },
+    };
+    this.cg.set(config);
+    if (movable === 'none') this.cg.cancelPremove();
+  }
+
+  /** Plays a premove if one is set and it is legal now; true when it was played. */
+  playPremove(): boolean {
+    return this.cg.playPremove();
+  }
+
+  cancelPremove(): void {
+    this.cg.cancelPremove();
+  }
+
+  /** The piece placement as drawn (for tests: a refused drag must leave it unchanged). */
+  placement(): string {
+    return this.cg.getFen();
+  }
+
+  orientation(): Side {
+    return this.cg.state.orientation;
+  }
+
+  setOrientation(side: Side): void {
+    this.cg.set({ orientation: side });
+  }
+
+  flip(): void {
+    this.cg.toggleOrientation();
+  }
+
+  setArrows(shapes: DrawShape[]): void {
+    this.cg.setAutoShapes(shapes);
+  }
+
+  redraw(): void {
+    this.cg.redrawAll();
+  }
+
+  private afterMove(orig: Key, dest: Key, premove: boolean): void {
+    const prefix = `${orig}${dest}`;
+    const promotions = this.legalMoves.filter((m) => m.length === 5 && m.startsWith(prefix));
+    const piece = this.cg.state.pieces.get(dest);
+    const reachesLastRank = piece?.role === 'pawn' && (dest[1] === '8' || dest[1] === '1');
+    if (promotions.length === 0 && !reachesLastRank) {
+      this.onMove(prefix);
+      return;
+    }
+    // A premove cannot wait for a choice: it promotes to a queen, as on most sites.
+    if (premove) {
+      this.onMove(`${prefix}q`);
+      return;
+    }
+    const color = piece?.color ?? 'white';
+    openPromotionPicker(this.element, dest, color, this.cg.state.orientation, (role) => {
+      if (role) this.onMove(`${prefix}${role}`);
+      else this.onMove(''); // cancelled: the owner redraws the current position
+    });
+  }
+}

@@ -1,0 +1,151 @@
+// Chess rules on the client, for display only: positions while browsing the move list, SAN of
+// lines, reading a pasted FEN or PGN. The server decides what is legal.
+import { Chess } from 'chessops/chess';
+import { makeFen, parseFen } from 'chessops/fen';
+import { parsePgn, startingPosition } from 'chessops/pgn';
+import { makeSanAndPlay, parseSan } from 'chessops/san';
+import type { NormalMove } from 'chessops/types';
+import { makeUci, parseUci } from 'chessops/util';
+
+export const INITIAL_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
+export interface BoardView {
+  fen: string;
+  turn: 'white' | 'black';
+  check: boolean;
+  lastMove?: [string, string];
+}
+
+function positionFrom(fen: string): Chess | undefined {
+  const setup = parseFen(fen);
+  if (setup.isErr) return undefined;
+  const pos = Chess.fromSetup(setup.value);
+  return pos.isErr ? undefined : pos.value;
+}
+
+/** The position after the first `ply` moves (UCI) from `initialFen`. */
+export function viewAt(initialFen: string, moves: string[], ply: number): BoardView {
+  const pos = positionFrom(initialFen);
+  if (!pos) return { fen: initialFen, turn: 'white', check: false };
+  let lastMove: [string, string] | undefined;
+  for (const uci of moves.slice(0, ply)) {
+    const move = parseUci(uci);
+    if (!move) break;
+    pos.play(move);
+    lastMove = [uci.slice(0, 2), uci.slice(2, 4)];
+  }
+  return { fen: makeFen(pos.toSetup()), turn: pos.turn, check: pos.isCheck(), lastMove };
+}
+
+/**
+ * Legal moves (UCI, castling as the king's two-square move) after `ply` moves: hints for
+ * exploring from an earlier position of an analysis board. The server checks them again.
+ */
+export function legalMovesAt(initialFen: string, moves: string[], ply: number): string[] {
+  const pos = positionFrom(initialFen);
+  if (!pos) return [];
+  for (const uci of moves.slice(0, ply)) {
+    const move = parseUci(uci);
+    if (!move) return [];
+    pos.play(move);
+  }
+  const out: string[] = [];
+  for (const [from, dests] of pos.allDests()) {
+    const piece = pos.board.get(from);
+    for (const to of dests) {
+      const uci = serverUci(pos, { from, to });
+      const lastRank = to >> 3 === 7 || to >> 3 === 0;
+      if (piece?.role === 'pawn' && lastRank) for (const role of 'qrbn') out.push(uci + role);
+      else out.push(uci);
+    }
+  }
+  return out;
+}
+
+/** SAN of a line of UCI moves from a position, stopping at the first move it cannot read. */
+export function lineToSan(fen: string, line: string[]): string[] {
+  const pos = positionFrom(fen);
+  const out: string[] = [];
+  if (!pos) return out;
+  for (const uci of line) {
+    const move = parseUci(uci);
+    if (!move) break;
+    out.push(makeSanAndPlay(pos, move));
+  }
+  return out;
+}
+
+/** "12. Nf3 Nc6 13. O-O" style text for a line starting at `fen`. */
+export function numberedLine(fen: string, san: string[]): string {
+  const setup = parseFen(fen);
+  let moveNumber = setup.isOk ? setup.value.fullmoves : 1;
+  let white = setup.isOk ? setup.value.turn === 'white' : true;
+  const parts: string[] = [];
+  san.forEach((move, i) => {
+    if (white) parts.push(`${moveNumber}. ${move}`);
+    else parts.push(i === 0 ? `${moveNumber}… ${move}` : move);
+    if (!white) moveNumber++;
+    white = !white;
+  });
+  return parts.join(' ');
+}
+
+/**
+ * UCI as the server writes it: chessops spells castling as "king takes own rook" (e1h1), the API
+ * as the king's two-square move (e1g1).
+ */
+function serverUci(pos: Chess, move: NormalMove): string {
+  const piece = pos.board.get(move.from);
+  const target = pos.board.get(move.to);
+  if (piece?.role === 'king' && target?.role === 'rook' && target.color === piece.color) {
+    const kingside = move.to > move.from;
+    const rankBase = move.from - (move.from % 8);
+    return makeUci({ from: move.from, to: rankBase + (kingside ? 6 : 2) });
+  }
+  return makeUci(move);
+}
+
+export function fullmoveNumber(fen: string): number {
+  const setup = parseFen(fen);
+  return setup.isOk ? setup.value.fullmoves : 1;
+}
+
+export function fenTurn(fen: string): 'white' | 'black' {
+  const setup = parseFen(fen);
+  return setup.isOk ? setup.value.turn : 'white';
+}
+
+export function isValidFen(fen: string): boolean {
+  return positionFrom(fen) !== undefined;
+}
+
+export interface StartPosition {
+  fen?: string;
+  moves?: string[];
+}
+
+/**
+ * Reads what a person pasted as a starting point: a FEN, or a PGN (headers optional; its FEN
+ * header and main line are used). Throws an Error with a readable message when neither fits.
+ */
+export function readStartText(text: string): StartPosition {
+  const trimmed = text.trim();
+  if (!trimmed) return {};
+  if (isValidFen(trimmed)) return { fen: trimmed };
+  const games = parsePgn(trimmed);
+  const game = games[0];
+  if (!game) throw new Error('Neither a FEN nor a PGN');
+  const start = startingPosition(game.headers);
+  if (start.isErr) throw new Error('The PGN has an invalid FEN header');
+  const pos = start.unwrap();
+  const fen = game.headers.get('FEN');
+  const moves: string[] = [];
+  for (const node of game.moves.mainline()) {
+    const move = parseSan(pos, node.san);
+    if (!move || !('from' in move)) throw new Error(`Cannot read move ${moves.length + 1} of the PGN: ${node.san}`);
+    moves.push(serverUci(pos, move));
+    pos.play(move);
+  }
+  if (!fen && moves.length === 0) throw new Error('Neither a FEN nor a PGN with moves');
+  return { fen: fen ?? undefined, moves };
+}

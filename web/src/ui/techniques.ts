@@ -1,0 +1,114 @@
+// The search technique switches (the engine's SearchConfig, by their lowerCamel names) and the
+// counters of what each did in the last search.
+import type { StatsPayload } from '../api/types';
+import { el } from './dom';
+import { formatCount } from './format';
+
+export interface Technique {
+  name: string;
+  label: string;
+  defaultOn: boolean;
+  /** The search counters that tell what this technique did (engine/search counter names). */
+  counters?: string[];
+}
+
+export const TECHNIQUES: Technique[] = [
+  { name: 'aspiration', label: 'Aspiration windows', defaultOn: true, counters: ['aspirationFailHighs', 'aspirationFailLows'] },
+  { name: 'transpositionTable', label: 'Transposition table', defaultOn: true, counters: ['ttHits', 'ttCutoffs', 'hashMoveCutoffs'] },
+  { name: 'killers', label: 'Killer moves', defaultOn: true, counters: ['killerCutoffs'] },
+  { name: 'history', label: 'History heuristic', defaultOn: true, counters: ['historyCutoffs'] },
+  { name: 'mvvLva', label: 'MVV-LVA ordering', defaultOn: true },
+  { name: 'recaptureFirst', label: 'Recaptures first', defaultOn: true },
+  { name: 'see', label: 'Static exchange evaluation', defaultOn: true, counters: ['seePrunes', 'quiescenceSeePrunes'] },
+  { name: 'quiescenceChecks', label: 'Checks in quiescence', defaultOn: true, counters: ['quiescenceCheckMoves'] },
+  { name: 'twoSidedQuiescence', label: 'Two-sided quiescence', defaultOn: false, counters: ['threatsDetected', 'threatEvasions'] },
+  { name: 'deltaPruning', label: 'Delta pruning', defaultOn: true, counters: ['deltaPrunes'] },
+  { name: 'nullMove', label: 'Null-move pruning', defaultOn: true, counters: ['nullMoveTries', 'nullMoveCutoffs', 'nullMoveVerifications'] },
+  { name: 'futility', label: 'Futility pruning', defaultOn: true, counters: ['futilityPrunes'] },
+  { name: 'extendedFutility', label: 'Extended futility', defaultOn: true, counters: ['extendedFutilityPrunes'] },
+  { name: 'razoring', label: 'Razoring', defaultOn: true, counters: ['razoringReductions'] },
+  { name: 'aggressiveFutility', label: 'Aggressive futility', defaultOn: false, counters: ['aggressiveFutilityPrunes'] },
+  { name: 'lateMoveReductions', label: 'Late move reductions', defaultOn: true, counters: ['lateMoveReductions', 'lateMoveResearches'] },
+  { name: 'checkExtension', label: 'Check extension', defaultOn: true, counters: ['checkExtensions'] },
+  { name: 'mateDistancePruning', label: 'Mate distance pruning', defaultOn: true, counters: ['mateDistancePrunes'] },
+  { name: 'reverseFutility', label: 'Reverse futility', defaultOn: true, counters: ['reverseFutilityPrunes'] },
+  { name: 'lateMovePruning', label: 'Late move pruning', defaultOn: true, counters: ['lateMovePrunes'] },
+  { name: 'internalIterativeReductions', label: 'Internal iterative reductions', defaultOn: true, counters: ['internalIterativeReductions'] },
+];
+
+/** Counters as name → count, whichever of the usual JSON shapes the server used. */
+export function normaliseStats(stats: StatsPayload | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!stats) return out;
+  if (Array.isArray(stats)) {
+    for (const entry of stats as unknown[]) {
+      if (Array.isArray(entry) && typeof entry[0] === 'string') out.set(entry[0], Number(entry[1]));
+      else if (entry && typeof entry === 'object' && 'name' in entry) {
+        const named = entry as { name: string; count: number };
+        out.set(named.name, Number(named.count));
+      }
+    }
+  } else {
+    for (const [name, count] of Object.entries(stats)) out.set(name, Number(count));
+  }
+  return out;
+}
+
+/** Counters that belong to a technique: its known ones, else those named after it. */
+function countersFor(technique: Technique, stats: Map<string, number>): Array<[string, number]> {
+  if (technique.counters) {
+    return technique.counters.filter((c) => stats.has(c)).map((c) => [c, stats.get(c) ?? 0]);
+  }
+  const lower = technique.name.toLowerCase();
+  return [...stats].filter(([counter]) => counter.toLowerCase().startsWith(lower));
+}
+
+/** "nullMoveCutoffs" -> "cutoffs": the counter's name without the technique's words. */
+function shortCounterName(counter: string): string {
+  const words = counter.replace(/([A-Z])/g, ' $1').toLowerCase().trim().split(' ');
+  return words[words.length - 1];
+}
+
+export function renderTechniques(
+  list: HTMLElement,
+  other: HTMLElement,
+  options: Record<string, boolean>,
+  stats: Map<string, number>,
+  onToggle: (name: string, on: boolean) => void,
+): void {
+  list.replaceChildren();
+  const claimed = new Set<string>();
+  for (const technique of TECHNIQUES) {
+    const item = el('li', 'toggle');
+    const label = el('label');
+    const input = el('input');
+    input.type = 'checkbox';
+    input.setAttribute('role', 'switch');
+    input.name = technique.name;
+    input.checked = options[technique.name] ?? technique.defaultOn;
+    input.addEventListener('change', () => onToggle(technique.name, input.checked));
+    label.append(input, el('span', 'toggle-track'), el('span', 'toggle-label', technique.label));
+    item.appendChild(label);
+    const counters = countersFor(technique, stats);
+    for (const [counter] of counters) claimed.add(counter);
+    const countText = counters.map(([counter, n]) =>
+      counters.length > 1 ? `${shortCounterName(counter)} ${formatCount(n)}` : formatCount(n),
+    );
+    const count = el('span', 'toggle-count', countText.join(' · '));
+    count.title = counters.map(([c, n]) => `${c}: ${n}`).join('\n');
+    item.appendChild(count);
+    list.appendChild(item);
+  }
+  const rest = [...stats].filter(([name]) => !claimed.has(name));
+  other.replaceChildren();
+  if (rest.length) {
+    other.appendChild(el('h3', undefined, 'Other counters'));
+    const dl = el('dl');
+    for (const [name, n] of rest) {
+      const row = el('div');
+      row.append(el('dt', undefined, name), el('dd', undefined, formatCount(n)));
+      dl.appendChild(row);
+    }
+    other.appendChild(dl);
+  }
+}
