@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "store/game_record.h"
 
@@ -40,6 +41,11 @@ struct StoreReadResult {
     std::optional<GameRecord> game;  // set when status is Ok
 };
 
+struct StoreManyResult {
+    StoreStatus status = StoreStatus::Ok;  // Ok, or Unavailable when the backend failed
+    std::vector<GameRecord> games;         // the games found, in the order their ids were asked
+};
+
 class GameStore {
   public:
     virtual ~GameStore() = default;
@@ -48,6 +54,12 @@ class GameStore {
     virtual StoreStatus create(const GameRecord& game) = 0;
 
     virtual StoreReadResult get(std::string_view id) = 0;
+
+    // The games among `ids` that exist (unknown or expired ids are simply absent), in the order
+    // of `ids`; the caller removes duplicates. One keyed lookup per id, never a scan of all
+    // games: the cost depends on how many ids are asked (the API bounds it), not on how many
+    // games are stored. This is how a client lists its recent games (GET /api/v1/games?ids=).
+    virtual StoreManyResult getMany(const std::vector<std::string>& ids) = 0;
 
     // Compare-and-set: replaces the stored game with `game` only if the stored version equals
     // expectedVersion. `game.version` must be expectedVersion + 1 (the caller bumps it).

@@ -33,6 +33,16 @@ StoreReadResult MemoryGameStore::get(std::string_view id) {
     return {StoreStatus::Ok, it->second};
 }
 
+StoreManyResult MemoryGameStore::getMany(const std::vector<std::string>& ids) {
+    StoreManyResult result;
+    std::lock_guard lock(mutex_);
+    for (const std::string& id : ids) {
+        auto it = games_.find(id);
+        if (it != games_.end()) result.games.push_back(it->second);
+    }
+    return result;
+}
+
 StoreStatus MemoryGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {
     std::lock_guard lock(mutex_);
     auto it = games_.find(game.id);

@@ -14,6 +14,7 @@ class MemoryGameStore final : public GameStore {
   public:
     StoreStatus create(const GameRecord& game) override;
     StoreReadResult get(std::string_view id) override;
+    StoreManyResult getMany(const std::vector<std::string>& ids) override;
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
 

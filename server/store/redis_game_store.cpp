@@ -2,6 +2,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "store/game_record_json.h"
@@ -45,6 +46,13 @@ if current == ARGV[2] and redis.call('HGET', KEYS[1], 'doc') == ARGV[3] then ret
 return 0
 )lua";
 
+// KEYS: game keys. The doc of each, or false (nil in the reply) where the game does not exist.
+constexpr const char* kGetManyScript = R"lua(
+local docs = {}
+for i, key in ipairs(KEYS) do docs[i] = redis.call('HGET', key, 'doc') end
+return docs
+)lua";
+
 }  // namespace
 
 RedisGameStore::RedisGameStore(RedisStoreOptions options)
@@ -67,12 +75,26 @@ StoreReadResult RedisGameStore::get(std::string_view id) {
     if (!reply) return {StoreStatus::Unavailable, std::nullopt};
     if (reply->type == REDIS_REPLY_NIL) return {StoreStatus::NotFound, std::nullopt};
     if (reply->type != REDIS_REPLY_STRING) return {StoreStatus::Unavailable, std::nullopt};
-    try {
-        return {StoreStatus::Ok, gameRecordFromStoredJson(nlohmann::json::parse(
-                                     std::string_view(reply->str, reply->len)))};
-    } catch (const nlohmann::json::exception&) {
-        return {StoreStatus::Unavailable, std::nullopt};
+    std::optional<GameRecord> game = parseStoredGame(std::string_view(reply->str, reply->len));
+    if (!game) return {StoreStatus::Unavailable, std::nullopt};
+    return {StoreStatus::Ok, std::move(game)};
+}
+
+StoreManyResult RedisGameStore::getMany(const std::vector<std::string>& ids) {
+    StoreManyResult result;
+    if (ids.empty()) return result;
+    std::vector<std::string> args = {"EVAL", kGetManyScript, std::to_string(ids.size())};
+    for (const std::string& id : ids) args.push_back(gameKey(id));
+    RedisReplyPtr reply = pool_.command(args);
+    if (!reply || reply->type != REDIS_REPLY_ARRAY) return {StoreStatus::Unavailable, {}};
+    for (std::size_t i = 0; i < reply->elements; ++i) {
+        const redisReply* doc = reply->element[i];
+        if (doc->type != REDIS_REPLY_STRING) continue;  // nil: no such game (or it expired)
+        std::optional<GameRecord> game = parseStoredGame(std::string_view(doc->str, doc->len));
+        if (!game) return {StoreStatus::Unavailable, {}};
+        result.games.push_back(std::move(*game));
     }
+    return result;
 }
 
 StoreStatus RedisGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {

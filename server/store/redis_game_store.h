@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "store/game_store.h"
 #include "store/redis_connection.h"
@@ -38,6 +39,8 @@ class RedisGameStore final : public GameStore {
 
     StoreStatus create(const GameRecord& game) override;
     StoreReadResult get(std::string_view id) override;
+    // One round trip: a read-only script fetches the document of every key (HGET per key).
+    StoreManyResult getMany(const std::vector<std::string>& ids) override;
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
     bool healthy() override;

@@ -1,5 +1,7 @@
 #include "store/sqlite_game_store.h"
 
+#include <chrono>
+#include <optional>
 #include <stdexcept>
 
 #include "store/game_record_json.h"
@@ -137,26 +139,51 @@ StoreStatus SqliteGameStore::create(const GameRecord& game) {
     return StoreStatus::Ok;
 }
 
+StoreStatus SqliteGameStore::readDocLocked(std::string_view id, std::string* doc) {
+    sqlite3_stmt* statement = statements_.select;
+    StatementScope scope(statement);
+    bindText(statement, 1, id);
+    int rc = sqlite3_step(statement);
+    if (rc == SQLITE_DONE) return StoreStatus::NotFound;
+    lastOperationFailed_ = rc != SQLITE_ROW;
+    if (lastOperationFailed_) return StoreStatus::Unavailable;
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+    doc->assign(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)));
+    return StoreStatus::Ok;
+}
+
 StoreReadResult SqliteGameStore::get(std::string_view id) {
     std::string doc;
+    StoreStatus status;
     {
         std::lock_guard lock(mutex_);
-        sqlite3_stmt* statement = statements_.select;
-        StatementScope scope(statement);
-        bindText(statement, 1, id);
-        int rc = sqlite3_step(statement);
-        if (rc == SQLITE_DONE) return {StoreStatus::NotFound, std::nullopt};
-        lastOperationFailed_ = rc != SQLITE_ROW;
-        if (lastOperationFailed_) return {StoreStatus::Unavailable, std::nullopt};
-        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
-        doc.assign(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)));
+        status = readDocLocked(id, &doc);
     }
-    try {
-        return {StoreStatus::Ok, gameRecordFromStoredJson(nlohmann::json::parse(doc))};
-    } catch (const nlohmann::json::exception&) {
-        // A row this server cannot read (corrupted, or written by an incompatible version).
-        return {StoreStatus::Unavailable, std::nullopt};
+    if (status != StoreStatus::Ok) return {status, std::nullopt};
+    std::optional<GameRecord> game = parseStoredGame(doc);
+    if (!game) return {StoreStatus::Unavailable, std::nullopt};
+    return {StoreStatus::Ok, std::move(game)};
+}
+
+StoreManyResult SqliteGameStore::getMany(const std::vector<std::string>& ids) {
+    // One primary-key lookup per id under one lock; the documents are parsed outside it.
+    std::vector<std::string> docs;
+    {
+        std::lock_guard lock(mutex_);
+        for (const std::string& id : ids) {
+            std::string doc;
+            StoreStatus status = readDocLocked(id, &doc);
+            if (status == StoreStatus::Unavailable) return {status, {}};
+            if (status == StoreStatus::Ok) docs.push_back(std::move(doc));
+        }
     }
+    StoreManyResult result;
+    for (const std::string& doc : docs) {
+        std::optional<GameRecord> game = parseStoredGame(doc);
+        if (!game) return {StoreStatus::Unavailable, {}};
+        result.games.push_back(std::move(*game));
+    }
+    return result;
 }
 
 StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "store/game_store.h"
 
@@ -41,6 +42,7 @@ class SqliteGameStore final : public GameStore {
 
     StoreStatus create(const GameRecord& game) override;
     StoreReadResult get(std::string_view id) override;
+    StoreManyResult getMany(const std::vector<std::string>& ids) override;
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
     bool healthy() override;
@@ -64,6 +66,8 @@ class SqliteGameStore final : public GameStore {
     void exec(const char* sql);
     sqlite3_stmt* prepare(const char* sql);
     std::uint64_t pruneLocked();
+    // The stored document of one game; Ok, NotFound or Unavailable. The caller holds mutex_.
+    StoreStatus readDocLocked(std::string_view id, std::string* doc);
 
     SqliteStoreOptions options_;
     std::mutex mutex_;
