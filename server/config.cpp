@@ -145,7 +145,7 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) { c.sqlitePath = v; }},
         {"redis-url", "redis://[:password@]host[:port][/db] for --store redis",
          [](ServerConfig& c, const std::string& v) { c.redisUrl = v; }},
-        {"retention-days", "days finished games are kept (0: forever)",
+        {"retention-days", "days finished games are kept after they end (0, the default: forever)",
          [](ServerConfig& c, const std::string& v) {
              c.retentionDays = parseNumber("retention-days", v, 0, 36500);
          }},

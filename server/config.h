@@ -46,7 +46,7 @@ struct ServerConfig {
     std::string store = "memory";
     std::string sqlitePath = "outpost-games.db";
     std::string redisUrl = "redis://127.0.0.1:6379";
-    int retentionDays = 30;  // finished games kept this long; 0: forever
+    int retentionDays = 0;  // finished games kept this long after their end; 0: forever
 
     int effectiveSearchThreads() const;
 };

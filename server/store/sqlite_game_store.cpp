@@ -66,7 +66,13 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
             " created_at INTEGER NOT NULL,"
             " updated_at INTEGER NOT NULL,"
             " doc TEXT NOT NULL)");
-        exec("CREATE INDEX IF NOT EXISTS games_finished ON games(status, updated_at)");
+        // Pruning reads finished games by age: a partial index holds exactly those, so the
+        // DELETE touches only what it removes, however many ongoing games there are. (It
+        // replaces the (status, updated_at) index of earlier versions, which `<>` cannot use.)
+        exec("DROP INDEX IF EXISTS games_finished");
+        exec(
+            "CREATE INDEX IF NOT EXISTS games_finished_by_age ON games(updated_at)"
+            " WHERE status <> 'ongoing'");
         statements_.insert = prepare(
             "INSERT INTO games(id, version, status, created_at, updated_at, doc)"
             " VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
@@ -132,10 +138,7 @@ StoreStatus SqliteGameStore::create(const GameRecord& game) {
         lastOperationFailed_ = rc != SQLITE_DONE;
         if (lastOperationFailed_) return StoreStatus::Unavailable;
     }
-    if (options_.finishedRetention.count() > 0 && ++createsSincePrune_ >= kPruneEveryCreates) {
-        createsSincePrune_ = 0;
-        pruneLocked();
-    }
+    pruneIfDueLocked();
     return StoreStatus::Ok;
 }
 
@@ -201,7 +204,10 @@ StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expect
         int rc = sqlite3_step(statement);
         lastOperationFailed_ = rc != SQLITE_DONE;
         if (lastOperationFailed_) return StoreStatus::Unavailable;
-        if (sqlite3_changes(db_) == 1) return StoreStatus::Ok;
+        if (sqlite3_changes(db_) == 1) {
+            pruneIfDueLocked();
+            return StoreStatus::Ok;
+        }
     }
     // No row changed: either the game does not exist or its version moved on.
     sqlite3_stmt* statement = statements_.exists;
@@ -232,8 +238,13 @@ std::uint64_t SqliteGameStore::pruneFinished() {
     return pruneLocked();
 }
 
+void SqliteGameStore::pruneIfDueLocked() {
+    if (std::chrono::steady_clock::now() - lastPrune_ >= options_.pruneInterval) pruneLocked();
+}
+
 std::uint64_t SqliteGameStore::pruneLocked() {
-    if (options_.finishedRetention.count() <= 0) return 0;
+    lastPrune_ = std::chrono::steady_clock::now();
+    if (options_.finishedRetention <= kKeepFinishedForever) return 0;
     const std::int64_t cutoff =
         nowEpochMs() -
         std::chrono::duration_cast<std::chrono::milliseconds>(options_.finishedRetention).count();

@@ -15,7 +15,7 @@ namespace outpost::server {
 struct StoreSettings {
     std::string redisUrl;
     std::string dbPath;
-    std::chrono::seconds finishedRetention{std::chrono::hours(24 * 30)};
+    std::chrono::seconds finishedRetention = kKeepFinishedForever;
 };
 
 struct StoreSelection {

@@ -24,6 +24,11 @@ TEST_CASE("config: defaults, flags, env, help, errors", "[server][config]") {
     REQUIRE(defaults.config);
     REQUIRE(defaults.config->port == 8080);
     REQUIRE(defaults.config->effectiveSearchThreads() >= 1);
+    REQUIRE(defaults.config->retentionDays == 0);  // finished games are kept forever
+    auto retention = parse({}, {{"OUTPOST_RETENTION_DAYS", "90"}});
+    REQUIRE(retention.config);
+    REQUIRE(retention.config->retentionDays == 90);
+    REQUIRE(parse({"--retention-days=-1"}).exitCode == 2);
 
     auto flags = parse({"--port=9000", "--threads", "3", "--hash=32",
                         "--cors-origins=https://a.example,https://b.example", "--trusted-proxies",
