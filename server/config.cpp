@@ -133,7 +133,7 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) { c.corsOrigins = splitList(v); }},
         {"trusted-proxies", "comma-separated proxy addresses whose X-Forwarded-For is used",
          [](ServerConfig& c, const std::string& v) { c.trustedProxies = splitList(v); }},
-        {"store", "where games live: memory, sqlite or redis",
+        {"store", "where games live: sqlite (the default), redis or memory",
          [](ServerConfig& c, const std::string& v) {
              if (v != "memory" && v != "sqlite" && v != "redis") {
                  throw std::invalid_argument("--store: expected memory, sqlite or redis, got '" +
@@ -141,7 +141,9 @@ const std::vector<Option>& options() {
              }
              c.store = v;
          }},
-        {"sqlite-path", "database file for --store sqlite",
+        {"sqlite-path",
+         "database file for --store sqlite (default outpost-games.db in the working directory; "
+         "missing folders are created)",
          [](ServerConfig& c, const std::string& v) { c.sqlitePath = v; }},
         {"redis-url", "redis://[:password@]host[:port][/db] for --store redis",
          [](ServerConfig& c, const std::string& v) { c.redisUrl = v; }},

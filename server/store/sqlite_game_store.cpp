@@ -1,6 +1,7 @@
 #include "store/sqlite_game_store.h"
 
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <stdexcept>
 
@@ -43,6 +44,14 @@ std::int64_t updatedAt(const GameRecord& game) {
 }  // namespace
 
 SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::move(options)) {
+    const std::filesystem::path folder = std::filesystem::path(options_.path).parent_path();
+    std::error_code folderError;
+    if (!folder.empty()) std::filesystem::create_directories(folder, folderError);
+    if (folderError) {
+        throw std::runtime_error("cannot create the folder '" + folder.string() +
+                                 "' of SQLite database '" + options_.path +
+                                 "': " + folderError.message());
+    }
     int rc =
         sqlite3_open_v2(options_.path.c_str(), &db_,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
@@ -52,6 +61,11 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
         throw std::runtime_error("cannot open SQLite database '" + options_.path + "': " + message);
     }
     try {
+        // SQLite opens a write-protected file read-only without a word; every move would fail.
+        if (sqlite3_db_readonly(db_, "main") == 1) {
+            throw std::runtime_error("SQLite database '" + options_.path +
+                                     "' is read-only for this process");
+        }
         sqlite3_busy_timeout(db_, static_cast<int>(options_.busyTimeout.count()));
         // WAL: readers do not block the writer, and a commit is one append to the log.
         exec("PRAGMA journal_mode=WAL");

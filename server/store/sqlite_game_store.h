@@ -25,7 +25,8 @@
 namespace outpost::server {
 
 struct SqliteStoreOptions {
-    std::string path;  // the database file; created with its folder's permissions when missing
+    // The database file; created (and its missing folders) when absent.
+    std::string path;
     // Finished games are deleted this long after their last change (zero: kept forever).
     std::chrono::seconds finishedRetention = kKeepFinishedForever;
     // How often a write also deletes the finished games past the retention (and at open).
@@ -36,7 +37,8 @@ struct SqliteStoreOptions {
 
 class SqliteGameStore final : public GameStore {
   public:
-    // Opens (creating when needed) the database; throws std::runtime_error when it cannot.
+    // Opens (creating the file and its folders when needed) the database; throws
+    // std::runtime_error, naming the file and the reason, when it cannot be opened for writing.
     explicit SqliteGameStore(SqliteStoreOptions options);
     ~SqliteGameStore() override;
     SqliteGameStore(const SqliteGameStore&) = delete;

@@ -25,6 +25,9 @@ TEST_CASE("config: defaults, flags, env, help, errors", "[server][config]") {
     REQUIRE(defaults.config->port == 8080);
     REQUIRE(defaults.config->effectiveSearchThreads() >= 1);
     REQUIRE(defaults.config->retentionDays == 0);  // finished games are kept forever
+    REQUIRE(defaults.config->store == "sqlite");   // the embedded default: survives restarts
+    REQUIRE(defaults.config->sqlitePath == "outpost-games.db");
+    REQUIRE(parse({"--store=memory"}).config->store == "memory");
     auto retention = parse({}, {{"OUTPOST_RETENTION_DAYS", "90"}});
     REQUIRE(retention.config);
     REQUIRE(retention.config->retentionDays == 90);
