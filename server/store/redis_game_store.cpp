@@ -11,13 +11,6 @@ namespace outpost::server {
 
 namespace {
 
-RedisEndpoint endpointOrThrow(const std::string& url) {
-    std::string error;
-    std::optional<RedisEndpoint> endpoint = parseRedisUrl(url, &error);
-    if (!endpoint) throw std::invalid_argument(error);
-    return *endpoint;
-}
-
 // KEYS[1] game key, KEYS[2] creation counter; ARGV[1] version, ARGV[2] doc,
 // ARGV[3] seconds to keep the game (0: forever).
 // 1: created (or this very create was already applied), 0: the id is taken.
@@ -63,7 +56,7 @@ std::int64_t RedisGameStore::keepSeconds(const GameRecord& game) const {
 }
 
 RedisGameStore::RedisGameStore(RedisStoreOptions options)
-    : options_(std::move(options)), pool_(endpointOrThrow(options_.url), options_.timeout) {}
+    : options_(std::move(options)), pool_(parseRedisUrlOrThrow(options_.url), options_.timeout) {}
 
 std::string RedisGameStore::gameKey(std::string_view id) const {
     return options_.keyPrefix + "game:" + std::string(id);

@@ -41,6 +41,16 @@ std::int64_t updatedAt(const GameRecord& game) {
     return game.updatedAtMs != 0 ? game.updatedAtMs : nowEpochMs();
 }
 
+// The columns every write sets, numbered alike in the INSERT and the UPDATE:
+// ?1 id, ?2 version, ?3 status, ?4 updated_at, ?5 doc.
+void bindWrittenColumns(sqlite3_stmt* statement, const GameRecord& game, const std::string& doc) {
+    bindText(statement, 1, game.id);
+    sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(game.version));
+    bindText(statement, 3, game.status);
+    sqlite3_bind_int64(statement, 4, updatedAt(game));
+    bindText(statement, 5, doc);
+}
+
 }  // namespace
 
 SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::move(options)) {
@@ -88,7 +98,7 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
             "CREATE INDEX IF NOT EXISTS games_finished_by_age ON games(updated_at)"
             " WHERE status <> 'ongoing'");
         statements_.insert = prepare(
-            "INSERT INTO games(id, version, status, created_at, updated_at, doc)"
+            "INSERT INTO games(id, version, status, updated_at, doc, created_at)"
             " VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
         statements_.select = prepare("SELECT doc FROM games WHERE id = ?1");
         statements_.update = prepare(
@@ -100,19 +110,19 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
             prepare("DELETE FROM games WHERE status <> 'ongoing' AND updated_at < ?1");
         pruneLocked();
     } catch (...) {
-        for (sqlite3_stmt* statement : {statements_.insert, statements_.select, statements_.update,
-                                        statements_.exists, statements_.count, statements_.prune}) {
-            sqlite3_finalize(statement);
-        }
-        sqlite3_close(db_);
+        close();
         throw;
     }
 }
 
 SqliteGameStore::~SqliteGameStore() {
+    close();
+}
+
+void SqliteGameStore::close() {
     for (sqlite3_stmt* statement : {statements_.insert, statements_.select, statements_.update,
                                     statements_.exists, statements_.count, statements_.prune}) {
-        sqlite3_finalize(statement);
+        sqlite3_finalize(statement);  // a no-op on the null of a statement never prepared
     }
     sqlite3_close(db_);
 }
@@ -141,12 +151,8 @@ StoreStatus SqliteGameStore::create(const GameRecord& game) {
     sqlite3_stmt* statement = statements_.insert;
     {
         StatementScope scope(statement);
-        bindText(statement, 1, game.id);
-        sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(game.version));
-        bindText(statement, 3, game.status);
-        sqlite3_bind_int64(statement, 4, game.createdAtMs != 0 ? game.createdAtMs : nowEpochMs());
-        sqlite3_bind_int64(statement, 5, updatedAt(game));
-        bindText(statement, 6, doc);
+        bindWrittenColumns(statement, game, doc);
+        sqlite3_bind_int64(statement, 6, game.createdAtMs != 0 ? game.createdAtMs : nowEpochMs());
         int rc = sqlite3_step(statement);
         if (rc == SQLITE_CONSTRAINT) return StoreStatus::AlreadyExists;
         lastOperationFailed_ = rc != SQLITE_DONE;
@@ -209,11 +215,7 @@ StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expect
     {
         sqlite3_stmt* statement = statements_.update;
         StatementScope scope(statement);
-        bindText(statement, 1, game.id);
-        sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(game.version));
-        bindText(statement, 3, game.status);
-        sqlite3_bind_int64(statement, 4, updatedAt(game));
-        bindText(statement, 5, doc);
+        bindWrittenColumns(statement, game, doc);
         sqlite3_bind_int64(statement, 6, static_cast<sqlite3_int64>(expectedVersion));
         int rc = sqlite3_step(statement);
         lastOperationFailed_ = rc != SQLITE_DONE;

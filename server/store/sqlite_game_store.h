@@ -65,6 +65,8 @@ class SqliteGameStore final : public GameStore {
         sqlite3_stmt* count = nullptr;
         sqlite3_stmt* prune = nullptr;
     };
+    // Finalizes the prepared statements and closes the connection.
+    void close();
     void exec(const char* sql);
     sqlite3_stmt* prepare(const char* sql);
     std::uint64_t pruneLocked();
