@@ -1,5 +1,6 @@
 #include "handlers/game_list_handler.h"
 
+#include <exception>
 #include <optional>
 #include <unordered_set>
 
@@ -144,7 +145,16 @@ void handleListGames(ServerContext& context, const Request& request,
                                       kRetryAfterUnavailableSeconds));
     }
     nlohmann::json games = nlohmann::json::array();
-    for (const GameRecord& game : found.games) games.push_back(gameSummaryJson(game));
+    for (const GameRecord& game : found.games) {
+        try {
+            games.push_back(gameSummaryJson(game));
+        } catch (const std::exception& error) {
+            // A stored game that does not replay (written by an incompatible version): one bad
+            // record must not fail the whole list, nor escape to the I/O thread.
+            context.logger.log(
+                {{"event", "game_unreadable"}, {"game", game.id}, {"error", error.what()}});
+        }
+    }
     sink->respond(jsonFor(request, http::status::ok, {{"games", games}}));
 }
 

@@ -14,6 +14,7 @@
 // Handlers run on a thread of the bus's choosing; they must not block (post to your own strand).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -25,6 +26,10 @@
 #include "store/game_record.h"
 
 namespace outpost::server {
+
+// Finished-game retention of every backend: how long a finished game is kept after its last
+// change. Zero, the default, keeps finished games forever; ongoing games are never removed.
+inline constexpr std::chrono::seconds kKeepFinishedForever{0};
 
 enum class StoreStatus {
     Ok,

@@ -11,14 +11,8 @@ namespace outpost::server {
 
 namespace {
 
-RedisEndpoint endpointOrThrow(const std::string& url) {
-    std::string error;
-    std::optional<RedisEndpoint> endpoint = parseRedisUrl(url, &error);
-    if (!endpoint) throw std::invalid_argument(error);
-    return *endpoint;
-}
-
-// KEYS[1] game key, KEYS[2] creation counter; ARGV[1] version, ARGV[2] doc.
+// KEYS[1] game key, KEYS[2] creation counter; ARGV[1] version, ARGV[2] doc,
+// ARGV[3] seconds to keep the game (0: forever).
 // 1: created (or this very create was already applied), 0: the id is taken.
 constexpr const char* kCreateScript = R"lua(
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -26,6 +20,8 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'doc', ARGV[2])
+local keep = tonumber(ARGV[3])
+if keep > 0 then redis.call('EXPIRE', KEYS[1], keep) end
 redis.call('INCR', KEYS[2])
 return 1
 )lua";
@@ -55,17 +51,22 @@ return docs
 
 }  // namespace
 
+std::int64_t RedisGameStore::keepSeconds(const GameRecord& game) const {
+    return game.status == "ongoing" ? 0 : options_.finishedRetention.count();
+}
+
 RedisGameStore::RedisGameStore(RedisStoreOptions options)
-    : options_(std::move(options)), pool_(endpointOrThrow(options_.url), options_.timeout) {}
+    : options_(std::move(options)), pool_(parseRedisUrlOrThrow(options_.url), options_.timeout) {}
 
 std::string RedisGameStore::gameKey(std::string_view id) const {
     return options_.keyPrefix + "game:" + std::string(id);
 }
 
 StoreStatus RedisGameStore::create(const GameRecord& game) {
-    RedisReplyPtr reply = pool_.command({"EVAL", kCreateScript, "2", gameKey(game.id),
-                                         options_.keyPrefix + "games:created",
-                                         std::to_string(game.version), toStoredJson(game).dump()});
+    RedisReplyPtr reply =
+        pool_.command({"EVAL", kCreateScript, "2", gameKey(game.id),
+                       options_.keyPrefix + "games:created", std::to_string(game.version),
+                       toStoredJson(game).dump(), std::to_string(keepSeconds(game))});
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
     return reply->integer == 1 ? StoreStatus::Ok : StoreStatus::AlreadyExists;
 }
@@ -98,11 +99,10 @@ StoreManyResult RedisGameStore::getMany(const std::vector<std::string>& ids) {
 }
 
 StoreStatus RedisGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {
-    const bool finished = game.status != "ongoing";
-    const auto keepSeconds = finished ? options_.finishedRetention.count() : 0;
-    RedisReplyPtr reply = pool_.command(
-        {"EVAL", kUpdateScript, "1", gameKey(game.id), std::to_string(expectedVersion),
-         std::to_string(game.version), toStoredJson(game).dump(), std::to_string(keepSeconds)});
+    RedisReplyPtr reply =
+        pool_.command({"EVAL", kUpdateScript, "1", gameKey(game.id),
+                       std::to_string(expectedVersion), std::to_string(game.version),
+                       toStoredJson(game).dump(), std::to_string(keepSeconds(game))});
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
     switch (reply->integer) {
         case 1:

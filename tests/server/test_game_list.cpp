@@ -102,6 +102,20 @@ TEST_CASE("game list: summaries of the known ids, in the order asked",
     CHECK(none->json() == nlohmann::json{{"games", nlohmann::json::array()}});
 }
 
+TEST_CASE("game list: a stored game that does not replay is left out, not fatal",
+          "[server][handlers][games][list]") {
+    HandlerFixture f;
+    auto [good, token] = f.createGame();
+    GameRecord broken;
+    broken.id = "broken";
+    broken.initialFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    broken.moves = {"e2e5"};  // illegal: written by something that was not this server
+    REQUIRE(f.context.store->create(broken) == StoreStatus::Ok);
+    auto listed = f.call(http::verb::get, "/api/v1/games?ids=broken," + good);
+    REQUIRE(listed->status() == 200);
+    CHECK(listedIds(listed->json()) == std::vector<std::string>{good});
+}
+
 TEST_CASE("game list: input errors are JSON errors, other methods 405",
           "[server][handlers][games][list]") {
     HandlerFixture f;
