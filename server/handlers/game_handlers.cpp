@@ -48,9 +48,13 @@ void respondGame(const Request& request, const std::shared_ptr<ResponseSink>& si
 void streamGame(ServerContext& context, const std::string& gameId, const Request& request,
                 const std::shared_ptr<ResponseSink>& sink) {
     auto stream = std::make_shared<OrderedStream>(sink);
-    // Subscribe before reading the game, so no change falls between the two.
-    const auto subscription = context.bus->subscribe(gameId, [stream](const GameEvent& event) {
-        stream->line(event.payload, event.kind == GameEvent::Kind::EngineInfo);
+    // Subscribe before reading the game, so no change falls between the two. The bus holds the
+    // stream only weakly: the exchange owns it (below), so a subscription can never keep the
+    // session (and its strand) alive.
+    std::weak_ptr<OrderedStream> weakStream = stream;
+    const auto subscription = context.bus->subscribe(gameId, [weakStream](const GameEvent& event) {
+        if (auto live = weakStream.lock())
+            live->line(event.payload, event.kind == GameEvent::Kind::EngineInfo);
     });
     GameService service(context);
     auto loaded = service.load(gameId);
@@ -58,8 +62,9 @@ void streamGame(ServerContext& context, const std::string& gameId, const Request
         context.bus->unsubscribe(subscription);
         return sink->respond(errorFor(request, *error));
     }
+    // However the exchange ends (client gone, stream ended at shutdown), the subscription goes.
     std::shared_ptr<GameEventBus> bus = context.bus;
-    sink->onDisconnect([bus, subscription] { bus->unsubscribe(subscription); });
+    sink->onEnd([bus, subscription, stream] { bus->unsubscribe(subscription); });
     Response header{http::status::ok, request.version()};
     header.set(http::field::content_type, "application/x-ndjson");
     stream->line(gameEventPayload(std::get<GameRecord>(loaded)), false);

@@ -324,6 +324,45 @@ TEST_CASE("live server: NDJSON game stream follows moves", "[server][live]") {
     REQUIRE(stream.keepAliveLines() >= 1);
 }
 
+TEST_CASE("live server: game subscriptions end with their stream or connection",
+          "[server][live][websocket]") {
+    LiveServer live;
+    HttpClient http(live.port());
+    auto [id, token] = createGame(http);
+    const std::string streamTarget = "/api/v1/games/" + id + "/stream";
+
+    // A stream client that goes away takes its subscription with it.
+    {
+        HttpClient stream(live.port());
+        stream.send(verb::get, streamTarget);
+        stream.readStreamHeader();
+        REQUIRE(stream.readLine());
+        REQUIRE(live.bus->active() == 1);
+        stream.close();
+        REQUIRE(live.bus->waitNoSubscriptions());
+    }
+    // So does a WebSocket client.
+    {
+        WsClient ws(live.port());
+        ws.send({{"type", "subscribe"}, {"gameId", id}});
+        REQUIRE(ws.read()["type"] == "game");
+        REQUIRE(live.bus->active() == 1);
+        ws.dropConnection();
+        REQUIRE(live.bus->waitNoSubscriptions());
+    }
+    // A stream the server ends itself (at shutdown) lets go too: nothing of the session may
+    // outlive the server's I/O context (under ASan this was a use-after-free in a strand).
+    HttpClient stream(live.port());
+    stream.send(verb::get, streamTarget);
+    stream.readStreamHeader();
+    REQUIRE(stream.readLine());
+    REQUIRE(live.bus->active() == 1);
+    live.server->shutdown();
+    REQUIRE_FALSE(stream.readLine());
+    live.server->wait();
+    REQUIRE(live.bus->active() == 0);
+}
+
 TEST_CASE("live server: graceful shutdown drains searches, closes WebSockets with 1001",
           "[server][live][shutdown]") {
     ServerConfig config = testConfig();
