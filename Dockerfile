@@ -40,12 +40,12 @@ COPY --from=build /out/bin/ /usr/local/bin/
 COPY --from=build /out/web/ /usr/share/outpost/web/
 
 # Configuration by environment (every flag of `outpost-server --help` is also OUTPOST_<FLAG>).
-# Games live in the SQLite file on the volume; OUTPOST_STORE=redis with OUTPOST_REDIS_URL puts
-# them in Redis, shared by several replicas (docker/compose.yaml).
+# Games live in the server's default store, the SQLite file, here on the volume;
+# OUTPOST_STORE=redis with OUTPOST_REDIS_URL puts them in Redis, shared by several replicas
+# (docker/compose.yaml). OUTPOST_RETENTION_DAYS removes finished games (default: kept forever).
 ENV OUTPOST_BIND=0.0.0.0 \
     OUTPOST_PORT=8080 \
     OUTPOST_WEB_ROOT=/usr/share/outpost/web \
-    OUTPOST_STORE=sqlite \
     OUTPOST_SQLITE_PATH=/var/lib/outpost/games.db
 VOLUME /var/lib/outpost
 USER outpost

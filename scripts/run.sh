@@ -15,10 +15,9 @@ if [ -n "$server" ]; then
     # The server reads OUTPOST_<FLAG> variables; command-line flags override them.
     export OUTPOST_PORT="${OUTPOST_PORT:-8080}"
     export OUTPOST_WEB_ROOT="${OUTPOST_WEB_ROOT:-$OUTPOST_ROOT/web/dist}"
-    # Games in an SQLite file (the embedded default), so they survive restarts.
-    export OUTPOST_STORE="${OUTPOST_STORE:-sqlite}"
+    # Games in the server's default store, an SQLite file, so they survive restarts; here in
+    # data/ of the checkout (the server creates the folder) rather than the working directory.
     export OUTPOST_SQLITE_PATH="${OUTPOST_SQLITE_PATH:-$OUTPOST_ROOT/data/games.db}"
-    mkdir -p "$(dirname "$OUTPOST_SQLITE_PATH")"
     echo "outpost: starting $server on http://localhost:$OUTPOST_PORT" >&2
     exec "$server" "$@"
 fi

@@ -133,7 +133,7 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) { c.corsOrigins = splitList(v); }},
         {"trusted-proxies", "comma-separated proxy addresses whose X-Forwarded-For is used",
          [](ServerConfig& c, const std::string& v) { c.trustedProxies = splitList(v); }},
-        {"store", "where games live: memory, sqlite or redis",
+        {"store", "where games live: sqlite (the default), redis or memory",
          [](ServerConfig& c, const std::string& v) {
              if (v != "memory" && v != "sqlite" && v != "redis") {
                  throw std::invalid_argument("--store: expected memory, sqlite or redis, got '" +
@@ -141,11 +141,13 @@ const std::vector<Option>& options() {
              }
              c.store = v;
          }},
-        {"sqlite-path", "database file for --store sqlite",
+        {"sqlite-path",
+         "database file for --store sqlite (default outpost-games.db in the working directory; "
+         "missing folders are created)",
          [](ServerConfig& c, const std::string& v) { c.sqlitePath = v; }},
         {"redis-url", "redis://[:password@]host[:port][/db] for --store redis",
          [](ServerConfig& c, const std::string& v) { c.redisUrl = v; }},
-        {"retention-days", "days finished games are kept (0: forever)",
+        {"retention-days", "days finished games are kept after they end (0, the default: forever)",
          [](ServerConfig& c, const std::string& v) {
              c.retentionDays = parseNumber("retention-days", v, 0, 36500);
          }},

@@ -41,12 +41,14 @@ struct ServerConfig {
     std::vector<std::string> trustedProxies;  // peers whose X-Forwarded-For is believed
     bool logRequests = true;
 
-    // Where games live (docs/deployment.md): "memory" (one process), "sqlite" (the file
-    // sqlitePath, survives restarts) or "redis" (replicas share games and events).
-    std::string store = "memory";
+    // Where games live (docs/deployment.md): "sqlite" (the default: the file sqlitePath, which
+    // survives restarts and kill -9), "redis" (replicas share games and events) or "memory"
+    // (one process, nothing survives it; tests and demos ask for it by name).
+    std::string store = "sqlite";
+    // Relative paths are taken from the working directory; missing folders are created.
     std::string sqlitePath = "outpost-games.db";
     std::string redisUrl = "redis://127.0.0.1:6379";
-    int retentionDays = 30;  // finished games kept this long; 0: forever
+    int retentionDays = 0;  // finished games kept this long after their end; 0: forever
 
     int effectiveSearchThreads() const;
 };

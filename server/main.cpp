@@ -1,5 +1,4 @@
 // outpost-server: the Outpost game server. See --help, api/openapi.yaml and docs/deployment.md.
-#include <chrono>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -17,11 +16,7 @@ int main(int argc, char** argv) {
     }
     const ServerConfig& config = *parsed.config;
     try {
-        StoreSettings settings;
-        settings.finishedRetention = std::chrono::hours(24) * config.retentionDays;
-        if (config.store == "redis") settings.redisUrl = config.redisUrl;
-        settings.dbPath = config.store == "sqlite" ? config.sqlitePath : ":memory:";
-        StoreSelection stores = selectGameStores(settings);
+        StoreSelection stores = selectGameStores(storeSettingsFor(config));
         // JSON log lines go to stdout; --log-requests=false drops only the per-request ones.
         std::cout << nlohmann::json{{"event", "store"}, {"store", stores.description}}.dump()
                   << std::endl;

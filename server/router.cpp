@@ -5,6 +5,7 @@
 
 #include "handlers/analysis_handler.h"
 #include "handlers/game_handlers.h"
+#include "handlers/game_list_handler.h"
 #include "handlers/service_handlers.h"
 #include "http/cors.h"
 #include "http/json_response.h"
@@ -115,10 +116,12 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
             return "/api/v1/ws";
         }
         if (count == 3 && segments[2] == "games") {
-            if (request.method() != http::verb::post)
-                methodNotAllowed(request, sink, "POST");
-            else
+            if (request.method() == http::verb::post)
                 handleCreateGame(context, request, client, sink);
+            else if (isGet(request))
+                handleListGames(context, request, sink);
+            else
+                methodNotAllowed(request, sink, "GET, POST");
             return "/api/v1/games";
         }
         if (count == 4 && segments[2] == "games") {

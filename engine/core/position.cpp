@@ -57,43 +57,39 @@ Position::Position() {
     readFen(kStartFen);
 }
 
-Position::Position(const Position& other)
-    : sideToMove_(other.sideToMove_), gamePly_(other.gamePly_), states_(other.states_) {
+// The board itself (bitboards, mailbox, side, ply); the state stack is the caller's, since copying
+// and moving treat it differently, and st_ must point into this object's own stack.
+void Position::copyBoard(const Position& other) {
     std::copy(std::begin(other.byType_), std::end(other.byType_), byType_);
     std::copy(std::begin(other.byColor_), std::end(other.byColor_), byColor_);
     std::copy(std::begin(other.board_), std::end(other.board_), board_);
+    sideToMove_ = other.sideToMove_;
+    gamePly_ = other.gamePly_;
+}
+
+Position::Position(const Position& other) : states_(other.states_) {
+    copyBoard(other);
     st_ = &states_.back();
 }
 
 Position& Position::operator=(const Position& other) {
     if (this != &other) {
-        std::copy(std::begin(other.byType_), std::end(other.byType_), byType_);
-        std::copy(std::begin(other.byColor_), std::end(other.byColor_), byColor_);
-        std::copy(std::begin(other.board_), std::end(other.board_), board_);
-        sideToMove_ = other.sideToMove_;
-        gamePly_ = other.gamePly_;
+        copyBoard(other);
         states_ = other.states_;
         st_ = &states_.back();
     }
     return *this;
 }
 
-Position::Position(Position&& other) noexcept
-    : sideToMove_(other.sideToMove_), gamePly_(other.gamePly_), states_(std::move(other.states_)) {
-    std::copy(std::begin(other.byType_), std::end(other.byType_), byType_);
-    std::copy(std::begin(other.byColor_), std::end(other.byColor_), byColor_);
-    std::copy(std::begin(other.board_), std::end(other.board_), board_);
+Position::Position(Position&& other) noexcept : states_(std::move(other.states_)) {
+    copyBoard(other);
     st_ = &states_.back();
     other.st_ = nullptr;
 }
 
 Position& Position::operator=(Position&& other) noexcept {
     if (this != &other) {
-        std::copy(std::begin(other.byType_), std::end(other.byType_), byType_);
-        std::copy(std::begin(other.byColor_), std::end(other.byColor_), byColor_);
-        std::copy(std::begin(other.board_), std::end(other.board_), board_);
-        sideToMove_ = other.sideToMove_;
-        gamePly_ = other.gamePly_;
+        copyBoard(other);
         states_ = std::move(other.states_);
         st_ = &states_.back();
         other.st_ = nullptr;

@@ -157,6 +157,7 @@ class Position {
 
   private:
     void clear();
+    void copyBoard(const Position& other);
     void putPiece(Piece p, Square s);
     void removePiece(Square s);
     void movePiece(Square from, Square to);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 
 namespace outpost::search {
 namespace {
@@ -18,6 +19,13 @@ constexpr std::array<LevelSettings, kMaxLevel> kLevels{{
     {0, 0, 1, 0},
 }};
 
+// Nominal ratings: level 1 at kMinElo, level 8 at kMaxElo, and between them the cumulative gaps
+// measured level against level (docs/strength.md: +382 +382 +280 +512 +417 +191 +70, 1+0.01 self
+// play), scaled by 2000/2234 to fit the range and rounded to 10.
+constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 1140, 1480, 1730,
+                                               2190,    2570, 2740, kMaxElo};
+static_assert(kLevelElo.front() == kMinElo && kLevelElo.back() == kMaxElo);
+
 // Weight of a candidate: the closer to the best, the likelier (linear fall-off to the margin).
 constexpr int kMinWeight = 1;
 
@@ -26,6 +34,19 @@ constexpr int kMinWeight = 1;
 LevelSettings levelSettings(int level) {
     if (level < kMinLevel || level > kMaxLevel) return LevelSettings{};
     return kLevels[static_cast<std::size_t>(level - 1)];
+}
+
+int levelElo(int level) {
+    return kLevelElo[static_cast<std::size_t>(std::clamp(level, kMinLevel, kMaxLevel) - 1)];
+}
+
+int levelForElo(int elo) {
+    const int target = std::clamp(elo, kMinElo, kMaxElo);
+    int best = kMinLevel;
+    for (int level = kMinLevel + 1; level <= kMaxLevel; ++level) {
+        if (std::abs(levelElo(level) - target) < std::abs(levelElo(best) - target)) best = level;
+    }
+    return best;
 }
 
 std::size_t chooseLevelMove(const std::vector<int>& scoresCp, const LevelSettings& settings,

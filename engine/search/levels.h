@@ -26,6 +26,19 @@ inline constexpr int kMaxLevel = 8;
 // Settings for level 1..8 (anything else: full strength, no limits).
 LevelSettings levelSettings(int level);
 
+// UCI_Elo (with UCI_LimitStrength) is served by the levels: each level has a nominal rating, from
+// kMinElo (level 1) to kMaxElo (level 8, full strength), spaced as the measured gaps between
+// neighbouring levels (docs/strength.md says how they were chosen).
+inline constexpr int kMinElo = 800;
+inline constexpr int kMaxElo = 2800;
+
+// Nominal rating of level 1..8.
+int levelElo(int level);
+
+// The level whose nominal rating is nearest to elo (clamped to kMinElo..kMaxElo); a tie goes to
+// the weaker level.
+int levelForElo(int elo);
+
 // Index of the chosen candidate. scoresCp are the candidates' scores (best first, mates mapped to
 // large centipawn values by the caller).
 std::size_t chooseLevelMove(const std::vector<int>& scoresCp, const LevelSettings& settings,

@@ -159,6 +159,24 @@ bool Searcher::isDrawInTree(int ply) const {
     return pos_.isDraw(ply);
 }
 
+Searcher::TableProbe Searcher::probeTable(int ply) {
+    TableProbe probe;
+    probe.key = pos_.key();
+    probe.hit = shared_->config.transpositionTable && shared_->tt->probe(probe.key, probe.entry);
+    if (probe.hit) {
+        probe.score = scoreFromTable(probe.entry.score, ply);
+        counters_.add(Counter::TTHits);
+    }
+    return probe;
+}
+
+void Searcher::countNode(int ply, bool pvNode) {
+    nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    counters_.add(Counter::Nodes);
+    if (pvNode) stack_[ply].pvLength = ply;
+    seldepth_ = std::max(seldepth_, ply + 1);
+}
+
 int Searcher::evaluate() {
     return std::clamp(evaluator_.evaluate(pos_), -kEvalLimit, kEvalLimit);
 }
@@ -344,10 +362,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // Step 2. Honour a stop (before counting, so a node limit is met exactly), count the node,
     // guard the stack.
     if (shouldStop()) return 0;
-    nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    counters_.add(Counter::Nodes);
-    if (pvNode) stack_[ply].pvLength = ply;
-    seldepth_ = std::max(seldepth_, ply + 1);
+    countNode(ply, pvNode);
     const bool inCheck = pos_.inCheck();
     stack_[ply].inCheck = inCheck;
     if (ply >= kMaxSearchPly - 1) return inCheck ? kDraw : evaluate();
@@ -373,17 +388,13 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
 
     // Step 5. Transposition table: a deep enough entry with a fitting bound decides a non-PV
     // node at once; its move is tried first in any case.
-    const Key key = pos_.key();
-    TTData tte;
-    const bool ttHit = cfg.transpositionTable && shared_->tt->probe(key, tte);
-    const int ttScore = ttHit ? scoreFromTable(tte.score, ply) : 0;
+    const TableProbe table = probeTable(ply);
     Move ttMove = rootNode ? rootMoves_[static_cast<std::size_t>(pvIndex_)].move
-                           : (ttHit ? Move(tte.move) : Move::none());
-    if (ttHit) counters_.add(Counter::TTHits);
-    if (!pvNode && ttHit && tte.depth >= depth &&
-        boundAllowsCutoff(tte.bound, ttScore, alpha, beta) && pos_.rule50() < 90) {
+                           : (table.hit ? Move(table.entry.move) : Move::none());
+    if (!pvNode && table.hit && table.entry.depth >= depth &&
+        boundAllowsCutoff(table.entry.bound, table.score, alpha, beta) && pos_.rule50() < 90) {
         counters_.add(Counter::TTCutoffs);
-        return ttScore;
+        return table.score;
     }
 
     // Step 6. Static evaluation (none in check), refined by a table score whose bound points
@@ -391,12 +402,13 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     int staticEval = kNoEval;
     int eval = kNoEval;
     if (!inCheck) {
-        staticEval = ttHit && tte.eval != kNoEval ? tte.eval : evaluate();
+        staticEval = table.hit && table.entry.eval != kNoEval ? table.entry.eval : evaluate();
         eval = staticEval;
-        if (ttHit && !isMateScore(ttScore) &&
-            (tte.bound == TTBound::Exact || (tte.bound == TTBound::Lower && ttScore > eval) ||
-             (tte.bound == TTBound::Upper && ttScore < eval))) {
-            eval = ttScore;
+        if (table.hit && !isMateScore(table.score) &&
+            (table.entry.bound == TTBound::Exact ||
+             (table.entry.bound == TTBound::Lower && table.score > eval) ||
+             (table.entry.bound == TTBound::Upper && table.score < eval))) {
+            eval = table.score;
         }
     }
     stack_[ply].staticEval = staticEval;
@@ -643,8 +655,8 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         const TTBound bound = bestScore >= beta      ? TTBound::Lower
                               : (pvNode && bestMove) ? TTBound::Exact
                                                      : TTBound::Upper;
-        shared_->tt->store(key, TTData{bestMove.raw(), scoreToTable(bestScore, ply), staticEval,
-                                       depth, bound, pvNode});
+        shared_->tt->store(table.key, TTData{bestMove.raw(), scoreToTable(bestScore, ply),
+                                             staticEval, depth, bound, pvNode});
     }
     return bestScore;
 }
@@ -673,11 +685,8 @@ template <bool PvNode>
 int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
     const SearchConfig& cfg = shared_->config;
     if (shouldStop()) return 0;
-    nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    counters_.add(Counter::Nodes);
+    countNode(ply, PvNode);
     counters_.add(Counter::QuiescenceNodes);
-    if (PvNode) stack_[ply].pvLength = ply;
-    seldepth_ = std::max(seldepth_, ply + 1);
     const bool inCheck = pos_.inCheck();
     if (ply >= kMaxSearchPly - 1) return inCheck ? kDraw : evaluate();
 
@@ -688,15 +697,11 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
     }
 
     // Step Q2. The table may already know this node.
-    const Key key = pos_.key();
-    TTData tte;
-    const bool ttHit = cfg.transpositionTable && shared_->tt->probe(key, tte);
-    const int ttScore = ttHit ? scoreFromTable(tte.score, ply) : 0;
-    if (ttHit) counters_.add(Counter::TTHits);
-    if (!PvNode && ttHit && tte.depth >= kQuiescenceTableDepth &&
-        boundAllowsCutoff(tte.bound, ttScore, alpha, beta)) {
+    const TableProbe table = probeTable(ply);
+    if (!PvNode && table.hit && table.entry.depth >= kQuiescenceTableDepth &&
+        boundAllowsCutoff(table.entry.bound, table.score, alpha, beta)) {
         counters_.add(Counter::TTCutoffs);
-        return ttScore;
+        return table.score;
     }
 
     // Step Q3. Stand pat: the side to move is not forced to capture, so the static eval is a
@@ -705,7 +710,7 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
     int bestScore = -kInfinity;
     Square threatSquare = NoSquare;
     if (!inCheck) {
-        staticEval = ttHit && tte.eval != kNoEval ? tte.eval : evaluate();
+        staticEval = table.hit && table.entry.eval != kNoEval ? table.entry.eval : evaluate();
         bestScore = staticEval;
         // Step Q4. Two-sided quiescence (Micro-Max's threat detection): if passing would lose
         // material, the stand-pat score is not safe. Use the lower value, and also search quiet
@@ -731,8 +736,8 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
     // Step Q5. Captures and promotions; quiet checks at the first quiescence ply; in check all
     // evasions.
     const bool withChecks = cfg.quiescenceChecks && qply == 0;
-    MovePicker picker(pos_, ttHit ? Move(tte.move) : Move::none(), history_, cfg, withChecks,
-                      threatSquare);
+    MovePicker picker(pos_, table.hit ? Move(table.entry.move) : Move::none(), history_, cfg,
+                      withChecks, threatSquare);
     Move bestMove = Move::none();
     int moveCount = 0;
     while (const Move m = picker.next()) {
@@ -785,8 +790,8 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
 
     if (cfg.transpositionTable) {
         const TTBound bound = bestScore >= beta ? TTBound::Lower : TTBound::Upper;
-        shared_->tt->store(key, TTData{bestMove.raw(), scoreToTable(bestScore, ply), staticEval,
-                                       kQuiescenceTableDepth, bound, PvNode});
+        shared_->tt->store(table.key, TTData{bestMove.raw(), scoreToTable(bestScore, ply),
+                                             staticEval, kQuiescenceTableDepth, bound, PvNode});
     }
     return bestScore;
 }

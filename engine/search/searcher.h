@@ -105,8 +105,20 @@ class Searcher {
     // the threatened piece.
     int detectThreat(Square& threatened);
 
+    // A transposition table probe at one node (counted as a hit when it hits); the score is
+    // already relative to this node. With the table switched off it never hits.
+    struct TableProbe {
+        Key key = 0;
+        TTData entry;
+        bool hit = false;
+        int score = 0;
+    };
+    TableProbe probeTable(int ply);
+
     bool shouldStop();
     void checkTime();
+    // Counts a node searched at this ply (nodes, seldepth, the PV length a PV node starts from).
+    void countNode(int ply, bool pvNode);
     bool isDrawInTree(int ply) const;
     int evaluate();
     void updatePv(int ply, Move m);

@@ -60,7 +60,9 @@ std::vector<std::string> optionLines(const UciSettings& settings) {
         spin("Move Overhead", engine.moveOverheadMs, 0, kMaxMoveOverheadMs),
         "option name Clear Hash type button",
         check("Ponder", settings.ponder),
-        spin("Level", settings.level, 0, kMaxLevel),
+        spin("Level", settings.level, 0, search::kMaxLevel),
+        check("UCI_LimitStrength", settings.limitStrength),
+        spin("UCI_Elo", settings.elo, search::kMinElo, search::kMaxElo),
     };
     for (const auto& [name, on] : engine.config.list()) lines.push_back(check(name, on));
     return lines;
@@ -97,8 +99,19 @@ OptionResult applyOption(std::string_view name, std::string_view value, UciSetti
         return OptionResult::Changed;
     }
     if (equalsIgnoreCase(name, "Level")) {
-        if (!parseSpin(value, 0, kMaxLevel, number)) return OptionResult::BadValue;
+        if (!parseSpin(value, 0, search::kMaxLevel, number)) return OptionResult::BadValue;
         settings.level = number;
+        return OptionResult::Changed;
+    }
+    if (equalsIgnoreCase(name, "UCI_LimitStrength")) {
+        if (!parseCheck(value, flag)) return OptionResult::BadValue;
+        settings.limitStrength = flag;
+        return OptionResult::Changed;
+    }
+    if (equalsIgnoreCase(name, "UCI_Elo")) {
+        if (!parseSpin(value, search::kMinElo, search::kMaxElo, number))
+            return OptionResult::BadValue;
+        settings.elo = number;
         return OptionResult::Changed;
     }
     for (const auto& [switchName, on] : engine.config.list()) {
@@ -108,6 +121,10 @@ OptionResult applyOption(std::string_view name, std::string_view value, UciSetti
         return OptionResult::Changed;
     }
     return OptionResult::UnknownName;
+}
+
+int effectiveLevel(const UciSettings& settings) {
+    return settings.limitStrength ? search::levelForElo(settings.elo) : settings.level;
 }
 
 bool parseSetOption(std::string_view args, std::string& name, std::string& value) {

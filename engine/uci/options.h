@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine.h"
+#include "search/levels.h"
 
 namespace outpost::uci {
 
@@ -16,15 +17,20 @@ inline constexpr int kMaxHashMb = 32768;
 inline constexpr int kMaxThreads = 256;
 inline constexpr int kMaxMultiPv = 256;
 inline constexpr int kMaxMoveOverheadMs = 5000;
-inline constexpr int kMaxLevel = 8;  // 1..8 are the playing levels for people; 0 is full strength
 
 // Everything setoption can change. The engine part is handed to Engine::setOptions before a search.
 struct UciSettings {
     EngineOptions engine;
     int multiPv = 1;
-    int level = 0;
+    int level = 0;               // Level: 1..8 for people, 0 = full strength
+    bool limitStrength = false;  // UCI_LimitStrength: play at UCI_Elo (through the levels)
+    int elo = search::kMinElo;   // UCI_Elo
     bool ponder = false;
 };
+
+// The playing level a search gets: UCI_LimitStrength with UCI_Elo, when on, takes precedence over
+// the Level option (0 = full strength).
+int effectiveLevel(const UciSettings& settings);
 
 enum class OptionResult {
     Changed,    // a setting changed (engine options may need applying)

@@ -194,7 +194,7 @@ void UciLoop::go(std::string_view args) {
     request.moves = moves_;
     request.limits = command->limits;
     request.multiPv = settings_.multiPv;
-    request.level = settings_.level;
+    request.level = effectiveLevel(settings_);
 
     {
         std::lock_guard lock(out_.mutex());

@@ -19,6 +19,18 @@ import threading
 # told its clock is this much shorter so it does not lose on time because of them.
 ADAPTER_LATENCY_MS = 150
 
+# Some engines (Phalanx) answer castling in SAN even in coordinate mode; UCI wants the king's move.
+CASTLING_SAN = {"O-O": ("e1g1", "e8g8"), "O-O-O": ("e1c1", "e8c8"),
+                "0-0": ("e1g1", "e8g8"), "0-0-0": ("e1c1", "e8c8")}
+
+
+def to_uci(move, white_to_move):
+    """The engine's move in UCI form (castling in SAN becomes the king's two-square move)."""
+    bare = move.rstrip("+#")
+    if bare in CASTLING_SAN:
+        return CASTLING_SAN[bare][0 if white_to_move else 1]
+    return move
+
 
 class XboardEngine:
     def __init__(self, argv):
@@ -139,7 +151,7 @@ def main():
                 if reply is None:
                     return 1
                 if reply.startswith("move "):
-                    best = reply.split()[1]
+                    best = to_uci(reply.split()[1], white_to_move)
                     break
                 if reply.startswith(("1-0", "0-1", "1/2-1/2", "resign")):
                     break

@@ -79,4 +79,12 @@ GameRecord gameRecordFromStoredJson(const nlohmann::json& json) {
     return game;
 }
 
+std::optional<GameRecord> parseStoredGame(std::string_view doc) {
+    try {
+        return gameRecordFromStoredJson(nlohmann::json::parse(doc));
+    } catch (const nlohmann::json::exception&) {
+        return std::nullopt;
+    }
+}
+
 }  // namespace outpost::server

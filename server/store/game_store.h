@@ -14,16 +14,22 @@
 // Handlers run on a thread of the bus's choosing; they must not block (post to your own strand).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "store/game_record.h"
 
 namespace outpost::server {
+
+// Finished-game retention of every backend: how long a finished game is kept after its last
+// change. Zero, the default, keeps finished games forever; ongoing games are never removed.
+inline constexpr std::chrono::seconds kKeepFinishedForever{0};
 
 enum class StoreStatus {
     Ok,
@@ -40,6 +46,11 @@ struct StoreReadResult {
     std::optional<GameRecord> game;  // set when status is Ok
 };
 
+struct StoreManyResult {
+    StoreStatus status = StoreStatus::Ok;  // Ok, or Unavailable when the backend failed
+    std::vector<GameRecord> games;         // the games found, in the order their ids were asked
+};
+
 class GameStore {
   public:
     virtual ~GameStore() = default;
@@ -48,6 +59,12 @@ class GameStore {
     virtual StoreStatus create(const GameRecord& game) = 0;
 
     virtual StoreReadResult get(std::string_view id) = 0;
+
+    // The games among `ids` that exist (unknown or expired ids are simply absent), in the order
+    // of `ids`; the caller removes duplicates. One keyed lookup per id, never a scan of all
+    // games: the cost depends on how many ids are asked (the API bounds it), not on how many
+    // games are stored. This is how a client lists its recent games (GET /api/v1/games?ids=).
+    virtual StoreManyResult getMany(const std::vector<std::string>& ids) = 0;
 
     // Compare-and-set: replaces the stored game with `game` only if the stored version equals
     // expectedVersion. `game.version` must be expectedVersion + 1 (the caller bumps it).

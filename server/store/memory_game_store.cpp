@@ -1,7 +1,5 @@
 #include "store/memory_game_store.h"
 
-#include <vector>
-
 namespace outpost::server {
 
 const char* toString(StoreStatus status) {
@@ -33,6 +31,16 @@ StoreReadResult MemoryGameStore::get(std::string_view id) {
     return {StoreStatus::Ok, it->second};
 }
 
+StoreManyResult MemoryGameStore::getMany(const std::vector<std::string>& ids) {
+    StoreManyResult result;
+    std::lock_guard lock(mutex_);
+    for (const std::string& id : ids) {
+        auto it = games_.find(id);
+        if (it != games_.end()) result.games.push_back(it->second);
+    }
+    return result;
+}
+
 StoreStatus MemoryGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {
     std::lock_guard lock(mutex_);
     auto it = games_.find(game.id);
@@ -48,37 +56,15 @@ std::uint64_t MemoryGameStore::count() {
 }
 
 GameEventBus::SubscriptionId MemoryEventBus::subscribe(const std::string& gameId, Handler handler) {
-    std::lock_guard lock(mutex_);
-    SubscriptionId id = nextId_++;
-    subscriptions_.emplace(
-        id, Subscription{gameId, std::make_shared<const Handler>(std::move(handler))});
-    byGame_.emplace(gameId, id);
-    return id;
+    return subscribers_.add(gameId, std::move(handler));
 }
 
 void MemoryEventBus::unsubscribe(SubscriptionId id) {
-    std::lock_guard lock(mutex_);
-    auto it = subscriptions_.find(id);
-    if (it == subscriptions_.end()) return;
-    auto [first, last] = byGame_.equal_range(it->second.gameId);
-    for (auto g = first; g != last; ++g) {
-        if (g->second == id) {
-            byGame_.erase(g);
-            break;
-        }
-    }
-    subscriptions_.erase(it);
+    subscribers_.remove(id);
 }
 
 void MemoryEventBus::publish(const GameEvent& event) {
-    std::vector<std::shared_ptr<const Handler>> handlers;
-    {
-        std::lock_guard lock(mutex_);
-        auto [first, last] = byGame_.equal_range(event.gameId);
-        for (auto g = first; g != last; ++g)
-            handlers.push_back(subscriptions_.at(g->second).handler);
-    }
-    for (const auto& handler : handlers) (*handler)(event);
+    subscribers_.dispatch(event);
 }
 
 }  // namespace outpost::server

@@ -1,12 +1,12 @@
 // In-process GameStore and GameEventBus: one replica, games lost on restart.
 #pragma once
 
-#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 
 #include "store/game_store.h"
+#include "store/subscriber_registry.h"
 
 namespace outpost::server {
 
@@ -14,6 +14,7 @@ class MemoryGameStore final : public GameStore {
   public:
     StoreStatus create(const GameRecord& game) override;
     StoreReadResult get(std::string_view id) override;
+    StoreManyResult getMany(const std::vector<std::string>& ids) override;
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
 
@@ -31,14 +32,7 @@ class MemoryEventBus final : public GameEventBus {
     void publish(const GameEvent& event) override;
 
   private:
-    struct Subscription {
-        std::string gameId;
-        std::shared_ptr<const Handler> handler;
-    };
-    std::mutex mutex_;
-    SubscriptionId nextId_ = 1;
-    std::map<SubscriptionId, Subscription> subscriptions_;
-    std::multimap<std::string, SubscriptionId> byGame_;
+    SubscriberRegistry subscribers_;
 };
 
 }  // namespace outpost::server

@@ -3,6 +3,7 @@
 #include <hiredis/hiredis.h>
 
 #include <charconv>
+#include <stdexcept>
 
 namespace outpost::server {
 
@@ -34,6 +35,13 @@ RedisReplyPtr sendCommand(redisContext* context, const std::vector<std::string>&
 }
 
 }  // namespace
+
+RedisEndpoint parseRedisUrlOrThrow(const std::string& url) {
+    std::string error;
+    std::optional<RedisEndpoint> endpoint = parseRedisUrl(url, &error);
+    if (!endpoint) throw std::invalid_argument(error);
+    return *endpoint;
+}
 
 void RedisReplyDeleter::operator()(redisReply* reply) const {
     freeReplyObject(reply);

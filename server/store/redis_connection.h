@@ -31,6 +31,8 @@ struct RedisEndpoint {
 
 // Returns the endpoint, or nullopt with `error` set when the URL is not understood.
 std::optional<RedisEndpoint> parseRedisUrl(const std::string& url, std::string* error);
+// The same, throwing std::invalid_argument with the error when the URL is not understood.
+RedisEndpoint parseRedisUrlOrThrow(const std::string& url);
 
 struct RedisReplyDeleter {
     void operator()(redisReply* reply) const;

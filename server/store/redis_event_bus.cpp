@@ -5,7 +5,6 @@
 
 #include <charconv>
 #include <stdexcept>
-#include <vector>
 
 namespace outpost::server {
 
@@ -14,13 +13,6 @@ namespace {
 constexpr char kGameChangedTag = 'G';
 constexpr char kEngineInfoTag = 'I';
 constexpr std::chrono::milliseconds kFirstReconnectDelay{50};
-
-RedisEndpoint endpointOrThrow(const std::string& url) {
-    std::string error;
-    std::optional<RedisEndpoint> endpoint = parseRedisUrl(url, &error);
-    if (!endpoint) throw std::invalid_argument(error);
-    return *endpoint;
-}
 
 std::string_view replyText(const redisReply* reply) {
     return reply && reply->type == REDIS_REPLY_STRING ? std::string_view(reply->str, reply->len)
@@ -31,7 +23,7 @@ std::string_view replyText(const redisReply* reply) {
 
 RedisEventBus::RedisEventBus(RedisBusOptions options)
     : options_(std::move(options)),
-      publisher_(endpointOrThrow(options_.url), options_.timeout),
+      publisher_(parseRedisUrlOrThrow(options_.url), options_.timeout),
       channelPrefix_(options_.keyPrefix + "events:") {
     listener_ = std::thread([this] { listen(); });
 }
@@ -77,43 +69,16 @@ bool RedisEventBus::decode(std::string_view gameId, std::string_view message, Ga
 }
 
 GameEventBus::SubscriptionId RedisEventBus::subscribe(const std::string& gameId, Handler handler) {
-    std::lock_guard lock(subscriptionsMutex_);
-    SubscriptionId id = nextId_++;
-    subscriptions_.emplace(
-        id, Subscription{gameId, std::make_shared<const Handler>(std::move(handler))});
-    byGame_.emplace(gameId, id);
-    return id;
+    return subscribers_.add(gameId, std::move(handler));
 }
 
 void RedisEventBus::unsubscribe(SubscriptionId id) {
-    std::lock_guard lock(subscriptionsMutex_);
-    auto it = subscriptions_.find(id);
-    if (it == subscriptions_.end()) return;
-    auto [first, last] = byGame_.equal_range(it->second.gameId);
-    for (auto g = first; g != last; ++g) {
-        if (g->second == id) {
-            byGame_.erase(g);
-            break;
-        }
-    }
-    subscriptions_.erase(it);
+    subscribers_.remove(id);
 }
 
 void RedisEventBus::publish(const GameEvent& event) {
     // A lost event is tolerable (see the header); a failed publish must not fail the move.
     publisher_.command({"PUBLISH", channelPrefix_ + event.gameId, encode(event)});
-}
-
-void RedisEventBus::deliver(const GameEvent& event) {
-    std::vector<std::shared_ptr<const Handler>> handlers;
-    {
-        std::lock_guard lock(subscriptionsMutex_);
-        auto [first, last] = byGame_.equal_range(event.gameId);
-        for (auto g = first; g != last; ++g)
-            handlers.push_back(subscriptions_.at(g->second).handler);
-    }
-    // Outside the lock, so a handler may subscribe or unsubscribe.
-    for (const auto& handler : handlers) (*handler)(event);
 }
 
 bool RedisEventBus::sleepUnlessStopping(std::chrono::milliseconds delay) {
@@ -158,7 +123,7 @@ void RedisEventBus::listen() {
                     GameEvent event;
                     if (decode(channel.substr(channelPrefix_.size()),
                                replyText(message->element[3]), &event)) {
-                        deliver(event);
+                        subscribers_.dispatch(event);
                     }
                 }
                 listening_ = false;

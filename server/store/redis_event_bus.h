@@ -15,7 +15,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -23,6 +22,7 @@
 
 #include "store/game_store.h"
 #include "store/redis_connection.h"
+#include "store/subscriber_registry.h"
 
 namespace outpost::server {
 
@@ -53,13 +53,7 @@ class RedisEventBus final : public GameEventBus {
     static bool decode(std::string_view gameId, std::string_view message, GameEvent* event);
 
   private:
-    struct Subscription {
-        std::string gameId;
-        std::shared_ptr<const Handler> handler;
-    };
-
     void listen();
-    void deliver(const GameEvent& event);
     // Waits up to `delay` unless the bus is stopping; returns false when it is.
     bool sleepUnlessStopping(std::chrono::milliseconds delay);
 
@@ -67,10 +61,7 @@ class RedisEventBus final : public GameEventBus {
     RedisConnectionPool publisher_;
     std::string channelPrefix_;
 
-    std::mutex subscriptionsMutex_;
-    SubscriptionId nextId_ = 1;
-    std::map<SubscriptionId, Subscription> subscriptions_;
-    std::multimap<std::string, SubscriptionId> byGame_;
+    SubscriberRegistry subscribers_;
 
     // The subscriber connection's socket, so the destructor can wake the blocked reader.
     std::mutex listenerMutex_;

@@ -2,6 +2,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "store/game_record_json.h"
@@ -10,14 +11,8 @@ namespace outpost::server {
 
 namespace {
 
-RedisEndpoint endpointOrThrow(const std::string& url) {
-    std::string error;
-    std::optional<RedisEndpoint> endpoint = parseRedisUrl(url, &error);
-    if (!endpoint) throw std::invalid_argument(error);
-    return *endpoint;
-}
-
-// KEYS[1] game key, KEYS[2] creation counter; ARGV[1] version, ARGV[2] doc.
+// KEYS[1] game key, KEYS[2] creation counter; ARGV[1] version, ARGV[2] doc,
+// ARGV[3] seconds to keep the game (0: forever).
 // 1: created (or this very create was already applied), 0: the id is taken.
 constexpr const char* kCreateScript = R"lua(
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -25,6 +20,8 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'doc', ARGV[2])
+local keep = tonumber(ARGV[3])
+if keep > 0 then redis.call('EXPIRE', KEYS[1], keep) end
 redis.call('INCR', KEYS[2])
 return 1
 )lua";
@@ -45,19 +42,31 @@ if current == ARGV[2] and redis.call('HGET', KEYS[1], 'doc') == ARGV[3] then ret
 return 0
 )lua";
 
+// KEYS: game keys. The doc of each, or false (nil in the reply) where the game does not exist.
+constexpr const char* kGetManyScript = R"lua(
+local docs = {}
+for i, key in ipairs(KEYS) do docs[i] = redis.call('HGET', key, 'doc') end
+return docs
+)lua";
+
 }  // namespace
 
+std::int64_t RedisGameStore::keepSeconds(const GameRecord& game) const {
+    return game.status == "ongoing" ? 0 : options_.finishedRetention.count();
+}
+
 RedisGameStore::RedisGameStore(RedisStoreOptions options)
-    : options_(std::move(options)), pool_(endpointOrThrow(options_.url), options_.timeout) {}
+    : options_(std::move(options)), pool_(parseRedisUrlOrThrow(options_.url), options_.timeout) {}
 
 std::string RedisGameStore::gameKey(std::string_view id) const {
     return options_.keyPrefix + "game:" + std::string(id);
 }
 
 StoreStatus RedisGameStore::create(const GameRecord& game) {
-    RedisReplyPtr reply = pool_.command({"EVAL", kCreateScript, "2", gameKey(game.id),
-                                         options_.keyPrefix + "games:created",
-                                         std::to_string(game.version), toStoredJson(game).dump()});
+    RedisReplyPtr reply =
+        pool_.command({"EVAL", kCreateScript, "2", gameKey(game.id),
+                       options_.keyPrefix + "games:created", std::to_string(game.version),
+                       toStoredJson(game).dump(), std::to_string(keepSeconds(game))});
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
     return reply->integer == 1 ? StoreStatus::Ok : StoreStatus::AlreadyExists;
 }
@@ -67,20 +76,33 @@ StoreReadResult RedisGameStore::get(std::string_view id) {
     if (!reply) return {StoreStatus::Unavailable, std::nullopt};
     if (reply->type == REDIS_REPLY_NIL) return {StoreStatus::NotFound, std::nullopt};
     if (reply->type != REDIS_REPLY_STRING) return {StoreStatus::Unavailable, std::nullopt};
-    try {
-        return {StoreStatus::Ok, gameRecordFromStoredJson(nlohmann::json::parse(
-                                     std::string_view(reply->str, reply->len)))};
-    } catch (const nlohmann::json::exception&) {
-        return {StoreStatus::Unavailable, std::nullopt};
+    std::optional<GameRecord> game = parseStoredGame(std::string_view(reply->str, reply->len));
+    if (!game) return {StoreStatus::Unavailable, std::nullopt};
+    return {StoreStatus::Ok, std::move(game)};
+}
+
+StoreManyResult RedisGameStore::getMany(const std::vector<std::string>& ids) {
+    StoreManyResult result;
+    if (ids.empty()) return result;
+    std::vector<std::string> args = {"EVAL", kGetManyScript, std::to_string(ids.size())};
+    for (const std::string& id : ids) args.push_back(gameKey(id));
+    RedisReplyPtr reply = pool_.command(args);
+    if (!reply || reply->type != REDIS_REPLY_ARRAY) return {StoreStatus::Unavailable, {}};
+    for (std::size_t i = 0; i < reply->elements; ++i) {
+        const redisReply* doc = reply->element[i];
+        if (doc->type != REDIS_REPLY_STRING) continue;  // nil: no such game (or it expired)
+        std::optional<GameRecord> game = parseStoredGame(std::string_view(doc->str, doc->len));
+        if (!game) return {StoreStatus::Unavailable, {}};
+        result.games.push_back(std::move(*game));
     }
+    return result;
 }
 
 StoreStatus RedisGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {
-    const bool finished = game.status != "ongoing";
-    const auto keepSeconds = finished ? options_.finishedRetention.count() : 0;
-    RedisReplyPtr reply = pool_.command(
-        {"EVAL", kUpdateScript, "1", gameKey(game.id), std::to_string(expectedVersion),
-         std::to_string(game.version), toStoredJson(game).dump(), std::to_string(keepSeconds)});
+    RedisReplyPtr reply =
+        pool_.command({"EVAL", kUpdateScript, "1", gameKey(game.id),
+                       std::to_string(expectedVersion), std::to_string(game.version),
+                       toStoredJson(game).dump(), std::to_string(keepSeconds(game))});
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
     switch (reply->integer) {
         case 1:

@@ -11,11 +11,14 @@
 //
 // Durability is Redis's: run it with `appendonly yes` (docker/compose.yaml uses
 // `appendfsync always`, so an acknowledged move is on disk before the server answers).
-// Finished games expire after the retention; ongoing games are kept.
+// Finished games expire after the retention (EXPIRE on the key, set by the write that finishes
+// them); ongoing games, and every game when the retention is zero (the default), are kept.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "store/game_store.h"
 #include "store/redis_connection.h"
@@ -26,8 +29,8 @@ struct RedisStoreOptions {
     std::string url = "redis://127.0.0.1:6379";
     std::string keyPrefix = "outpost:";
     std::chrono::milliseconds timeout{2000};  // connect and per-command
-    // Finished games are deleted this long after their last change; zero keeps them forever.
-    std::chrono::seconds finishedRetention{std::chrono::hours(24 * 30)};
+    // Finished games are deleted this long after their last change (zero: kept forever).
+    std::chrono::seconds finishedRetention = kKeepFinishedForever;
 };
 
 class RedisGameStore final : public GameStore {
@@ -38,12 +41,16 @@ class RedisGameStore final : public GameStore {
 
     StoreStatus create(const GameRecord& game) override;
     StoreReadResult get(std::string_view id) override;
+    // One round trip: a read-only script fetches the document of every key (HGET per key).
+    StoreManyResult getMany(const std::vector<std::string>& ids) override;
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
     bool healthy() override;
 
   private:
     std::string gameKey(std::string_view id) const;
+    // The expiry a write sets on the game's key: the retention once it is finished, else none.
+    std::int64_t keepSeconds(const GameRecord& game) const;
 
     RedisStoreOptions options_;
     RedisConnectionPool pool_;

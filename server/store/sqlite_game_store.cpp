@@ -1,5 +1,8 @@
 #include "store/sqlite_game_store.h"
 
+#include <chrono>
+#include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "store/game_record_json.h"
@@ -38,9 +41,27 @@ std::int64_t updatedAt(const GameRecord& game) {
     return game.updatedAtMs != 0 ? game.updatedAtMs : nowEpochMs();
 }
 
+// The columns every write sets, numbered alike in the INSERT and the UPDATE:
+// ?1 id, ?2 version, ?3 status, ?4 updated_at, ?5 doc.
+void bindWrittenColumns(sqlite3_stmt* statement, const GameRecord& game, const std::string& doc) {
+    bindText(statement, 1, game.id);
+    sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(game.version));
+    bindText(statement, 3, game.status);
+    sqlite3_bind_int64(statement, 4, updatedAt(game));
+    bindText(statement, 5, doc);
+}
+
 }  // namespace
 
 SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::move(options)) {
+    const std::filesystem::path folder = std::filesystem::path(options_.path).parent_path();
+    std::error_code folderError;
+    if (!folder.empty()) std::filesystem::create_directories(folder, folderError);
+    if (folderError) {
+        throw std::runtime_error("cannot create the folder '" + folder.string() +
+                                 "' of SQLite database '" + options_.path +
+                                 "': " + folderError.message());
+    }
     int rc =
         sqlite3_open_v2(options_.path.c_str(), &db_,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
@@ -50,6 +71,11 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
         throw std::runtime_error("cannot open SQLite database '" + options_.path + "': " + message);
     }
     try {
+        // SQLite opens a write-protected file read-only without a word; every move would fail.
+        if (sqlite3_db_readonly(db_, "main") == 1) {
+            throw std::runtime_error("SQLite database '" + options_.path +
+                                     "' is read-only for this process");
+        }
         sqlite3_busy_timeout(db_, static_cast<int>(options_.busyTimeout.count()));
         // WAL: readers do not block the writer, and a commit is one append to the log.
         exec("PRAGMA journal_mode=WAL");
@@ -64,9 +90,15 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
             " created_at INTEGER NOT NULL,"
             " updated_at INTEGER NOT NULL,"
             " doc TEXT NOT NULL)");
-        exec("CREATE INDEX IF NOT EXISTS games_finished ON games(status, updated_at)");
+        // Pruning reads finished games by age: a partial index holds exactly those, so the
+        // DELETE touches only what it removes, however many ongoing games there are. (It
+        // replaces the (status, updated_at) index of earlier versions, which `<>` cannot use.)
+        exec("DROP INDEX IF EXISTS games_finished");
+        exec(
+            "CREATE INDEX IF NOT EXISTS games_finished_by_age ON games(updated_at)"
+            " WHERE status <> 'ongoing'");
         statements_.insert = prepare(
-            "INSERT INTO games(id, version, status, created_at, updated_at, doc)"
+            "INSERT INTO games(id, version, status, updated_at, doc, created_at)"
             " VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
         statements_.select = prepare("SELECT doc FROM games WHERE id = ?1");
         statements_.update = prepare(
@@ -78,19 +110,19 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
             prepare("DELETE FROM games WHERE status <> 'ongoing' AND updated_at < ?1");
         pruneLocked();
     } catch (...) {
-        for (sqlite3_stmt* statement : {statements_.insert, statements_.select, statements_.update,
-                                        statements_.exists, statements_.count, statements_.prune}) {
-            sqlite3_finalize(statement);
-        }
-        sqlite3_close(db_);
+        close();
         throw;
     }
 }
 
 SqliteGameStore::~SqliteGameStore() {
+    close();
+}
+
+void SqliteGameStore::close() {
     for (sqlite3_stmt* statement : {statements_.insert, statements_.select, statements_.update,
                                     statements_.exists, statements_.count, statements_.prune}) {
-        sqlite3_finalize(statement);
+        sqlite3_finalize(statement);  // a no-op on the null of a statement never prepared
     }
     sqlite3_close(db_);
 }
@@ -119,44 +151,62 @@ StoreStatus SqliteGameStore::create(const GameRecord& game) {
     sqlite3_stmt* statement = statements_.insert;
     {
         StatementScope scope(statement);
-        bindText(statement, 1, game.id);
-        sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(game.version));
-        bindText(statement, 3, game.status);
-        sqlite3_bind_int64(statement, 4, game.createdAtMs != 0 ? game.createdAtMs : nowEpochMs());
-        sqlite3_bind_int64(statement, 5, updatedAt(game));
-        bindText(statement, 6, doc);
+        bindWrittenColumns(statement, game, doc);
+        sqlite3_bind_int64(statement, 6, game.createdAtMs != 0 ? game.createdAtMs : nowEpochMs());
         int rc = sqlite3_step(statement);
         if (rc == SQLITE_CONSTRAINT) return StoreStatus::AlreadyExists;
         lastOperationFailed_ = rc != SQLITE_DONE;
         if (lastOperationFailed_) return StoreStatus::Unavailable;
     }
-    if (options_.finishedRetention.count() > 0 && ++createsSincePrune_ >= kPruneEveryCreates) {
-        createsSincePrune_ = 0;
-        pruneLocked();
-    }
+    pruneIfDueLocked();
+    return StoreStatus::Ok;
+}
+
+StoreStatus SqliteGameStore::readDocLocked(std::string_view id, std::string* doc) {
+    sqlite3_stmt* statement = statements_.select;
+    StatementScope scope(statement);
+    bindText(statement, 1, id);
+    int rc = sqlite3_step(statement);
+    if (rc == SQLITE_DONE) return StoreStatus::NotFound;
+    lastOperationFailed_ = rc != SQLITE_ROW;
+    if (lastOperationFailed_) return StoreStatus::Unavailable;
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+    doc->assign(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)));
     return StoreStatus::Ok;
 }
 
 StoreReadResult SqliteGameStore::get(std::string_view id) {
     std::string doc;
+    StoreStatus status;
     {
         std::lock_guard lock(mutex_);
-        sqlite3_stmt* statement = statements_.select;
-        StatementScope scope(statement);
-        bindText(statement, 1, id);
-        int rc = sqlite3_step(statement);
-        if (rc == SQLITE_DONE) return {StoreStatus::NotFound, std::nullopt};
-        lastOperationFailed_ = rc != SQLITE_ROW;
-        if (lastOperationFailed_) return {StoreStatus::Unavailable, std::nullopt};
-        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
-        doc.assign(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)));
+        status = readDocLocked(id, &doc);
     }
-    try {
-        return {StoreStatus::Ok, gameRecordFromStoredJson(nlohmann::json::parse(doc))};
-    } catch (const nlohmann::json::exception&) {
-        // A row this server cannot read (corrupted, or written by an incompatible version).
-        return {StoreStatus::Unavailable, std::nullopt};
+    if (status != StoreStatus::Ok) return {status, std::nullopt};
+    std::optional<GameRecord> game = parseStoredGame(doc);
+    if (!game) return {StoreStatus::Unavailable, std::nullopt};
+    return {StoreStatus::Ok, std::move(game)};
+}
+
+StoreManyResult SqliteGameStore::getMany(const std::vector<std::string>& ids) {
+    // One primary-key lookup per id under one lock; the documents are parsed outside it.
+    std::vector<std::string> docs;
+    {
+        std::lock_guard lock(mutex_);
+        for (const std::string& id : ids) {
+            std::string doc;
+            StoreStatus status = readDocLocked(id, &doc);
+            if (status == StoreStatus::Unavailable) return {status, {}};
+            if (status == StoreStatus::Ok) docs.push_back(std::move(doc));
+        }
     }
+    StoreManyResult result;
+    for (const std::string& doc : docs) {
+        std::optional<GameRecord> game = parseStoredGame(doc);
+        if (!game) return {StoreStatus::Unavailable, {}};
+        result.games.push_back(std::move(*game));
+    }
+    return result;
 }
 
 StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {
@@ -165,16 +215,15 @@ StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expect
     {
         sqlite3_stmt* statement = statements_.update;
         StatementScope scope(statement);
-        bindText(statement, 1, game.id);
-        sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(game.version));
-        bindText(statement, 3, game.status);
-        sqlite3_bind_int64(statement, 4, updatedAt(game));
-        bindText(statement, 5, doc);
+        bindWrittenColumns(statement, game, doc);
         sqlite3_bind_int64(statement, 6, static_cast<sqlite3_int64>(expectedVersion));
         int rc = sqlite3_step(statement);
         lastOperationFailed_ = rc != SQLITE_DONE;
         if (lastOperationFailed_) return StoreStatus::Unavailable;
-        if (sqlite3_changes(db_) == 1) return StoreStatus::Ok;
+        if (sqlite3_changes(db_) == 1) {
+            pruneIfDueLocked();
+            return StoreStatus::Ok;
+        }
     }
     // No row changed: either the game does not exist or its version moved on.
     sqlite3_stmt* statement = statements_.exists;
@@ -205,8 +254,13 @@ std::uint64_t SqliteGameStore::pruneFinished() {
     return pruneLocked();
 }
 
+void SqliteGameStore::pruneIfDueLocked() {
+    if (std::chrono::steady_clock::now() - lastPrune_ >= options_.pruneInterval) pruneLocked();
+}
+
 std::uint64_t SqliteGameStore::pruneLocked() {
-    if (options_.finishedRetention.count() <= 0) return 0;
+    lastPrune_ = std::chrono::steady_clock::now();
+    if (options_.finishedRetention <= kKeepFinishedForever) return 0;
     const std::int64_t cutoff =
         nowEpochMs() -
         std::chrono::duration_cast<std::chrono::milliseconds>(options_.finishedRetention).count();

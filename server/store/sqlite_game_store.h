@@ -18,22 +18,27 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "store/game_store.h"
 
 namespace outpost::server {
 
 struct SqliteStoreOptions {
-    std::string path;  // the database file; created with its folder's permissions when missing
-    // Finished games are deleted this long after their last change; zero keeps them forever.
-    std::chrono::seconds finishedRetention{std::chrono::hours(24 * 30)};
+    // The database file; created (and its missing folders) when absent.
+    std::string path;
+    // Finished games are deleted this long after their last change (zero: kept forever).
+    std::chrono::seconds finishedRetention = kKeepFinishedForever;
+    // How often a write also deletes the finished games past the retention (and at open).
+    std::chrono::milliseconds pruneInterval{std::chrono::hours(1)};
     // How long a writer waits for another process's lock before the store reports Unavailable.
     std::chrono::milliseconds busyTimeout{5000};
 };
 
 class SqliteGameStore final : public GameStore {
   public:
-    // Opens (creating when needed) the database; throws std::runtime_error when it cannot.
+    // Opens (creating the file and its folders when needed) the database; throws
+    // std::runtime_error, naming the file and the reason, when it cannot be opened for writing.
     explicit SqliteGameStore(SqliteStoreOptions options);
     ~SqliteGameStore() override;
     SqliteGameStore(const SqliteGameStore&) = delete;
@@ -41,12 +46,13 @@ class SqliteGameStore final : public GameStore {
 
     StoreStatus create(const GameRecord& game) override;
     StoreReadResult get(std::string_view id) override;
+    StoreManyResult getMany(const std::vector<std::string>& ids) override;
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
     bool healthy() override;
 
-    // Deletes finished games older than the retention; returns how many. Runs at open and every
-    // kPruneEveryCreates creations.
+    // Deletes finished games older than the retention; returns how many. Runs at open, and with
+    // the first write after each pruneInterval, so a server that runs for months stays pruned.
     std::uint64_t pruneFinished();
 
   private:
@@ -59,17 +65,21 @@ class SqliteGameStore final : public GameStore {
         sqlite3_stmt* count = nullptr;
         sqlite3_stmt* prune = nullptr;
     };
-    static constexpr std::uint64_t kPruneEveryCreates = 1000;
-
+    // Finalizes the prepared statements and closes the connection.
+    void close();
     void exec(const char* sql);
     sqlite3_stmt* prepare(const char* sql);
     std::uint64_t pruneLocked();
+    // pruneLocked() when pruneInterval has passed since the last pruning.
+    void pruneIfDueLocked();
+    // The stored document of one game; Ok, NotFound or Unavailable. The caller holds mutex_.
+    StoreStatus readDocLocked(std::string_view id, std::string* doc);
 
     SqliteStoreOptions options_;
     std::mutex mutex_;
     sqlite3* db_ = nullptr;
     Statements statements_;
-    std::uint64_t createsSincePrune_ = 0;
+    std::chrono::steady_clock::time_point lastPrune_;
     bool lastOperationFailed_ = false;
 };
 

@@ -1,5 +1,7 @@
 #include "store/store_selection.h"
 
+#include <stdexcept>
+
 #include "store/memory_game_store.h"
 #include "store/redis_event_bus.h"
 #include "store/redis_game_store.h"
@@ -9,6 +11,15 @@ namespace outpost::server {
 
 namespace {
 constexpr const char* kInMemoryPath = ":memory:";
+constexpr std::chrono::hours kHoursPerDay{24};
+}  // namespace
+
+StoreSettings storeSettingsFor(const ServerConfig& config) {
+    StoreSettings settings;
+    settings.finishedRetention = kHoursPerDay * config.retentionDays;
+    if (config.store == "redis") settings.redisUrl = config.redisUrl;
+    settings.dbPath = config.store == "sqlite" ? config.sqlitePath : kInMemoryPath;
+    return settings;
 }
 
 StoreSelection selectGameStores(const StoreSettings& settings) {
@@ -37,7 +48,14 @@ StoreSelection selectGameStores(const StoreSettings& settings) {
     SqliteStoreOptions options;
     options.path = settings.dbPath;
     options.finishedRetention = settings.finishedRetention;
-    selection.store = std::make_shared<SqliteGameStore>(options);
+    try {
+        selection.store = std::make_shared<SqliteGameStore>(options);
+    } catch (const std::runtime_error& error) {
+        throw std::runtime_error(
+            std::string(error.what()) +
+            " (choose a writable file with --sqlite-path / OUTPOST_SQLITE_PATH,"
+            " or another store with --store)");
+    }
     selection.description = "sqlite:" + settings.dbPath;
     return selection;
 }

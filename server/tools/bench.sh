@@ -15,7 +15,8 @@ load="$build/server/outpost-server-load"
 engine="$build/engine/outpost"
 
 ulimit -n 16384 2>/dev/null || true
-"$server" --port "$port" --threads "$threads" --io-threads 2 --log-requests false \
+# Games in memory: the benchmark measures the server, not the disk (docs/performance.md).
+"$server" --port "$port" --threads "$threads" --io-threads 2 --log-requests false --store memory \
     --queue-size 4096 --client-searches 100000 >/tmp/outpost-bench-server.log 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true' EXIT

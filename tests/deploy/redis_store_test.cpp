@@ -157,10 +157,35 @@ TEST_CASE("Redis store: finished games get the retention as expiry", "[deploy][r
     REQUIRE(store.update(resigned, 1) == StoreStatus::Ok);
 
     RedisConnectionPool pool(*parseRedisUrl(redis.url(), nullptr), 1000ms);
-    RedisReplyPtr ttl = pool.command({"TTL", "outpost:game:ending"});
-    REQUIRE(ttl);
-    CHECK(ttl->integer > 3500);
-    CHECK(ttl->integer <= 3600);
+    auto ttlOf = [&](const std::string& id) {
+        RedisReplyPtr ttl = pool.command({"TTL", "outpost:game:" + id});
+        REQUIRE(ttl);
+        return ttl->integer;
+    };
+    CHECK(ttlOf("ending") > 3500);
+    CHECK(ttlOf("ending") <= 3600);
+
+    // A game stored finished at its creation (an imported ended game) expires as well.
+    GameRecord imported = sampleGame("imported");
+    imported.status = "checkmate";
+    imported.result = "1-0";
+    REQUIRE(store.create(imported) == StoreStatus::Ok);
+    CHECK(ttlOf("imported") > 3500);
+    CHECK(ttlOf("ongoing-one") == -2);  // no such key
+    REQUIRE(store.create(sampleGame("ongoing-one")) == StoreStatus::Ok);
+    CHECK(ttlOf("ongoing-one") == -1);  // ongoing: no expiry
+
+    // The default retention keeps finished games forever: no expiry at all.
+    RedisStoreOptions keepAll = storeOptions(redis);
+    REQUIRE(keepAll.finishedRetention == kKeepFinishedForever);
+    RedisGameStore forever(keepAll);
+    REQUIRE(forever.create(sampleGame("kept")) == StoreStatus::Ok);
+    GameRecord keptEnded = sampleGame("kept");
+    keptEnded.status = "resigned";
+    keptEnded.result = "0-1";
+    keptEnded.version = 2;
+    REQUIRE(forever.update(keptEnded, 1) == StoreStatus::Ok);
+    CHECK(ttlOf("kept") == -1);
 }
 
 TEST_CASE("Redis event bus: a subscriber on replica A sees events published on B",

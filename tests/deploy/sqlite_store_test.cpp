@@ -148,6 +148,58 @@ TEST_CASE("SQLite store: finished games expire after the retention, ongoing ones
     CHECK(store.get("recent-finished").status == StoreStatus::Ok);
 }
 
+GameRecord oldFinishedGame(const std::string& id) {
+    GameRecord game = sampleGame(id);  // last changed in 2023: long past any retention
+    game.status = "resigned";
+    game.result = "0-1";
+    game.winner = "black";
+    return game;
+}
+
+TEST_CASE("SQLite store: by default finished games are kept forever", "[deploy][sqlite]") {
+    TempDir dir;
+    SqliteStoreOptions options = optionsFor(dir);
+    REQUIRE(options.finishedRetention == kKeepFinishedForever);
+    options.pruneInterval = std::chrono::milliseconds(0);  // would prune at every write
+    SqliteGameStore store(options);
+    REQUIRE(store.create(oldFinishedGame("kept")) == StoreStatus::Ok);
+    REQUIRE(store.create(sampleGame("other")) == StoreStatus::Ok);
+    CHECK(store.pruneFinished() == 0);
+    CHECK(store.get("kept").status == StoreStatus::Ok);
+}
+
+TEST_CASE("SQLite store: retention applies at open and on writes once the interval passed",
+          "[deploy][sqlite]") {
+    TempDir dir;
+    {
+        SqliteGameStore forever(optionsFor(dir));
+        REQUIRE(forever.create(oldFinishedGame("pruned-at-open")) == StoreStatus::Ok);
+    }
+    SqliteStoreOptions options = optionsFor(dir);
+    options.finishedRetention = std::chrono::hours(24);
+    options.pruneInterval = std::chrono::milliseconds(0);
+    SqliteGameStore store(options);
+    CHECK(store.get("pruned-at-open").status == StoreStatus::NotFound);
+
+    // A game finished long ago is removed by the next write, a create or an update.
+    REQUIRE(store.create(oldFinishedGame("pruned-on-create")) == StoreStatus::Ok);
+    REQUIRE(store.create(sampleGame("ongoing")) == StoreStatus::Ok);
+    CHECK(store.get("pruned-on-create").status == StoreStatus::NotFound);
+    REQUIRE(store.create(oldFinishedGame("pruned-on-update")) == StoreStatus::Ok);
+    appendMove(store, "ongoing", "e2e4");
+    CHECK(store.get("pruned-on-update").status == StoreStatus::NotFound);
+    CHECK(store.get("ongoing").status == StoreStatus::Ok);  // ongoing games are never removed
+
+    // With the default interval (an hour) a write does not prune again right away.
+    SqliteStoreOptions hourly = options;
+    hourly.pruneInterval = std::chrono::hours(1);
+    SqliteGameStore later(hourly);
+    REQUIRE(later.create(oldFinishedGame("until-next-hour")) == StoreStatus::Ok);
+    REQUIRE(later.create(sampleGame("another")) == StoreStatus::Ok);
+    CHECK(later.get("until-next-hour").status == StoreStatus::Ok);
+    CHECK(later.pruneFinished() == 1);
+}
+
 TEST_CASE("SQLite store: kill -9 loses no acknowledged update", "[deploy][sqlite]") {
     TempDir dir;
     const SqliteStoreOptions options = optionsFor(dir);

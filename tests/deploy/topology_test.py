@@ -10,8 +10,9 @@ nginx (with docker/outpost-proxy.conf, the rules the compose file ships) on loop
      dead replica reconnects and catches up.
   4. Everything (nginx, replicas, Redis) is killed and started again: the game is intact and
      playable.
-  5. The embedded default: one outpost-server with --store sqlite, killed with SIGKILL while
-     moves are being played, restarted: every acknowledged move is there.
+  5. The embedded default: one outpost-server started with no store flags at all (so the SQLite
+     file outpost-games.db in its working directory), killed with SIGKILL while moves are being
+     played, restarted: every acknowledged move is there.
 
 Only the Python standard library is used (a small RFC 6455 client is below). Run it through
 scripts/topology_test.sh, which finds the programs. Exit status 0: passed, 1: failed, 77: skipped.
@@ -517,17 +518,27 @@ def play(topology):
     check(len(game["moves"]) > len(restored["moves"]), "and it can be played on")
 
 
+DEFAULT_SQLITE_FILE = "outpost-games.db"  # the server's default --sqlite-path
+
+
 def sqlite_kill9(args, workdir):
-    """One server on its SQLite file: SIGKILL while a client plays moves, then restart."""
+    """One server with the default store: SIGKILL while a client plays moves, then restart.
+    No store flag is given (nor OUTPOST_STORE / OUTPOST_SQLITE_PATH), so this is what a plain
+    `outpost-server` does."""
     port = free_port()
-    db = os.path.join(workdir, "sqlite", "games.db")
-    os.makedirs(os.path.dirname(db), exist_ok=True)
-    argv = [args.server, "--bind", "127.0.0.1", "--port", str(port), "--store", "sqlite",
-            "--sqlite-path", db, "--threads", "1", "--hash", "16"]
+    serverdir = os.path.join(workdir, "default-store")
+    os.makedirs(serverdir, exist_ok=True)
+    db = os.path.join(serverdir, DEFAULT_SQLITE_FILE)
+    argv = [args.server, "--bind", "127.0.0.1", "--port", str(port), "--threads", "1",
+            "--hash", "16"]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OUTPOST_STORE", "OUTPOST_SQLITE_PATH", "OUTPOST_REDIS_URL")}
+    log_path = os.path.join(workdir, "sqlite-server.log")
 
     def start():
-        handle = open(os.path.join(workdir, "sqlite-server.log"), "ab")
-        process = subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT, cwd=workdir)
+        handle = open(log_path, "ab")
+        process = subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT, cwd=serverdir,
+                                   env=env)
         deadline = time.time() + START_TIMEOUT_S
         while time.time() < deadline:
             try:
@@ -540,6 +551,10 @@ def sqlite_kill9(args, workdir):
 
     server = start()
     try:
+        check(os.path.exists(db), f"default store: the server created {DEFAULT_SQLITE_FILE}")
+        with open(log_path, errors="replace") as f:
+            check('"store":"sqlite:' + DEFAULT_SQLITE_FILE + '"' in f.read(),
+                  "default store: the server logged the SQLite store")
         # No engine: the client plays both sides, as fast as it can, from a thread.
         status, _, game = http_request(port, "POST", "/api/v1/games", {"engine": {"side": "none"}})
         check(status == 201, "sqlite: game created")

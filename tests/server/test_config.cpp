@@ -24,6 +24,14 @@ TEST_CASE("config: defaults, flags, env, help, errors", "[server][config]") {
     REQUIRE(defaults.config);
     REQUIRE(defaults.config->port == 8080);
     REQUIRE(defaults.config->effectiveSearchThreads() >= 1);
+    REQUIRE(defaults.config->retentionDays == 0);  // finished games are kept forever
+    REQUIRE(defaults.config->store == "sqlite");   // the embedded default: survives restarts
+    REQUIRE(defaults.config->sqlitePath == "outpost-games.db");
+    REQUIRE(parse({"--store=memory"}).config->store == "memory");
+    auto retention = parse({}, {{"OUTPOST_RETENTION_DAYS", "90"}});
+    REQUIRE(retention.config);
+    REQUIRE(retention.config->retentionDays == 90);
+    REQUIRE(parse({"--retention-days=-1"}).exitCode == 2);
 
     auto flags = parse({"--port=9000", "--threads", "3", "--hash=32",
                         "--cors-origins=https://a.example,https://b.example", "--trusted-proxies",

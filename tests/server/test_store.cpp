@@ -4,6 +4,7 @@
 
 #include "store/game_record_json.h"
 #include "store/memory_game_store.h"
+#include "store/subscriber_registry.h"
 
 using namespace outpost::server;
 
@@ -109,4 +110,24 @@ TEST_CASE("memory event bus delivers to the game's subscribers until unsubscribe
     bus.publish({GameEvent::Kind::GameChanged, "g", 5, "y"});
     REQUIRE(calls == 1);
     bus.unsubscribe(subB);
+}
+
+TEST_CASE("subscriber registry: several subscribers per game, each removed alone",
+          "[server][store]") {
+    // The one registry both buses use (MemoryEventBus in process, RedisEventBus for what
+    // arrives from Redis).
+    SubscriberRegistry registry;
+    std::vector<std::string> seen;
+    auto first = registry.add("g", [&](const GameEvent& e) { seen.push_back("1:" + e.payload); });
+    auto second = registry.add("g", [&](const GameEvent& e) { seen.push_back("2:" + e.payload); });
+    registry.add("other", [&](const GameEvent& e) { seen.push_back("o:" + e.payload); });
+    registry.dispatch({GameEvent::Kind::GameChanged, "g", 2, "a"});
+    registry.remove(first);
+    registry.remove(first);   // twice: no effect
+    registry.remove(999999);  // unknown: no effect
+    registry.dispatch({GameEvent::Kind::GameChanged, "g", 3, "b"});
+    registry.dispatch({GameEvent::Kind::GameChanged, "none", 3, "c"});
+    registry.remove(second);
+    registry.dispatch({GameEvent::Kind::GameChanged, "g", 4, "d"});
+    REQUIRE(seen == std::vector<std::string>{"1:a", "2:a", "2:b"});
 }

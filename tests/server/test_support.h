@@ -169,6 +169,9 @@ inline ServerConfig testConfig() {
     config.defaultMovetimeMs = 50;
     config.drainGraceMs = 200;
     config.logRequests = false;
+    // These tests keep games in memory (ServerParts' store, HandlerFixture's MemoryGameStore);
+    // say so, since the server's own default is the SQLite file.
+    config.store = "memory";
     return config;
 }
 

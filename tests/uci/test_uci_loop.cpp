@@ -114,6 +114,30 @@ TEST_CASE("MultiPV reports several lines", "[uci][loop]") {
     CHECK(sawThird);
 }
 
+TEST_CASE("UCI_LimitStrength with a low UCI_Elo searches as level 1 says", "[uci][loop]") {
+    const std::string game = "position startpos moves e2e4 e7e5\ngo depth 6\n";
+    const auto limited = runUci(
+        "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 800\n" + game);
+    REQUIRE(countOf(limited, "bestmove") == 1);
+    // Level 1: depth 1 and at most 400 nodes, choosing among 6 candidate lines.
+    CHECK(indexOf(limited, "info depth 1 ") >= 0);
+    CHECK(indexOf(limited, "info depth 2 ") < 0);
+    CHECK(indexOf(limited, "info depth 1 seldepth") >= 0);
+    int candidates = 0;
+    for (const std::string& line : limited) {
+        if (!startsWith(line, "info depth")) continue;
+        const auto at = line.find(" nodes ");
+        REQUIRE(at != std::string::npos);
+        CHECK(std::stoull(line.substr(at + 7)) <= 400);
+        if (line.find(" multipv ") != std::string::npos) ++candidates;
+    }
+    CHECK(candidates >= 6);
+
+    // The same search with the Elo set but UCI_LimitStrength off goes to the depth asked for.
+    const auto full = runUci("setoption name UCI_Elo value 800\n" + game);
+    CHECK(indexOf(full, "info depth 6 ") >= 0);
+}
+
 TEST_CASE("mate and stalemate positions answer bestmove 0000", "[uci][loop]") {
     // Fool's mate: white is checkmated.
     auto lines = runUci("position startpos moves f2f3 e7e5 g2g4 d8h4\ngo depth 3\n");

@@ -254,6 +254,17 @@ const server = http.createServer(async (req, res) => {
   }
   // /api/v1/games[/id[/action]]
   if (parts[2] !== 'games') return fail(res, 404, 'not_found', 'No such endpoint');
+  if (parts.length === 3 && req.method === 'GET') {
+    // The recent-games listing: summaries of the known ids, in the order asked.
+    const ids = (url.searchParams.get('ids') ?? '').split(',').filter(Boolean);
+    if (ids.length > 50) return fail(res, 400, 'bad_request', 'at most 50 ids per request');
+    const summaries = ids.filter((id) => games.has(id)).map((id) => {
+      const view = gameView(games.get(id));
+      const { id: gameId, status, result, reason, winner, turn, fen, engine, version } = view;
+      return { id: gameId, status, result, reason, winner, turn, fen, moveCount: view.moves.length, engine, version, createdAt: 0, updatedAt: 0 };
+    });
+    return send(res, 200, { games: summaries });
+  }
   if (parts.length === 3 && req.method === 'POST') {
     const body = await readBody(req);
     if (!body) return fail(res, 400, 'bad_json', 'Bad JSON');

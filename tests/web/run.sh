@@ -66,7 +66,8 @@ echo "web e2e: building the page"
 PORT="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
 if [[ -n "$SERVER" ]]; then
   echo "web e2e: starting $SERVER on port $PORT"
-  "$SERVER" --port "$PORT" --bind 127.0.0.1 --web-root "$ROOT/web/dist" --threads 2 --hash 16 \
+  # Games in memory: each run starts from nothing and leaves no database file behind.
+  "$SERVER" --port "$PORT" --bind 127.0.0.1 --web-root "$ROOT/web/dist" --threads 2 --hash 16 --store memory \
     >"$ARTIFACTS/server.log" 2>&1 &
 else
   echo "web e2e: starting the mock server on port $PORT"

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "arg_reader.h"
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "core/position.h"
@@ -144,29 +145,23 @@ void usage() {
 
 int main(int argc, char** argv) {
     Options opt;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                usage();
-                std::exit(2);
-            }
-            return argv[++i];
-        };
+    tools::ArgReader args(argc, argv, usage);
+    while (!args.done()) {
+        const std::string a = args.take();
         if (a == "--games")
-            opt.games = std::stoi(next());
+            opt.games = std::stoi(args.value());
         else if (a == "--nodes")
-            opt.nodes = std::stoull(next());
+            opt.nodes = std::stoull(args.value());
         else if (a == "--random-plies")
-            opt.randomPlies = std::stoi(next());
+            opt.randomPlies = std::stoi(args.value());
         else if (a == "--concurrency")
-            opt.concurrency = std::max(1, std::stoi(next()));
+            opt.concurrency = std::max(1, std::stoi(args.value()));
         else if (a == "--seed")
-            opt.seed = static_cast<unsigned>(std::stoul(next()));
+            opt.seed = static_cast<unsigned>(std::stoul(args.value()));
         else if (a == "--out")
-            opt.output = next();
+            opt.output = args.value();
         else if (a == "--book")
-            opt.book = next();
+            opt.book = args.value();
         else {
             usage();
             return a == "--help" ? 0 : 2;

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "arg_reader.h"
 #include "core/position.h"
 #include "eval/trace.h"
 #include "eval/weight_values.h"
@@ -342,33 +343,27 @@ void usage() {
 int main(int argc, char** argv) {
     Options opt;
     bool printOnly = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                usage();
-                std::exit(2);
-            }
-            return argv[++i];
-        };
+    tools::ArgReader args(argc, argv, usage);
+    while (!args.done()) {
+        const std::string a = args.take();
         if (a == "--out")
-            opt.output = next();
+            opt.output = args.value();
         else if (a == "--epochs")
-            opt.epochs = std::stoi(next());
+            opt.epochs = std::stoi(args.value());
         else if (a == "--lr")
-            opt.learningRate = std::stod(next());
+            opt.learningRate = std::stod(args.value());
         else if (a == "--reg")
-            opt.regularisation = std::stod(next());
+            opt.regularisation = std::stod(args.value());
         else if (a == "--k")
-            opt.k = std::stod(next());
+            opt.k = std::stod(args.value());
         else if (a == "--threads")
-            opt.threads = std::max(1, std::stoi(next()));
+            opt.threads = std::max(1, std::stoi(args.value()));
         else if (a == "--max")
-            opt.maxPositions = std::stoull(next());
+            opt.maxPositions = std::stoull(args.value());
         else if (a == "--freeze")
-            opt.frozen.push_back(next());
+            opt.frozen.push_back(args.value());
         else if (a == "--holdout")
-            opt.holdout = std::clamp(std::stod(next()), 0.0, 0.9);
+            opt.holdout = std::clamp(std::stod(args.value()), 0.0, 0.9);
         else if (a == "--print-only")
             printOnly = true;
         else if (a == "--help" || a == "-h") {

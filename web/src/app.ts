@@ -14,6 +14,7 @@ import { renderEngineInfo, renderEvalBar } from './ui/enginePanel';
 import { formatCount, gameOverText } from './ui/format';
 import { renderMoveList } from './ui/moveList';
 import { setupNewGameDialog, type NewGameChoice } from './ui/newGameDialog';
+import { rememberGame, renderRecentGames } from './ui/recentGames';
 
 type Side = 'white' | 'black';
 
@@ -98,6 +99,7 @@ export class App {
     }
     try {
       const game = await api.getGame(id);
+      rememberGame(id);
       this.token = localStorage.getItem(TOKEN_KEY_PREFIX + id);
       const savedOrientation = localStorage.getItem(ORIENTATION_KEY_PREFIX + id) as Side | null;
       this.setGame(game, savedOrientation ?? this.defaultOrientation(game));
@@ -158,6 +160,7 @@ export class App {
   private adoptNewGame(game: Game, orientation: Side): void {
     if (game.playerToken) localStorage.setItem(TOKEN_KEY_PREFIX + game.id, game.playerToken);
     localStorage.setItem(ORIENTATION_KEY_PREFIX + game.id, orientation);
+    rememberGame(game.id);
     this.token = game.playerToken ?? null;
     history.pushState(null, '', `?game=${encodeURIComponent(game.id)}`);
     this.setGame(game, orientation);
@@ -170,6 +173,7 @@ export class App {
 
   private setGame(game: Game | null, orientation?: Side): void {
     this.game = game;
+    void renderRecentGames(game?.id ?? null);
     this.engineInfo = null;
     this.engineThinking = game ? this.engineToMove(game) : false;
     this.viewPly = game ? game.moves.length : 0;

@@ -56,6 +56,9 @@ export async function shot(page, name) {
 
 /** The centre of a square on screen, whichever way the board is turned. */
 export async function squareCenter(page, square) {
+  // Clicking elsewhere (the move list, an open panel) may have scrolled the board partly out of
+  // view; mouse clicks use viewport coordinates, so bring the whole board back first.
+  await page.locator('cg-board').scrollIntoViewIfNeeded();
   const box = await page.locator('cg-board').boundingBox();
   assert.ok(box, 'the board is on the page');
   // Chessground marks its wrapper with the orientation.

@@ -1,5 +1,5 @@
 // The REST half of the API: games and PGN. Every call that changes a game carries the player token.
-import type { ApiErrorBody, Game, NewGameRequest } from './types';
+import type { ApiErrorBody, Game, GameSummary, NewGameRequest } from './types';
 
 const API = 'api/v1';
 
@@ -60,6 +60,9 @@ async function request<T>(
 export const api = {
   createGame: (req: NewGameRequest) => request<Game>('POST', 'games', req),
   getGame: (id: string) => request<Game>('GET', `games/${encodeURIComponent(id)}`),
+  /** Summaries of the games among `ids` that exist (at most 50 ids), in the order asked. */
+  listGames: (ids: string[]) =>
+    request<{ games: GameSummary[] }>('GET', `games?ids=${ids.map(encodeURIComponent).join(',')}`),
   move: (id: string, token: string, move: string, version?: number) =>
     request<Game>('POST', `games/${encodeURIComponent(id)}/moves`, { move, version }, token),
   takeback: (id: string, token: string) =>

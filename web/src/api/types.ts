@@ -70,6 +70,24 @@ export interface Game {
   playerToken?: string;
 }
 
+/** What GET /api/v1/games?ids=… tells of a game (a "recent games" list). */
+export interface GameSummary {
+  id: string;
+  status: GameStatus;
+  result: '1-0' | '0-1' | '1/2-1/2' | '*';
+  reason?: string;
+  winner?: Color;
+  turn: Color;
+  fen: string;
+  moveCount: number;
+  engine: { side: Color | 'none'; level?: number };
+  clock?: { initial: number; increment: number };
+  version: number;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  updatedAt: number;
+}
+
 /** One progress report of a search (a finished iteration, or one MultiPV line of it). */
 export interface SearchInfo {
   type?: 'info';

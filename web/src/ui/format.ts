@@ -59,7 +59,7 @@ function colorName(color: string | undefined): string {
 }
 
 /** The game-over message, or '' while the game goes on. */
-export function gameOverText(game: Game): string {
+export function gameOverText(game: Pick<Game, 'status' | 'result' | 'winner' | 'reason'>): string {
   const winner = game.winner ?? (game.result === '1-0' ? 'white' : game.result === '0-1' ? 'black' : undefined);
   const loser = winner === 'white' ? 'black' : 'white';
   switch (game.status) {

@@ -1,0 +1,161 @@
+#include "handlers/game_list_handler.h"
+
+#include <exception>
+#include <optional>
+#include <unordered_set>
+
+#include "games/game_view.h"
+#include "http/json_response.h"
+
+namespace outpost::server {
+
+namespace {
+
+constexpr std::string_view kIdsParameter = "ids";
+constexpr int kRetryAfterUnavailableSeconds = 1;
+
+ApiError badRequest(std::string message) {
+    return {http::status::bad_request, "bad_request", std::move(message)};
+}
+
+int hexValue(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// Undoes %XX escapes; nullopt when an escape is malformed.
+std::optional<std::string> percentDecode(std::string_view text) {
+    std::string decoded;
+    decoded.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '%') {
+            decoded += text[i];
+            continue;
+        }
+        if (i + 2 >= text.size()) return std::nullopt;
+        const int high = hexValue(text[i + 1]);
+        const int low = hexValue(text[i + 2]);
+        if (high < 0 || low < 0) return std::nullopt;
+        decoded += static_cast<char>(high * 16 + low);
+        i += 2;
+    }
+    return decoded;
+}
+
+// Game ids are URL-safe base64 (ops/tokens.h).
+bool isGameId(std::string_view id) {
+    if (id.empty() || id.size() > kMaxGameIdLength) return false;
+    for (char c : id) {
+        const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                        (c >= '0' && c <= '9') || c == '-' || c == '_';
+        if (!ok) return false;
+    }
+    return true;
+}
+
+// Splits on `separator`, keeping empty pieces.
+std::vector<std::string_view> split(std::string_view text, char separator) {
+    std::vector<std::string_view> pieces;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t end = text.find(separator, start);
+        pieces.push_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+        if (end == std::string_view::npos) return pieces;
+        start = end + 1;
+    }
+}
+
+}  // namespace
+
+std::variant<std::vector<std::string>, ApiError> parseListedIds(std::string_view target) {
+    const std::size_t mark = target.find('?');
+    std::string_view query = mark == std::string_view::npos ? "" : target.substr(mark + 1);
+    query = query.substr(0, query.find('#'));
+
+    bool present = false;
+    std::vector<std::string> ids;
+    std::unordered_set<std::string> seen;
+    for (std::string_view parameter : split(query, '&')) {
+        if (parameter.empty()) continue;
+        const std::size_t eq = parameter.find('=');
+        const std::optional<std::string> name = percentDecode(parameter.substr(0, eq));
+        const std::optional<std::string> value =
+            percentDecode(eq == std::string_view::npos ? "" : parameter.substr(eq + 1));
+        if (!name || !value) return badRequest("malformed percent-encoding in the query");
+        if (*name != kIdsParameter) {
+            return badRequest("unknown query parameter '" + *name +
+                              "'; this route takes ids=<id>,<id>,...");
+        }
+        present = true;
+        for (std::string_view id : split(*value, ',')) {
+            if (id.empty()) continue;
+            if (!isGameId(id)) {
+                return badRequest("'" + std::string(id.substr(0, kMaxGameIdLength)) +
+                                  "' is not a game id (URL-safe base64, at most " +
+                                  std::to_string(kMaxGameIdLength) + " characters)");
+            }
+            if (!seen.insert(std::string(id)).second) continue;
+            if (ids.size() == kMaxListedIds) {
+                return badRequest("at most " + std::to_string(kMaxListedIds) + " ids per request");
+            }
+            ids.emplace_back(id);
+        }
+    }
+    if (!present) return badRequest("'ids' is required: /api/v1/games?ids=<id>,<id>,...");
+    return ids;
+}
+
+nlohmann::json gameSummaryJson(const GameRecord& game) {
+    const ChessState state = replay(game);
+    nlohmann::json engine = {{"side", game.engine.side}};
+    if (game.engine.level) engine["level"] = *game.engine.level;
+    nlohmann::json json = {
+        {"id", game.id},
+        {"status", game.status},
+        {"result", game.result},
+        {"turn", state.whiteToMove() ? "white" : "black"},
+        {"fen", state.fen()},
+        {"moveCount", game.moves.size()},
+        {"engine", engine},
+        {"version", game.version},
+        {"createdAt", game.createdAtMs},
+        {"updatedAt", game.updatedAtMs},
+    };
+    if (!game.reason.empty()) json["reason"] = game.reason;
+    if (!game.winner.empty()) json["winner"] = game.winner;
+    if (game.clock) {
+        json["clock"] = {{"initial", game.clock->initialMs},
+                         {"increment", game.clock->incrementMs}};
+    }
+    return json;
+}
+
+void handleListGames(ServerContext& context, const Request& request,
+                     const std::shared_ptr<ResponseSink>& sink) {
+    auto parsed =
+        parseListedIds(std::string_view(request.target().data(), request.target().size()));
+    if (auto* error = std::get_if<ApiError>(&parsed))
+        return sink->respond(errorFor(request, *error));
+    StoreManyResult found = context.store->getMany(std::get<std::vector<std::string>>(parsed));
+    if (found.status != StoreStatus::Ok) {
+        return sink->respond(errorFor(request, http::status::service_unavailable, "overloaded",
+                                      "the game store is unavailable",
+                                      kRetryAfterUnavailableSeconds));
+    }
+    nlohmann::json games = nlohmann::json::array();
+    for (const GameRecord& game : found.games) {
+        try {
+            games.push_back(gameSummaryJson(game));
+        } catch (const std::exception& error) {
+            // A stored game that does not replay (written by an incompatible version): one bad
+            // record must not fail the whole list, nor escape to the I/O thread.
+            context.logger.log(
+                {{"event", "game_unreadable"}, {"game", game.id}, {"error", error.what()}});
+        }
+    }
+    sink->respond(jsonFor(request, http::status::ok, {{"games", games}}));
+}
+
+}  // namespace outpost::server
