@@ -35,6 +35,7 @@ Server::Server(ServerConfig config, ServerParts parts) {
 Server::~Server() {
     shutdown();
     wait();
+    context_->flags.stop();  // no more events from its thread into sessions being destroyed
     listener_.reset();
     signals_.reset();
     io_.reset();

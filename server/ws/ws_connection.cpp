@@ -1,6 +1,7 @@
 #include "ws/ws_connection.h"
 
 #include "analysis/analysis.h"
+#include "games/game_feed.h"
 #include "games/game_service.h"
 #include "games/game_view.h"
 
@@ -14,6 +15,11 @@ nlohmann::json withId(nlohmann::json message, const nlohmann::json& id) {
     return message;
 }
 
+// What goes on the wire (invalid UTF-8 from a client replaced, never an exception).
+std::string wireText(const nlohmann::json& message) {
+    return message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace
 
 WsConnection::WsConnection(ServerContext& context, ClientInfo client,
@@ -21,8 +27,7 @@ WsConnection::WsConnection(ServerContext& context, ClientInfo client,
     : context_(context), client_(std::move(client)), outbox_(std::move(outbox)) {}
 
 void WsConnection::send(const nlohmann::json& message, bool coalescable) {
-    outbox_->send(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                  coalescable);
+    outbox_->send(wireText(message), coalescable);
 }
 
 void WsConnection::sendError(const nlohmann::json& id, std::string_view code,
@@ -160,11 +165,10 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         }
     }
     std::weak_ptr<WsConnection> weak = weak_from_this();
-    const auto subscription = context_.bus->subscribe(gameId, [weak](const GameEvent& event) {
-        if (auto self = weak.lock()) {
-            self->outbox_->send(event.payload, event.kind == GameEvent::Kind::EngineInfo);
-        }
-    });
+    auto [feed, subscription] =
+        subscribeFeed(*context_.bus, gameId, [weak](std::string text, bool coalescable) {
+            if (auto self = weak.lock()) self->outbox_->send(std::move(text), coalescable);
+        });
     GameService service(context_);
     auto loaded = service.load(gameId);
     if (auto* error = std::get_if<ApiError>(&loaded)) {
@@ -183,7 +187,8 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         context_.bus->unsubscribe(subscription);
         return;
     }
-    send(withId({{"type", "game"}, {"game", gameJson(std::get<GameRecord>(loaded))}}, id));
+    const GameRecord& game = std::get<GameRecord>(loaded);
+    feed->start(wireText(withId({{"type", "game"}, {"game", gameJson(game)}}, id)), game.version);
 }
 
 void WsConnection::unsubscribe(const nlohmann::json& message) {

@@ -177,11 +177,13 @@ inline ServerConfig testConfig() {
 
 // Handlers without sockets: a context with an in-memory store and scripted searchers.
 struct HandlerFixture {
-    explicit HandlerFixture(ServerConfig config = testConfig())
+    // `store`: in memory unless given.
+    explicit HandlerFixture(ServerConfig config = testConfig(),
+                            std::shared_ptr<GameStore> store = nullptr)
         : control(std::make_shared<FakeControl>()),
           bus(std::make_shared<CountingEventBus>()),
           context(
-              config, std::make_shared<MemoryGameStore>(), bus,
+              config, store ? std::move(store) : std::make_shared<MemoryGameStore>(), bus,
               std::make_unique<SearchPool>(PoolOptions{config.effectiveSearchThreads(),
                                                        config.queueSize, config.perClientSearches},
                                            fakeSearchers(control)),
