@@ -3,6 +3,7 @@
 #include <array>
 
 #include "analysis/analysis.h"
+#include "analysis/search_record.h"
 #include "api/json_types.h"
 #include "games/game_view.h"
 #include "ops/tokens.h"
@@ -377,9 +378,7 @@ void GameService::startEngine(const GameRecord& game, const std::optional<Limits
     };
     callbacks.onDone = [&context, gameId, version, root, applied, done,
                         client](const JobOutcome& outcome) {
-        context.metrics.observeQueueWait(outcome.timing.queueWaitMs / 1000.0);
-        context.metrics.observeSearch(outcome.timing.searchMs / 1000.0, outcome.result.info.nodes,
-                                      outcome.result.stopped);
+        recordSearchMetrics(context.metrics, outcome);
         const std::string& best = outcome.result.bestmove;
         if (!outcome.error.empty() || best.empty() || best == "0000") {
             return done(ApiError{

@@ -1,6 +1,7 @@
 #include "ws/ws_connection.h"
 
 #include "analysis/analysis.h"
+#include "analysis/search_record.h"
 #include "games/game_feed.h"
 #include "games/game_service.h"
 #include "games/game_view.h"
@@ -84,19 +85,7 @@ void WsConnection::analyse(const nlohmann::json& message) {
     auto jobId = std::make_shared<std::atomic<std::uint64_t>>(0);
     callbacks.onDone = [weak, spec, id, key, jobId, &context = context_,
                         client = client_](const JobOutcome& outcome) {
-        context.metrics.observeQueueWait(outcome.timing.queueWaitMs / 1000.0);
-        context.metrics.observeSearch(outcome.timing.searchMs / 1000.0, outcome.result.info.nodes,
-                                      outcome.result.stopped);
-        context.logger.log({{"event", "search"},
-                            {"via", "ws"},
-                            {"job", jobId->load()},
-                            {"client", client.address},
-                            {"bestmove", outcome.result.bestmove},
-                            {"depth", outcome.result.info.depth},
-                            {"nodes", outcome.result.info.nodes},
-                            {"queueWaitMs", outcome.timing.queueWaitMs},
-                            {"searchMs", outcome.timing.searchMs},
-                            {"stopped", outcome.result.stopped}});
+        recordSearch(context, "ws", jobId->load(), client, outcome);
         auto self = weak.lock();
         if (!self) return;
         {
