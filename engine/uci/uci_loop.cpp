@@ -201,11 +201,16 @@ void UciLoop::go(std::string_view args) {
         holdBestMove_ = request.limits.infinite || request.limits.ponder;
         releaseOnPonderHit_ = request.limits.ponder && !request.limits.infinite;
         heldBestMove_.reset();
+        lastPvHead_.clear();
     }
     searchStart_ = std::chrono::steady_clock::now();
 
     SearchCallbacks callbacks;
-    callbacks.onInfo = [this](const SearchInfo& info) { out_.line(formatInfo(info)); };
+    callbacks.onInfo = [this](const SearchInfo& info) {
+        std::lock_guard lock(out_.mutex());
+        if (info.multipv == 1) lastPvHead_ = info.pv.empty() ? std::string() : info.pv.front();
+        out_.lineLocked(formatInfo(info));
+    };
     callbacks.onCurrMove = [this](const std::string& move, int number, int depth) {
         const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
                                  std::chrono::steady_clock::now() - searchStart_)
@@ -248,6 +253,14 @@ void UciLoop::reportBestMove(const SearchResult& result, const std::string& fen,
     }
     const std::string line = formatBestMove(checked, fallback);
     std::lock_guard lock(out_.mutex());
+    // The move comes from the last finished iteration, or is a level's choice among candidates;
+    // the last info line may show another move (a fail-high line of an unfinished iteration, or
+    // the best candidate). Then the line actually played is reported once more.
+    if (!checked.info.pv.empty() && checked.info.pv.front() == checked.bestmove &&
+        lastPvHead_ != checked.bestmove) {
+        out_.lineLocked(formatInfo(checked.info));
+        lastPvHead_ = checked.bestmove;
+    }
     if (holdBestMove_) {
         heldBestMove_ = line;
         return;

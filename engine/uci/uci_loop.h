@@ -65,6 +65,9 @@ class UciLoop {
     bool holdBestMove_ = false;
     bool releaseOnPonderHit_ = false;  // `go ponder` (not infinite): ponderhit lets it report
     std::optional<std::string> heldBestMove_;
+    // First move of the last multipv-1 info line printed; guarded by out_.mutex(). A GUI reads the
+    // last PV as the line behind bestmove, so bestmove must not contradict it.
+    std::string lastPvHead_;
 
     std::chrono::steady_clock::time_point searchStart_;
 };

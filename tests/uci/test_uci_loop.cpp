@@ -132,6 +132,13 @@ TEST_CASE("UCI_LimitStrength with a low UCI_Elo searches as level 1 says", "[uci
         if (line.find(" multipv ") != std::string::npos) ++candidates;
     }
     CHECK(candidates >= 6);
+    // The last info line is the line played (a level may play another candidate than the best).
+    const int best = indexOf(limited, "bestmove");
+    REQUIRE(best >= 1);
+    const std::string& bestLine = limited[static_cast<std::size_t>(best)];
+    const std::string move = bestLine.substr(9, bestLine.find(' ', 9) - 9);
+    CHECK(limited[static_cast<std::size_t>(best) - 1].find(" multipv 1 ") != std::string::npos);
+    CHECK(limited[static_cast<std::size_t>(best) - 1].find(" pv " + move) != std::string::npos);
 
     // The same search with the Elo set but UCI_LimitStrength off goes to the depth asked for.
     const auto full = runUci("setoption name UCI_Elo value 800\n" + game);
