@@ -27,6 +27,7 @@ Server::Server(ServerConfig config, ServerParts parts) {
     poolOptions.queueCapacity = config.queueSize;
     poolOptions.perClientLimit = config.perClientSearches;
     auto pool = std::make_unique<SearchPool>(poolOptions, parts.searchers);
+    io_.emplace();
     context_ = std::make_unique<ServerContext>(std::move(config), std::move(parts.store),
                                                std::move(parts.bus), std::move(pool), parts.log);
 }
@@ -34,18 +35,23 @@ Server::Server(ServerConfig config, ServerParts parts) {
 Server::~Server() {
     shutdown();
     wait();
+    context_->flags.stop();  // no more events from its thread into sessions being destroyed
+    listener_.reset();
+    signals_.reset();
+    io_.reset();
+    context_.reset();
 }
 
 void Server::start() {
     const ServerConfig& config = context_->config;
     const auto address = boost::asio::ip::make_address(config.bind);
     listener_ = std::make_shared<Listener>(
-        io_, boost::asio::ip::tcp::endpoint(address, static_cast<unsigned short>(config.port)),
+        *io_, boost::asio::ip::tcp::endpoint(address, static_cast<unsigned short>(config.port)),
         *context_);
     port_ = listener_->port();
     listener_->start();
     for (int i = 0; i < config.ioThreads; ++i) {
-        ioThreads_.emplace_back([this] { io_.run(); });
+        ioThreads_.emplace_back([this] { io_->run(); });
     }
     context_->ready = true;
     context_->logger.log({{"event", "listening"},
@@ -56,7 +62,7 @@ void Server::start() {
 }
 
 void Server::handleSignals() {
-    signals_.emplace(io_, SIGTERM, SIGINT);
+    signals_.emplace(*io_, SIGTERM, SIGINT);
     signals_->async_wait([this](const boost::system::error_code& error, int signal) {
         if (error) return;
         context_->logger.log({{"event", "signal"}, {"signal", signal}});
@@ -95,12 +101,12 @@ void Server::drain() {
         std::this_thread::sleep_for(kFlushPoll);
     }
     if (signals_) {
-        boost::asio::post(io_, [this] {
+        boost::asio::post(*io_, [this] {
             boost::system::error_code ignored;
             signals_->cancel(ignored);
         });
     }
-    io_.stop();
+    io_->stop();
     context.logger.log({{"event", "stopped"},
                         {"searchesFinished", finished},
                         {"ms", std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -50,8 +50,13 @@ class Server {
   private:
     void drain();
 
+    // Destruction order matters, and ~Server() spells it out: after the I/O threads ended, the
+    // listener and signal set go, then the I/O context (destroying the handlers it still holds,
+    // and with them any sessions, which release their subscriptions and searches into a context
+    // that is still alive), and only then the context. Nothing in the context may hold an
+    // executor of io_ by then: a strand outliving its I/O context is a use-after-free.
     std::unique_ptr<ServerContext> context_;
-    boost::asio::io_context io_;
+    std::optional<boost::asio::io_context> io_;
     std::optional<boost::asio::signal_set> signals_;
     std::shared_ptr<Listener> listener_;
     std::vector<std::thread> ioThreads_;

@@ -1,8 +1,27 @@
 #include "server_context.h"
 
+#include <exception>
 #include <vector>
 
+#include "games/game_service.h"
+
 namespace outpost::server {
+
+ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameStore,
+                             std::shared_ptr<GameEventBus> eventBus,
+                             std::unique_ptr<SearchPool> searchPool, std::ostream* logStream)
+    : config(std::move(cfg)),
+      store(std::move(gameStore)),
+      bus(std::move(eventBus)),
+      pool(std::move(searchPool)),
+      logger(logStream),
+      flags([this](const std::string& gameId, std::uint64_t version) {
+          try {
+              GameService(*this).expireFlag(gameId, version);
+          } catch (const std::exception& error) {
+              logger.log({{"event", "flag_error"}, {"game", gameId}, {"error", error.what()}});
+          }
+      }) {}
 
 std::uint64_t SessionRegistry::add(CloseFn close) {
     std::lock_guard lock(mutex_);

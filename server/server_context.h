@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "config.h"
+#include "games/flag_watch.h"
 #include "ops/logger.h"
 #include "ops/metrics.h"
 #include "search/search_pool.h"
@@ -34,12 +35,9 @@ class SessionRegistry {
 struct ServerContext {
     ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameStore,
                   std::shared_ptr<GameEventBus> eventBus, std::unique_ptr<SearchPool> searchPool,
-                  std::ostream* logStream)
-        : config(std::move(cfg)),
-          store(std::move(gameStore)),
-          bus(std::move(eventBus)),
-          pool(std::move(searchPool)),
-          logger(logStream) {}
+                  std::ostream* logStream);
+    ServerContext(const ServerContext&) = delete;
+    ServerContext& operator=(const ServerContext&) = delete;
 
     const ServerConfig config;
     std::shared_ptr<GameStore> store;
@@ -51,6 +49,8 @@ struct ServerContext {
     SessionRegistry httpSessions;       // the callback ends the session once its answer is out
     std::atomic<bool> ready{false};     // /readyz: true once listening, false when draining
     std::atomic<bool> draining{false};  // SIGTERM received: no new searches
+    // Ends games on time when nobody asks (declared last: its thread uses everything above).
+    FlagWatch flags;
 
     MetricGauges gauges();
 };

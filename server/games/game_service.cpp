@@ -3,6 +3,7 @@
 #include <array>
 
 #include "analysis/analysis.h"
+#include "analysis/search_record.h"
 #include "api/json_types.h"
 #include "games/game_view.h"
 #include "ops/tokens.h"
@@ -17,6 +18,8 @@ constexpr int kMaxLevel = 8;
 // levels (people want quick replies), up to a second at the top.
 constexpr std::array<std::int64_t, kMaxLevel> kLevelMovetimeMs = {50,  100, 150, 200,
                                                                   300, 500, 700, 1000};
+// When the store cannot be reached at a flag fall: try again after this long.
+constexpr std::int64_t kFlagRetryMs = 1000;
 
 ApiError notFound(const std::string& id) {
     return {http::status::not_found, "not_found", "no game '" + id + "'"};
@@ -244,7 +247,40 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
     if (status != StoreStatus::Ok) return storeError(status, updated.id);
     context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
                                     gameEventPayload(updated)});
+    if (updated.status == "ongoing" && updated.clock && updated.clock->running) {
+        context_.flags.watch(updated.id, updated.version,
+                             flagFallAtMs(*updated.clock, replay(updated).whiteToMove()));
+    }
     return std::nullopt;
+}
+
+void GameService::expireFlag(const std::string& id, std::uint64_t version) {
+    StoreReadResult read = context_.store->get(id);
+    if (read.status == StoreStatus::Unavailable) {
+        context_.flags.watch(id, version, nowEpochMs() + kFlagRetryMs);
+        return;
+    }
+    if (read.status != StoreStatus::Ok) return;
+    GameRecord game = std::move(*read.game);
+    // Changed since (a move in time, a takeback, the game ended): not this watch's business.
+    if (game.version != version) return;
+    if (game.status != "ongoing" || !game.clock || !game.clock->running) return;
+    const ChessState state = replay(game);
+    if (!applyFlagFall(game, state, nowEpochMs())) {
+        // Woken before the flag fell (the wall clock was stepped back): wait again.
+        context_.flags.watch(id, version, flagFallAtMs(*game.clock, state.whiteToMove()));
+        return;
+    }
+    if (auto error = store(game, version)) {
+        // Lost the compare-and-set: a move that came in time, or another replica recording this
+        // flag fall, won; the winner's writer watches what it stored. A store that failed is
+        // asked again later.
+        if (error->status == http::status::service_unavailable)
+            context_.flags.watch(id, version, nowEpochMs() + kFlagRetryMs);
+        return;
+    }
+    context_.logger.log(
+        {{"event", "flag_fall"}, {"game", id}, {"status", game.status}, {"result", game.result}});
 }
 
 void GameService::move(const std::string& id, const std::optional<std::string>& token,
@@ -342,9 +378,7 @@ void GameService::startEngine(const GameRecord& game, const std::optional<Limits
     };
     callbacks.onDone = [&context, gameId, version, root, applied, done,
                         client](const JobOutcome& outcome) {
-        context.metrics.observeQueueWait(outcome.timing.queueWaitMs / 1000.0);
-        context.metrics.observeSearch(outcome.timing.searchMs / 1000.0, outcome.result.info.nodes,
-                                      outcome.result.stopped);
+        recordSearchMetrics(context.metrics, outcome);
         const std::string& best = outcome.result.bestmove;
         if (!outcome.error.empty() || best.empty() || best == "0000") {
             return done(ApiError{

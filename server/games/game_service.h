@@ -48,10 +48,17 @@ class GameService {
     std::variant<GameRecord, ApiError> resign(const std::string& id,
                                               const std::optional<std::string>& token);
 
+    // The FlagWatch's callback: records the flag fall of game `id` if it is still at `version`
+    // and the side to move has run out of time (compare-and-set; subscribers get the event).
+    // A change stored since, or a lost race, ends the watch: whoever stored the newer version
+    // watches it. Call on the watch's thread, never on an I/O thread (it reads the store).
+    void expireFlag(const std::string& id, std::uint64_t version);
+
   private:
     std::variant<GameRecord, ApiError> loadAuthorized(const std::string& id,
                                                       const std::optional<std::string>& token);
-    // Stores `updated` if the game is still at expectedVersion, then publishes it.
+    // Stores `updated` if the game is still at expectedVersion, then publishes it, and watches
+    // its flag while its clock runs.
     std::optional<ApiError> store(const GameRecord& updated, std::uint64_t expectedVersion);
     void startEngine(const GameRecord& game, const std::optional<LimitsSpec>& limits,
                      const ClientInfo& client, GameDone done);

@@ -30,6 +30,10 @@ ClockReading readClock(const ClockState& clock, bool whiteToMove, std::int64_t n
     return reading;
 }
 
+std::int64_t flagFallAtMs(const ClockState& clock, bool whiteToMove) {
+    return clock.turnStartedAtMs + (whiteToMove ? clock.whiteMs : clock.blackMs);
+}
+
 nlohmann::json gameJson(const GameRecord& game, const ChessState& state, std::int64_t nowMs) {
     const bool ongoing = game.status == "ongoing";
     nlohmann::json engine = {{"side", game.engine.side}};

@@ -23,6 +23,8 @@ struct ClockReading {
     std::int64_t blackMs = 0;
 };
 ClockReading readClock(const ClockState& clock, bool whiteToMove, std::int64_t nowMs);
+// When the side to move runs out of time (epoch milliseconds), for a running clock.
+std::int64_t flagFallAtMs(const ClockState& clock, bool whiteToMove);
 
 // The API's Game object (never the token).
 nlohmann::json gameJson(const GameRecord& game, const ChessState& state, std::int64_t nowMs);

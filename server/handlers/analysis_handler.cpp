@@ -1,6 +1,7 @@
 #include "handlers/analysis_handler.h"
 
 #include "analysis/analysis.h"
+#include "analysis/search_record.h"
 #include "handlers/ordered_stream.h"
 #include "http/json_response.h"
 
@@ -11,24 +12,6 @@ namespace {
 bool wantsNdjson(const Request& request) {
     const auto accept = request[http::field::accept];
     return accept.find("application/x-ndjson") != boost::beast::string_view::npos;
-}
-
-void recordSearch(ServerContext& context, const ClientInfo& client, std::uint64_t jobId,
-                  const JobOutcome& outcome, const char* via) {
-    context.metrics.observeQueueWait(outcome.timing.queueWaitMs / 1000.0);
-    context.metrics.observeSearch(outcome.timing.searchMs / 1000.0, outcome.result.info.nodes,
-                                  outcome.result.stopped);
-    context.logger.log({{"event", "search"},
-                        {"via", via},
-                        {"job", jobId},
-                        {"client", client.address},
-                        {"bestmove", outcome.result.bestmove},
-                        {"depth", outcome.result.info.depth},
-                        {"nodes", outcome.result.info.nodes},
-                        {"queueWaitMs", outcome.timing.queueWaitMs},
-                        {"searchMs", outcome.timing.searchMs},
-                        {"stopped", outcome.result.stopped},
-                        {"error", outcome.error}});
 }
 
 }  // namespace
@@ -61,7 +44,7 @@ void handleAnalysis(ServerContext& context, const Request& request, const Client
     const bool keepAlive = request.keep_alive();
     callbacks.onDone = [&context, client, spec, stream, sink, streaming, version, keepAlive,
                         jobId](const JobOutcome& outcome) {
-        recordSearch(context, client, jobId->load(), outcome, "http");
+        recordSearch(context, "http", jobId->load(), client, outcome);
         if (!outcome.error.empty()) {
             // Validated before queueing, so this is the engine disagreeing with us.
             if (streaming) {

@@ -1,6 +1,7 @@
 #include "handlers/game_handlers.h"
 
 #include "analysis/analysis.h"
+#include "games/game_feed.h"
 #include "games/game_service.h"
 #include "games/game_view.h"
 #include "handlers/ordered_stream.h"
@@ -48,21 +49,27 @@ void respondGame(const Request& request, const std::shared_ptr<ResponseSink>& si
 void streamGame(ServerContext& context, const std::string& gameId, const Request& request,
                 const std::shared_ptr<ResponseSink>& sink) {
     auto stream = std::make_shared<OrderedStream>(sink);
-    // Subscribe before reading the game, so no change falls between the two.
-    const auto subscription = context.bus->subscribe(gameId, [stream](const GameEvent& event) {
-        stream->line(event.payload, event.kind == GameEvent::Kind::EngineInfo);
-    });
+    // The bus holds the stream only weakly: the exchange owns it (below), so a subscription can
+    // never keep the session (and its strand) alive.
+    std::weak_ptr<OrderedStream> weakStream = stream;
+    const auto [feed, subscription] =
+        subscribeFeed(*context.bus, gameId, [weakStream](std::string message, bool coalescable) {
+            if (auto live = weakStream.lock()) live->line(std::move(message), coalescable);
+        });
     GameService service(context);
     auto loaded = service.load(gameId);
     if (auto* error = std::get_if<ApiError>(&loaded)) {
         context.bus->unsubscribe(subscription);
         return sink->respond(errorFor(request, *error));
     }
+    // The exchange keeps the stream until it ends, however it ends (client gone, stream ended
+    // at shutdown); then the subscription goes too.
     std::shared_ptr<GameEventBus> bus = context.bus;
-    sink->onDisconnect([bus, subscription] { bus->unsubscribe(subscription); });
+    sink->onEnd([bus, id = subscription, stream] { bus->unsubscribe(id); });
     Response header{http::status::ok, request.version()};
     header.set(http::field::content_type, "application/x-ndjson");
-    stream->line(gameEventPayload(std::get<GameRecord>(loaded)), false);
+    const GameRecord& game = std::get<GameRecord>(loaded);
+    feed->start(gameEventPayload(game), game.version);
     stream->start(std::move(header));
 }
 

@@ -38,6 +38,12 @@ class ResponseSink {
     // Runs `callback` once if the client disconnects before the exchange ends (at once if it
     // already has). Used to stop searches nobody waits for.
     virtual void onDisconnect(std::function<void()> callback) = 0;
+
+    // Runs `callback` once when the exchange ends for any reason: answered, stream ended, client
+    // gone, or the session destroyed at shutdown (at once if it already ended). Used to release
+    // what the exchange holds elsewhere, such as an event-bus subscription: a subscription that
+    // outlived its exchange would keep the session's strand alive after its I/O context.
+    virtual void onEnd(std::function<void()> callback) = 0;
 };
 
 }  // namespace outpost::server

@@ -5,6 +5,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <sstream>
+#include <utility>
 
 #include "http/client_address.h"
 #include "http/cors.h"
@@ -31,6 +32,23 @@ std::string chunk(std::string_view data) {
 }
 
 constexpr std::string_view kLastChunk = "0\r\n\r\n";
+
+// An onEnd callback on its way to the session's strand. It runs exactly once: when the session
+// runs it, or, if the posted handler is destroyed unrun (the I/O context shut down first), when
+// the last copy goes.
+class EndCallback {
+  public:
+    explicit EndCallback(std::function<void()> callback) : callback_(std::move(callback)) {}
+    EndCallback(const EndCallback&) = delete;
+    EndCallback& operator=(const EndCallback&) = delete;
+    ~EndCallback() { run(); }
+    void run() {
+        if (auto callback = std::exchange(callback_, nullptr)) callback();
+    }
+
+  private:
+    std::function<void()> callback_;
+};
 
 }  // namespace
 
@@ -70,6 +88,17 @@ class HttpSessionSink final : public ResponseSink {
             session->addDisconnectOnStrand(seq, std::move(callback));
         });
     }
+    void onEnd(std::function<void()> callback) override {
+        auto session = session_.lock();
+        if (!session) {
+            callback();
+            return;
+        }
+        auto once = std::make_shared<EndCallback>(std::move(callback));
+        net::post(executor_, [session, seq = seq_, once] {
+            session->addEndOnStrand(seq, [once] { once->run(); });
+        });
+    }
 
   private:
     template <typename F>
@@ -90,6 +119,16 @@ HttpSession::HttpSession(tcp::socket&& socket, ServerContext& context)
     auto endpoint = socket_.remote_endpoint(error);
     peerAddress_ = error ? "unknown" : endpoint.address().to_string();
     client_.address = peerAddress_;
+}
+
+// Destroyed with an exchange still open only when the I/O context shuts down with the session's
+// handlers unrun: what the exchange holds elsewhere is released all the same.
+HttpSession::~HttpSession() {
+    if (exchange_) {
+        auto callbacks = std::move(exchange_->onEnd);
+        exchange_.reset();
+        for (auto& callback : callbacks) callback();
+    }
 }
 
 void HttpSession::start() {
@@ -304,6 +343,14 @@ void HttpSession::addDisconnectOnStrand(std::uint64_t seq, std::function<void()>
     exchange_->onDisconnect.push_back(std::move(callback));
 }
 
+void HttpSession::addEndOnStrand(std::uint64_t seq, std::function<void()> callback) {
+    if (!exchange_ || exchange_->seq != seq) {
+        callback();  // that exchange is over already
+        return;
+    }
+    exchange_->onEnd.push_back(std::move(callback));
+}
+
 void HttpSession::enqueue(Outgoing outgoing) {
     // A slow reader: replace the newest waiting progress line rather than queue another.
     const bool inFlightIsBack = writing_ && writeQueue_.size() == 1;
@@ -377,7 +424,9 @@ void HttpSession::finishExchange() {
                              {"client", client_.address},
                              {"ms", seconds * 1000.0}});
     }
+    auto callbacks = std::move(exchange_->onEnd);
     exchange_.reset();
+    for (auto& callback : callbacks) callback();
 }
 
 void HttpSession::armTimer(std::chrono::milliseconds after, bool keepAliveLine) {

@@ -32,6 +32,9 @@ using tcp = net::ip::tcp;
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
   public:
     HttpSession(tcp::socket&& socket, ServerContext& context);
+    ~HttpSession();
+    HttpSession(const HttpSession&) = delete;
+    HttpSession& operator=(const HttpSession&) = delete;
     void start();
 
   private:
@@ -59,6 +62,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         int status = 0;
         std::chrono::steady_clock::time_point startedAt;
         std::vector<std::function<void()>> onDisconnect;
+        std::vector<std::function<void()>> onEnd;
     };
 
     void doRead();
@@ -70,6 +74,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     void streamLineOnStrand(std::uint64_t seq, std::string line, bool coalescable);
     void endStreamOnStrand(std::uint64_t seq);
     void addDisconnectOnStrand(std::uint64_t seq, std::function<void()> callback);
+    void addEndOnStrand(std::uint64_t seq, std::function<void()> callback);
     void enqueue(Outgoing outgoing);
     void doWrite();
     void onWrite(boost::beast::error_code error);

@@ -36,6 +36,9 @@ WebSocketSession::WebSocketSession(net::ip::tcp::socket&& socket, ServerContext&
     : ws_(std::move(socket)), context_(context), client_(std::move(client)) {}
 
 WebSocketSession::~WebSocketSession() {
+    // Destroyed unfinished only when the I/O context shut down with our handlers unrun: end the
+    // connection's searches and subscriptions all the same.
+    finish();
     if (accepted_) context_.metrics.webSocketClosed();
 }
 

@@ -20,6 +20,30 @@ void line(std::string& out, const std::string& name, const std::string& labels,
     out += " " + value + "\n";
 }
 
+// The HELP and TYPE lines that open a metric family.
+void family(std::string& out, const std::string& name, const std::string& help,
+            const std::string& type) {
+    out += "# HELP " + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+}
+
+// A family of one unlabelled sample.
+template <typename Number>
+void single(std::string& out, const std::string& name, const std::string& help,
+            const std::string& type, Number value) {
+    family(out, name, help, type);
+    line(out, name, "", std::to_string(value));
+}
+
+std::uint64_t read(const std::function<std::uint64_t()>& gauge) {
+    return gauge ? gauge() : 0;
+}
+
+std::string requestLabels(const std::tuple<std::string, std::string, int>& key) {
+    const auto& [route, method, status] = key;
+    return "route=\"" + route + "\",method=\"" + method + "\",status=\"" + std::to_string(status) +
+           "\"";
+}
+
 }  // namespace
 
 void Histogram::observe(double seconds) {
@@ -75,72 +99,40 @@ void Metrics::searchRejected(const std::string& reason) {
 std::string Metrics::render(const MetricGauges& gauges) const {
     std::string out;
     std::lock_guard lock(mutex_);
-    out +=
-        "# HELP outpost_http_requests_total HTTP requests by route, method and status.\n"
-        "# TYPE outpost_http_requests_total counter\n";
+    family(out, "outpost_http_requests_total", "HTTP requests by route, method and status.",
+           "counter");
     for (const auto& [key, series] : requests_) {
-        const auto& [route, method, status] = key;
-        line(out, "outpost_http_requests_total",
-             "route=\"" + route + "\",method=\"" + method + "\",status=\"" +
-                 std::to_string(status) + "\"",
-             std::to_string(series.count));
+        line(out, "outpost_http_requests_total", requestLabels(key), std::to_string(series.count));
     }
-    out +=
-        "# HELP outpost_http_request_duration_seconds Time to the complete response.\n"
-        "# TYPE outpost_http_request_duration_seconds histogram\n";
+    family(out, "outpost_http_request_duration_seconds", "Time to the complete response.",
+           "histogram");
     for (const auto& [key, series] : requests_) {
-        const auto& [route, method, status] = key;
-        series.latency.render(out, "outpost_http_request_duration_seconds",
-                              "route=\"" + route + "\",method=\"" + method + "\",status=\"" +
-                                  std::to_string(status) + "\"");
+        series.latency.render(out, "outpost_http_request_duration_seconds", requestLabels(key));
     }
-    out +=
-        "# HELP outpost_searches_running Searches on a searcher thread now.\n"
-        "# TYPE outpost_searches_running gauge\n";
-    line(out, "outpost_searches_running", "",
-         std::to_string(gauges.searchesRunning ? gauges.searchesRunning() : 0));
-    out +=
-        "# HELP outpost_searches_queued Searches waiting for a searcher thread.\n"
-        "# TYPE outpost_searches_queued gauge\n";
-    line(out, "outpost_searches_queued", "",
-         std::to_string(gauges.searchesQueued ? gauges.searchesQueued() : 0));
-    out +=
-        "# HELP outpost_searches_total Finished searches.\n# TYPE outpost_searches_total counter\n";
-    line(out, "outpost_searches_total", "", std::to_string(searches_));
-    out +=
-        "# HELP outpost_searches_stopped_total Searches ended by stop or disconnect.\n"
-        "# TYPE outpost_searches_stopped_total counter\n";
-    line(out, "outpost_searches_stopped_total", "", std::to_string(searchesStopped_));
-    out +=
-        "# HELP outpost_searches_rejected_total Searches refused, by reason.\n"
-        "# TYPE outpost_searches_rejected_total counter\n";
+    single(out, "outpost_searches_running", "Searches on a searcher thread now.", "gauge",
+           read(gauges.searchesRunning));
+    single(out, "outpost_searches_queued", "Searches waiting for a searcher thread.", "gauge",
+           read(gauges.searchesQueued));
+    single(out, "outpost_searches_total", "Finished searches.", "counter", searches_);
+    single(out, "outpost_searches_stopped_total", "Searches ended by stop or disconnect.",
+           "counter", searchesStopped_);
+    family(out, "outpost_searches_rejected_total", "Searches refused, by reason.", "counter");
     for (const auto& [reason, count] : rejected_) {
         line(out, "outpost_searches_rejected_total", "reason=\"" + reason + "\"",
              std::to_string(count));
     }
-    out +=
-        "# HELP outpost_search_queue_wait_seconds Time searches waited for a searcher.\n"
-        "# TYPE outpost_search_queue_wait_seconds histogram\n";
+    family(out, "outpost_search_queue_wait_seconds", "Time searches waited for a searcher.",
+           "histogram");
     queueWait_.render(out, "outpost_search_queue_wait_seconds", "");
-    out +=
-        "# HELP outpost_search_duration_seconds Time searches ran.\n"
-        "# TYPE outpost_search_duration_seconds histogram\n";
+    family(out, "outpost_search_duration_seconds", "Time searches ran.", "histogram");
     searchTime_.render(out, "outpost_search_duration_seconds", "");
-    out +=
-        "# HELP outpost_nodes_searched_total Nodes searched by all searches.\n"
-        "# TYPE outpost_nodes_searched_total counter\n";
-    line(out, "outpost_nodes_searched_total", "", std::to_string(nodes_));
-    out +=
-        "# HELP outpost_websocket_connections Open WebSocket connections.\n"
-        "# TYPE outpost_websocket_connections gauge\n";
-    line(out, "outpost_websocket_connections", "", std::to_string(webSockets()));
-    out +=
-        "# HELP outpost_slow_clients_dropped_total Connections dropped for not reading.\n"
-        "# TYPE outpost_slow_clients_dropped_total counter\n";
-    line(out, "outpost_slow_clients_dropped_total", "",
-         std::to_string(slowClients_.load(std::memory_order_relaxed)));
-    out += "# HELP outpost_games Games in the store.\n# TYPE outpost_games gauge\n";
-    line(out, "outpost_games", "", std::to_string(gauges.games ? gauges.games() : 0));
+    single(out, "outpost_nodes_searched_total", "Nodes searched by all searches.", "counter",
+           nodes_);
+    single(out, "outpost_websocket_connections", "Open WebSocket connections.", "gauge",
+           webSockets());
+    single(out, "outpost_slow_clients_dropped_total", "Connections dropped for not reading.",
+           "counter", slowClients_.load(std::memory_order_relaxed));
+    single(out, "outpost_games", "Games in the store.", "gauge", read(gauges.games));
     return out;
 }
 

@@ -1,6 +1,8 @@
 #include "ws/ws_connection.h"
 
 #include "analysis/analysis.h"
+#include "analysis/search_record.h"
+#include "games/game_feed.h"
 #include "games/game_service.h"
 #include "games/game_view.h"
 
@@ -14,6 +16,11 @@ nlohmann::json withId(nlohmann::json message, const nlohmann::json& id) {
     return message;
 }
 
+// What goes on the wire (invalid UTF-8 from a client replaced, never an exception).
+std::string wireText(const nlohmann::json& message) {
+    return message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace
 
 WsConnection::WsConnection(ServerContext& context, ClientInfo client,
@@ -21,8 +28,7 @@ WsConnection::WsConnection(ServerContext& context, ClientInfo client,
     : context_(context), client_(std::move(client)), outbox_(std::move(outbox)) {}
 
 void WsConnection::send(const nlohmann::json& message, bool coalescable) {
-    outbox_->send(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                  coalescable);
+    outbox_->send(wireText(message), coalescable);
 }
 
 void WsConnection::sendError(const nlohmann::json& id, std::string_view code,
@@ -79,19 +85,7 @@ void WsConnection::analyse(const nlohmann::json& message) {
     auto jobId = std::make_shared<std::atomic<std::uint64_t>>(0);
     callbacks.onDone = [weak, spec, id, key, jobId, &context = context_,
                         client = client_](const JobOutcome& outcome) {
-        context.metrics.observeQueueWait(outcome.timing.queueWaitMs / 1000.0);
-        context.metrics.observeSearch(outcome.timing.searchMs / 1000.0, outcome.result.info.nodes,
-                                      outcome.result.stopped);
-        context.logger.log({{"event", "search"},
-                            {"via", "ws"},
-                            {"job", jobId->load()},
-                            {"client", client.address},
-                            {"bestmove", outcome.result.bestmove},
-                            {"depth", outcome.result.info.depth},
-                            {"nodes", outcome.result.info.nodes},
-                            {"queueWaitMs", outcome.timing.queueWaitMs},
-                            {"searchMs", outcome.timing.searchMs},
-                            {"stopped", outcome.result.stopped}});
+        recordSearch(context, "ws", jobId->load(), client, outcome);
         auto self = weak.lock();
         if (!self) return;
         {
@@ -160,11 +154,10 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         }
     }
     std::weak_ptr<WsConnection> weak = weak_from_this();
-    const auto subscription = context_.bus->subscribe(gameId, [weak](const GameEvent& event) {
-        if (auto self = weak.lock()) {
-            self->outbox_->send(event.payload, event.kind == GameEvent::Kind::EngineInfo);
-        }
-    });
+    auto [feed, subscription] =
+        subscribeFeed(*context_.bus, gameId, [weak](std::string text, bool coalescable) {
+            if (auto self = weak.lock()) self->outbox_->send(std::move(text), coalescable);
+        });
     GameService service(context_);
     auto loaded = service.load(gameId);
     if (auto* error = std::get_if<ApiError>(&loaded)) {
@@ -183,7 +176,8 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         context_.bus->unsubscribe(subscription);
         return;
     }
-    send(withId({{"type", "game"}, {"game", gameJson(std::get<GameRecord>(loaded))}}, id));
+    const GameRecord& game = std::get<GameRecord>(loaded);
+    feed->start(wireText(withId({{"type", "game"}, {"game", gameJson(game)}}, id)), game.version);
 }
 
 void WsConnection::unsubscribe(const nlohmann::json& message) {

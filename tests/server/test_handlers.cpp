@@ -468,7 +468,9 @@ TEST_CASE("handlers: game stream sends the game, then every change", "[server][h
     REQUIRE(first["type"] == "game");
     REQUIRE(first["game"]["version"] == 1);
     REQUIRE(second["game"]["version"] == 2);
-    stream->disconnect();  // unsubscribes
+    REQUIRE(f.bus->active() == 1);
+    stream->disconnect();  // the exchange ends: the stream unsubscribes
+    REQUIRE(f.bus->active() == 0);
     REQUIRE(f.call(verb::get, "/api/v1/games/nope/stream")->status() == 404);
 }
 

@@ -324,6 +324,82 @@ TEST_CASE("live server: NDJSON game stream follows moves", "[server][live]") {
     REQUIRE(stream.keepAliveLines() >= 1);
 }
 
+TEST_CASE("live server: game subscriptions end with their stream or connection",
+          "[server][live][websocket]") {
+    LiveServer live;
+    HttpClient http(live.port());
+    auto [id, token] = createGame(http);
+    const std::string streamTarget = "/api/v1/games/" + id + "/stream";
+
+    // A stream client that goes away takes its subscription with it.
+    {
+        HttpClient stream(live.port());
+        stream.send(verb::get, streamTarget);
+        stream.readStreamHeader();
+        REQUIRE(stream.readLine());
+        REQUIRE(live.bus->active() == 1);
+        stream.close();
+        REQUIRE(live.bus->waitNoSubscriptions());
+    }
+    // So does a WebSocket client.
+    {
+        WsClient ws(live.port());
+        ws.send({{"type", "subscribe"}, {"gameId", id}});
+        REQUIRE(ws.read()["type"] == "game");
+        REQUIRE(live.bus->active() == 1);
+        ws.dropConnection();
+        REQUIRE(live.bus->waitNoSubscriptions());
+    }
+    // A stream the server ends itself (at shutdown) lets go too: nothing of the session may
+    // outlive the server's I/O context (under ASan this was a use-after-free in a strand).
+    HttpClient stream(live.port());
+    stream.send(verb::get, streamTarget);
+    stream.readStreamHeader();
+    REQUIRE(stream.readLine());
+    REQUIRE(live.bus->active() == 1);
+    live.server->shutdown();
+    REQUIRE_FALSE(stream.readLine());
+    live.server->wait();
+    REQUIRE(live.bus->active() == 0);
+}
+
+TEST_CASE("live server: a flag falls with nobody asking, and subscribers hear it at once",
+          "[server][live][websocket][clock]") {
+    constexpr std::int64_t kClockMs = 300;
+    // How late the timeout event may arrive after the flag fell (a loaded CI machine, sanitizers).
+    constexpr auto kSlack = std::chrono::seconds(3);
+    LiveServer live;
+    HttpClient http(live.port());
+    auto [id, token] = createGame(http, {{"clock", {{"initial", kClockMs}, {"increment", 0}}}});
+    WsClient watcher(live.port());
+    watcher.send({{"type", "subscribe"}, {"gameId", id}});
+    REQUIRE(watcher.read()["game"]["version"] == 1);
+
+    WsClient player(live.port());
+    const auto beforeMove = std::chrono::steady_clock::now();
+    player.send({{"type", "move"}, {"gameId", id}, {"token", token}, {"move", "e4"}});
+    REQUIRE(player.readType("game")["game"]["version"] == 2);
+    REQUIRE(watcher.read()["game"]["version"] == 2);
+
+    // Black does nothing, and nobody asks: the server ends the game when Black's flag falls.
+    const auto ended = watcher.read(std::chrono::milliseconds(kClockMs) + kSlack);
+    const auto elapsed = std::chrono::steady_clock::now() - beforeMove;
+    REQUIRE(ended["type"] == "game");
+    const auto& game = ended["game"];
+    REQUIRE(game["version"] == 3);
+    REQUIRE(game["status"] == "timeout");
+    REQUIRE(game["result"] == "1-0");
+    REQUIRE(game["winner"] == "white");
+    REQUIRE(game["clock"]["black"] == 0);
+    REQUIRE(game["clock"]["running"] == false);
+    REQUIRE(elapsed >= std::chrono::milliseconds(kClockMs));  // not before the flag fell
+    // Stored, not only announced: a plain read agrees, and the loser's move is refused.
+    REQUIRE(http.request(verb::get, "/api/v1/games/" + id).json()["status"] == "timeout");
+    REQUIRE(http.request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e5"})",
+                         bearer(token))
+                .status == 409);
+}
+
 TEST_CASE("live server: graceful shutdown drains searches, closes WebSockets with 1001",
           "[server][live][shutdown]") {
     ServerConfig config = testConfig();

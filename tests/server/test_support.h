@@ -2,12 +2,14 @@
 // scripted searchers, and a real server on an ephemeral port.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fake_searcher.h"
@@ -19,14 +21,18 @@ namespace outpost::server::testing {
 
 inline constexpr auto kWait = std::chrono::seconds(20);
 
-// Records what a handler answers; wait() blocks until the exchange is complete.
+// Records what a handler answers; wait() blocks until the exchange is complete. The exchange
+// ends (onEnd callbacks run) with respond(), endStream() or disconnect(), as in a session.
 class RecordingSink final : public ResponseSink {
   public:
     void respond(Response response) override {
-        std::lock_guard lock(mutex_);
-        response_ = std::move(response);
-        complete_ = true;
-        changed_.notify_all();
+        {
+            std::lock_guard lock(mutex_);
+            response_ = std::move(response);
+            complete_ = true;
+            changed_.notify_all();
+        }
+        end();
     }
     void startStream(Response header) override {
         std::lock_guard lock(mutex_);
@@ -40,21 +46,40 @@ class RecordingSink final : public ResponseSink {
         changed_.notify_all();
     }
     void endStream() override {
-        std::lock_guard lock(mutex_);
-        complete_ = true;
-        changed_.notify_all();
+        {
+            std::lock_guard lock(mutex_);
+            complete_ = true;
+            changed_.notify_all();
+        }
+        end();
     }
     void onDisconnect(std::function<void()> callback) override {
         std::lock_guard lock(mutex_);
         disconnect_.push_back(std::move(callback));
     }
+    void onEnd(std::function<void()> callback) override {
+        {
+            std::lock_guard lock(mutex_);
+            if (!ended_) {
+                end_.push_back(std::move(callback));
+                return;
+            }
+        }
+        callback();
+    }
     void disconnect() {
         std::vector<std::function<void()>> callbacks;
         {
             std::lock_guard lock(mutex_);
+            if (ended_) return;  // the exchange is over: nothing left to stop
             callbacks.swap(disconnect_);
         }
         for (auto& callback : callbacks) callback();
+        end();
+    }
+    bool ended() {
+        std::lock_guard lock(mutex_);
+        return ended_;
     }
 
     // Waits for the whole answer (or until `lines` stream lines arrived when lines > 0).
@@ -80,13 +105,56 @@ class RecordingSink final : public ResponseSink {
     }
 
   private:
+    void end() {
+        std::vector<std::function<void()>> callbacks;
+        {
+            std::lock_guard lock(mutex_);
+            if (ended_) return;
+            ended_ = true;
+            callbacks.swap(end_);
+            disconnect_.clear();
+        }
+        for (auto& callback : callbacks) callback();
+    }
+
     std::mutex mutex_;
     std::condition_variable changed_;
     Response response_;
     bool complete_ = false;
     bool streaming_ = false;
+    bool ended_ = false;
     std::vector<std::string> lines_;
     std::vector<std::function<void()>> disconnect_;
+    std::vector<std::function<void()>> end_;
+};
+
+// An in-memory event bus that counts live subscriptions, so tests can check that every
+// subscriber (NDJSON stream, WebSocket) lets go of the bus when it ends.
+class CountingEventBus final : public GameEventBus {
+  public:
+    SubscriptionId subscribe(const std::string& gameId, Handler handler) override {
+        active_.fetch_add(1);
+        return bus_.subscribe(gameId, std::move(handler));
+    }
+    void unsubscribe(SubscriptionId id) override {
+        active_.fetch_sub(1);
+        bus_.unsubscribe(id);
+    }
+    void publish(const GameEvent& event) override { bus_.publish(event); }
+
+    int active() const { return active_.load(); }
+    // True once no subscription is left (polls until kWait).
+    bool waitNoSubscriptions() const {
+        const auto deadline = std::chrono::steady_clock::now() + kWait;
+        while (active() != 0 && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        return active() == 0;
+    }
+
+  private:
+    MemoryEventBus bus_;
+    std::atomic<int> active_{0};
 };
 
 inline ServerConfig testConfig() {
@@ -109,10 +177,13 @@ inline ServerConfig testConfig() {
 
 // Handlers without sockets: a context with an in-memory store and scripted searchers.
 struct HandlerFixture {
-    explicit HandlerFixture(ServerConfig config = testConfig())
+    // `store`: in memory unless given.
+    explicit HandlerFixture(ServerConfig config = testConfig(),
+                            std::shared_ptr<GameStore> store = nullptr)
         : control(std::make_shared<FakeControl>()),
+          bus(std::make_shared<CountingEventBus>()),
           context(
-              config, std::make_shared<MemoryGameStore>(), std::make_shared<MemoryEventBus>(),
+              config, store ? std::move(store) : std::make_shared<MemoryGameStore>(), bus,
               std::make_unique<SearchPool>(PoolOptions{config.effectiveSearchThreads(),
                                                        config.queueSize, config.perClientSearches},
                                            fakeSearchers(control)),
@@ -142,14 +213,16 @@ struct HandlerFixture {
     }
 
     std::shared_ptr<FakeControl> control;
+    std::shared_ptr<CountingEventBus> bus;
     ServerContext context;
 };
 
 // The real server on 127.0.0.1:<ephemeral>, with scripted searchers unless told otherwise.
 struct LiveServer {
     explicit LiveServer(ServerConfig config = testConfig(), bool realEngine = false)
-        : control(std::make_shared<FakeControl>()) {
+        : control(std::make_shared<FakeControl>()), bus(std::make_shared<CountingEventBus>()) {
         ServerParts parts;
+        parts.bus = bus;
         if (!realEngine) parts.searchers = fakeSearchers(control);
         server = std::make_unique<Server>(config, std::move(parts));
         server->start();
@@ -162,6 +235,7 @@ struct LiveServer {
     unsigned short port() const { return server->port(); }
 
     std::shared_ptr<FakeControl> control;
+    std::shared_ptr<CountingEventBus> bus;
     std::unique_ptr<Server> server;
 };
 

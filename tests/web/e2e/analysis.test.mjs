@@ -1,7 +1,7 @@
 // Analysis mode: two live lines over the WebSocket, the stop button, and free moves for both sides.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clickMove, moveListSan, openBrowser, shot, waitForMoves } from './helpers.mjs';
+import { clickMove, viewPly, moveListSan, openBrowser, shot, waitForMoves } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -60,7 +60,7 @@ test('analysis shows two lines and stops on request', async () => {
 
   // Back to the first move and a different reply: a new analysis board with that line.
   const firstId = await page.evaluate(() => new URLSearchParams(location.search).get('game'));
-  await page.click('#move-list .move[data-ply="1"]');
+  await viewPly(page, 1);
   await clickMove(page, 'd7', 'd5');
   await page.waitForFunction((id) => new URLSearchParams(location.search).get('game') !== id, firstId);
   await waitForMoves(page, 2);

@@ -2,7 +2,7 @@
 // WebSocket while it thinks, then its move appears on the board and in the move list.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clickMove, newGame, openBrowser, serverGame, shot, waitForMoves } from './helpers.mjs';
+import { clickMove, newGame, openBrowser, serverGame, shot, waitForAtLeastMoves, waitForMoves } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -33,7 +33,8 @@ test('the engine replies and its thinking is shown live', async () => {
   await page.waitForFunction(
     () => document.querySelectorAll('cg-board square.current-premove').length === 2 || document.querySelectorAll('#move-list .move').length >= 3,
   );
-  await waitForMoves(page, 2);
+  // The engine's reply is in; the premove may already have been played after it.
+  await waitForAtLeastMoves(page, 2);
   const score = await page.textContent('#engine-stats [data-k="score"]');
   const nps = await page.textContent('#engine-stats [data-k="nps"]');
   const pv = await page.textContent('#engine-pv');

@@ -122,6 +122,30 @@ export async function moveListSan(page) {
   return page.locator('#move-list .move:not(.placeholder)').allTextContents();
 }
 
+/** Waits until the move list shows at least `count` moves (a premove may follow at once). */
+export async function waitForAtLeastMoves(page, count, timeout = 30000) {
+  await page.waitForFunction((n) => document.querySelectorAll('#move-list .move:not(.placeholder)').length >= n, count, {
+    timeout,
+  });
+}
+
+/**
+ * Shows the position after `ply` by clicking it in the move list. A game update that re-renders
+ * the list at the moment of the click can swallow it, so it is clicked again until that move is
+ * the current one.
+ */
+export async function viewPly(page, ply, attempts = 5) {
+  for (let attempt = 1; ; attempt++) {
+    await page.click(`#move-list .move[data-ply="${ply}"]`);
+    try {
+      await page.waitForSelector(`#move-list .move.current[data-ply="${ply}"]`, { timeout: 2000 });
+      return;
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+    }
+  }
+}
+
 /** Waits until the move list shows `count` moves. */
 export async function waitForMoves(page, count, timeout = 30000) {
   await page.waitForFunction((n) => document.querySelectorAll('#move-list .move:not(.placeholder)').length === n, count, {

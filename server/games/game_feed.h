@@ -1,0 +1,57 @@
+// One subscriber's view of a game's events (a WebSocket subscription, an NDJSON game stream).
+//
+// A subscriber subscribes to the bus first and reads the game second, so that no change falls
+// between the two. A change published in that window arrives twice, though: from the bus, and
+// already in the game just read (the same version), possibly before it. The feed sends the game
+// as read first, then only what is newer: game events whose version is above the last sent, and
+// engine progress for the current version.
+//
+// Thread-safety: onEvent() runs on the bus's threads, start() on the subscriber's; messages go
+// to `send` under the feed's lock, so they leave in the order decided here.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "store/game_store.h"
+
+namespace outpost::server {
+
+class GameFeed {
+  public:
+    // Receives each message to forward (a coalescable one is engine progress).
+    using Send = std::function<void(std::string message, bool coalescable)>;
+
+    explicit GameFeed(Send send) : send_(std::move(send)) {}
+
+    // The bus handler: held back until start(), then forwarded unless stale.
+    void onEvent(const GameEvent& event);
+    // Sends `snapshot` (the game as read after subscribing, at `version`), then the events held
+    // back that are newer.
+    void start(std::string snapshot, std::uint64_t version);
+
+  private:
+    void forward(const GameEvent& event);  // under mutex_, after start
+
+    std::mutex mutex_;
+    const Send send_;
+    bool started_ = false;
+    std::uint64_t sentVersion_ = 0;
+    std::vector<GameEvent> early_;
+};
+
+struct FeedSubscription {
+    std::shared_ptr<GameFeed> feed;
+    GameEventBus::SubscriptionId id = 0;
+};
+
+// A new feed for `send`, subscribed to gameId's events. Subscribe first, read the game second
+// (then feed->start() with it), and unsubscribe `id` when the subscriber goes. The bus holds only
+// the feed: `send` should hold the subscriber weakly.
+FeedSubscription subscribeFeed(GameEventBus& bus, const std::string& gameId, GameFeed::Send send);
+
+}  // namespace outpost::server
