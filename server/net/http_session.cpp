@@ -124,11 +124,7 @@ HttpSession::HttpSession(tcp::socket&& socket, ServerContext& context)
 // Destroyed with an exchange still open only when the I/O context shuts down with the session's
 // handlers unrun: what the exchange holds elsewhere is released all the same.
 HttpSession::~HttpSession() {
-    if (exchange_) {
-        auto callbacks = std::move(exchange_->onEnd);
-        exchange_.reset();
-        for (auto& callback : callbacks) callback();
-    }
+    releaseExchange();
 }
 
 void HttpSession::start() {
@@ -424,6 +420,11 @@ void HttpSession::finishExchange() {
                              {"client", client_.address},
                              {"ms", seconds * 1000.0}});
     }
+    releaseExchange();
+}
+
+void HttpSession::releaseExchange() {
+    if (!exchange_) return;
     auto callbacks = std::move(exchange_->onEnd);
     exchange_.reset();
     for (auto& callback : callbacks) callback();

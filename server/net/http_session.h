@@ -79,6 +79,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     void doWrite();
     void onWrite(boost::beast::error_code error);
     void finishExchange();
+    // Drops the exchange, then runs its onEnd callbacks (from finishExchange and the destructor).
+    void releaseExchange();
     void armTimer(std::chrono::milliseconds after, bool keepAliveLine);
     void updateTimer();
     void close();
