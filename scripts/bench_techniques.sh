@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Nodes and time to the bench depth with each search technique switched off, one at a time (one
-# thread, 16 MB, the bench positions), as a Markdown table for docs/search.md.
+# thread, 16 MB, the bench positions), as a Markdown table for docs/search-measurements.md. Times
+# are wall-clock and given as a ratio to the default run; the default runs once more at the end, so
+# the last row shows how much two identical runs differ on this machine right now.
 #
 #   scripts/bench_techniques.sh [path/to/outpost] [depth]
 set -euo pipefail
@@ -19,13 +21,15 @@ run() {  # run ARGS... -> "nodes time_ms"
 }
 
 read -r base_nodes base_ms < <(run)
-echo "| technique | default | nodes with it flipped | vs default | time (ms) |"
-echo "|---|---|---:|---:|---:|"
-echo "| (defaults) | | $base_nodes | 1.00 | $base_ms |"
+echo "| technique | default | nodes with it flipped | nodes vs default | time (ms) | time vs default |"
+echo "|---|---|---:|---:|---:|---:|"
+echo "| (defaults) | | $base_nodes | 1.00 | $base_ms | 1.00 |"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 for entry in "${switches[@]}"; do
   read -r name default <<<"$entry"
   flipped=false; [[ "$default" == false ]] && flipped=true
   read -r nodes ms < <(run "$name=$flipped")
-  ratio=$(awk -v a="$nodes" -v b="$base_nodes" 'BEGIN { printf "%.2f", a / b }')
-  echo "| $name | $default | $nodes | $ratio | $ms |"
+  echo "| $name | $default | $nodes | $(ratio "$nodes" "$base_nodes") | $ms | $(ratio "$ms" "$base_ms") |"
 done
+read -r nodes ms < <(run)
+echo "| (defaults, again) | | $nodes | $(ratio "$nodes" "$base_nodes") | $ms | $(ratio "$ms" "$base_ms") |"

@@ -3,10 +3,16 @@
 #
 #   scripts/match.sh -1 "build/engine/outpost" -2 "gnuchess --uci" -tc 10+0.1 -games 200 \
 #       -book /work/tools/books/UHO_4060_v2.epd [-o1 "nullMove=false Level=3"] [-o2 "..."] \
-#       [-n1 name] [-n2 name] [-c concurrency] [-pgn file.pgn] [-sprt "elo0 elo1"]
+#       [-n1 name] [-n2 name] [-c concurrency] [-pgn file.pgn] [-sprt "elo0 elo1"] \
+#       [-nodes N] [-srand SEED] [-adjudicate]
 #
 # An engine is "COMMAND [ARGS...]"; options are NAME=VALUE words given to it as UCI options
 # (names without spaces). The book is .epd or .pgn; games are played in pairs with colours swapped.
+# -nodes N plays every move with a node limit instead of a clock (-tc is then ignored): the result
+# does not depend on how busy the machine is. -srand picks the opening order (default 20261123; give
+# a new seed to extend a match with fresh openings). -adjudicate ends games early: a resign when both
+# engines agree one side is 600 cp down for 3 moves each, a draw after move 40 when both report
+# |score| <= 10 cp for 8 moves each (for self-play, where both engines' scores can be trusted).
 # FASTCHESS names the runner (default /work/tools/fastchess/fastchess; build it outside the
 # repository). The summary (Elo with its error bar, pentanomial counts) is fastchess's own output.
 set -euo pipefail
@@ -14,6 +20,7 @@ set -euo pipefail
 FASTCHESS=${FASTCHESS:-/work/tools/fastchess/fastchess}
 engine1="" engine2="" name1="" name2="" opts1="" opts2=""
 tc="10+0.1" games=200 book="" concurrency=1 pgn="" sprt="" hash=16 threads=1
+nodes="" srand=20261123 adjudicate=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -1) engine1=$2; shift 2 ;;
@@ -29,6 +36,9 @@ while [[ $# -gt 0 ]]; do
     -pgn) pgn=$2; shift 2 ;;
     -sprt) sprt=$2; shift 2 ;;
     -hash) hash=$2; shift 2 ;;
+    -nodes) nodes=$2; shift 2 ;;
+    -srand) srand=$2; shift 2 ;;
+    -adjudicate) adjudicate=1; shift ;;
     *) echo "match.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -51,16 +61,21 @@ args=()
 while IFS= read -r -d '' word; do args+=("$word"); done < <(engine_args "$engine1" "$name1" "$opts1")
 while IFS= read -r -d '' word; do args+=("$word"); done < <(engine_args "$engine2" "$name2" "$opts2")
 # Engines that do not know Hash/Threads (fairymax through polyglot, gnuchess) ignore them.
-args+=(-each "tc=$tc" "option.Hash=$hash" "option.Threads=$threads" timemargin=0)
+limit="tc=$tc"
+[[ -n "$nodes" ]] && limit="nodes=$nodes"
+args+=(-each "$limit" "option.Hash=$hash" "option.Threads=$threads" timemargin=0)
 args+=(-rounds $(((games + 1) / 2)) -repeat -concurrency "$concurrency" -recover)
 if [[ -n "$book" ]]; then
   format=epd; [[ "$book" == *.pgn ]] && format=pgn
-  args+=(-openings "file=$book" "format=$format" order=random -srand 20261123)
+  args+=(-openings "file=$book" "format=$format" order=random -srand "$srand")
 fi
 [[ -n "$pgn" ]] && args+=(-pgnout "file=$pgn")
 if [[ -n "$sprt" ]]; then
   read -r elo0 elo1 <<<"$sprt"
   args+=(-sprt "elo0=$elo0" "elo1=$elo1" alpha=0.05 beta=0.05 model=normalized)
+fi
+if [[ $adjudicate -eq 1 ]]; then
+  args+=(-resign movecount=3 score=600 twosided=true -draw movenumber=40 movecount=8 score=10)
 fi
 args+=(-ratinginterval 20)
 echo "+ $FASTCHESS ${args[*]}" >&2
