@@ -118,15 +118,28 @@ export async function serverGame(id) {
   return response.json();
 }
 
+/** The played moves in the move list (not its placeholder). */
+const MOVE_LIST_MOVES = '#move-list .move:not(.placeholder)';
+
 export async function moveListSan(page) {
-  return page.locator('#move-list .move:not(.placeholder)').allTextContents();
+  return page.locator(MOVE_LIST_MOVES).allTextContents();
+}
+
+/** Waits until the move list shows `count` moves, or at least that many when `atLeast`. */
+async function waitForMoveCount(page, count, atLeast, timeout) {
+  await page.waitForFunction(
+    ({ selector, n, orMore }) => {
+      const shown = document.querySelectorAll(selector).length;
+      return orMore ? shown >= n : shown === n;
+    },
+    { selector: MOVE_LIST_MOVES, n: count, orMore: atLeast },
+    { timeout },
+  );
 }
 
 /** Waits until the move list shows at least `count` moves (a premove may follow at once). */
 export async function waitForAtLeastMoves(page, count, timeout = 30000) {
-  await page.waitForFunction((n) => document.querySelectorAll('#move-list .move:not(.placeholder)').length >= n, count, {
-    timeout,
-  });
+  await waitForMoveCount(page, count, true, timeout);
 }
 
 /**
@@ -148,7 +161,5 @@ export async function viewPly(page, ply, attempts = 5) {
 
 /** Waits until the move list shows `count` moves. */
 export async function waitForMoves(page, count, timeout = 30000) {
-  await page.waitForFunction((n) => document.querySelectorAll('#move-list .move:not(.placeholder)').length === n, count, {
-    timeout,
-  });
+  await waitForMoveCount(page, count, false, timeout);
 }
