@@ -83,3 +83,27 @@ test('the new-game dialog opens an analysis board from a pasted FEN', async () =
   await shot(page, 'analysis-4-from-fen');
   assert.deepEqual(errors, []);
 });
+
+test('clicks land on the right squares after the board moved on the page', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  await page.click('#new-game-cancel');
+  await page.click('#btn-analysis');
+  await page.waitForSelector('#analysis-card:not([hidden])');
+  // Push the board one square down without scrolling or resizing it, as a panel growing above it
+  // would: chessground is told of scrolls and resizes only, so the page must measure afresh.
+  await page.evaluate(() => {
+    const row = document.querySelector('.board-row');
+    const spacer = document.createElement('div');
+    spacer.id = 'test-spacer';
+    spacer.style.height = `${document.querySelector('cg-board').getBoundingClientRect().height / 8}px`;
+    row.parentElement.insertBefore(spacer, row);
+  });
+  await clickMove(page, 'e2', 'e4');
+  assert.equal(await page.evaluate(() => window.scrollY), 0, 'the board fits without scrolling');
+  await waitForMoves(page, 1, 5000);
+  assert.deepEqual(await moveListSan(page), ['e4']);
+  await page.evaluate(() => document.getElementById('test-spacer').remove());
+  await page.click('#btn-stop');
+  assert.deepEqual(errors, []);
+});

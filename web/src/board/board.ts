@@ -50,6 +50,12 @@ export class Board {
       draggable: { enabled: true, showGhost: true },
       drawable: { enabled: true, visible: true },
     });
+    // Chessground caches where the board is on screen and refreshes that only on scroll and
+    // resize events. A press that arrives before the scroll event (a page scrolled back to the
+    // board just before the click) or after the page moved the board (a panel above it grew)
+    // would land on the wrong square, so measure afresh on every press, before chessground reads it.
+    const remeasure = () => this.cg.state.dom.bounds.clear();
+    for (const type of ['mousedown', 'touchstart'] as const) element.addEventListener(type, remeasure, { capture: true, passive: true });
   }
 
   setMoveHandler(handler: (uci: string) => void): void {
