@@ -41,7 +41,8 @@ struct SearchLimits {
     std::vector<std::string> searchmoves;  // UCI moves; empty means all
 };
 
-// Every search technique as a typed switch (defaults: on where a match shows it gains).
+// Every search technique as a typed switch (defaults: on where a match shows it gains; see
+// docs/search-measurements.md for the matches behind each default).
 // Names used by UCI options and the server's `options` object are the lowerCamel field names.
 struct SearchConfig {
     bool aspiration = true;
@@ -56,11 +57,11 @@ struct SearchConfig {
     bool deltaPruning = true;
     bool nullMove = true;
     bool futility = true;
-    bool extendedFutility = true;
-    bool razoring = true;
+    bool extendedFutility = false;
+    bool razoring = false;
     bool aggressiveFutility = false;
     bool lateMoveReductions = true;
-    bool checkExtension = true;
+    bool checkExtension = false;
     bool mateDistancePruning = true;
     bool reverseFutility = true;
     bool lateMovePruning = true;
