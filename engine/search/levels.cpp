@@ -20,10 +20,9 @@ constexpr std::array<LevelSettings, kMaxLevel> kLevels{{
 }};
 
 // Nominal ratings: level 1 at kMinElo, level 8 at kMaxElo, and between them the cumulative gaps
-// measured level against level (docs/strength.md: +382 +382 +280 +512 +417 +191 +70, 1+0.01 self
-// play), scaled by 2000/2234 to fit the range and rounded to 10.
-constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 1140, 1480, 1730,
-                                               2190,    2570, 2740, kMaxElo};
+// measured level against level at the server's per-level move times (docs/strength.md: +241 +436
+// +531 +363 +494 +552 +636, self-play), scaled by 2000/3253 to fit the range and rounded to 10.
+constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 950, 1220, 1540, 1770, 2070, 2410, kMaxElo};
 static_assert(kLevelElo.front() == kMinElo && kLevelElo.back() == kMaxElo);
 
 // Weight of a candidate: the closer to the best, the likelier (linear fall-off to the margin).

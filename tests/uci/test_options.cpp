@@ -61,7 +61,7 @@ TEST_CASE("UCI_LimitStrength with UCI_Elo picks a playing level", "[uci][options
     CHECK(effectiveLevel(settings) == 0);  // an Elo alone does not limit anything
 
     CHECK(applyOption("uci_limitstrength", "true", settings) == OptionResult::Changed);
-    CHECK(effectiveLevel(settings) == 2);  // 1000 is nearer level 2 (1140) than level 1 (800)
+    CHECK(effectiveLevel(settings) == 2);  // 1000 is nearer level 2 (950) than level 1 (800)
     CHECK(applyOption("Level", "7", settings) == OptionResult::Changed);
     CHECK(effectiveLevel(settings) == 2);  // the Elo takes precedence while it is on
     CHECK(applyOption("UCI_Elo", "800", settings) == OptionResult::Changed);
@@ -85,9 +85,10 @@ TEST_CASE("Every level is reachable through UCI_Elo, in order", "[uci][options]"
         CHECK(levelForElo(levelElo(level)) == level);
         if (level > kMinLevel) CHECK(levelElo(level) > levelElo(level - 1));
     }
-    CHECK(levelForElo(970) == 1);  // halfway between levels 1 and 2: the weaker one
-    CHECK(levelForElo(971) == 2);
-    CHECK(levelForElo(2771) == 8);
+    CHECK(levelForElo(875) == 1);  // halfway between levels 1 and 2: the weaker one
+    CHECK(levelForElo(876) == 2);
+    CHECK(levelForElo(2605) == 7);
+    CHECK(levelForElo(2606) == 8);
     CHECK(levelForElo(kMinElo - 500) == kMinLevel);
     CHECK(levelForElo(kMaxElo + 500) == kMaxLevel);
 }
