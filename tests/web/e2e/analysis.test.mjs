@@ -4,6 +4,15 @@ import { after, before, test } from 'node:test';
 import { clickMove, viewPly, moveListSan, openBrowser, shot, waitForMoves } from './helpers.mjs';
 
 let browser;
+
+/** A fresh page with an analysis board of the initial position (its analysis starts by itself). */
+async function openAnalysisBoard(page) {
+  await page.goto(process.env.OUTPOST_URL);
+  await page.click('#new-game-cancel');
+  await page.click('#btn-analysis');
+  await page.waitForSelector('#analysis-card:not([hidden])');
+}
+
 before(async () => {
   browser = await openBrowser();
 });
@@ -13,10 +22,7 @@ after(async () => {
 
 test('analysis shows two lines and stops on request', async () => {
   const { page, errors } = browser;
-  await page.goto(process.env.OUTPOST_URL);
-  await page.click('#new-game-cancel');
-  await page.click('#btn-analysis');
-  await page.waitForSelector('#analysis-card:not([hidden])');
+  await openAnalysisBoard(page);
   await page.selectOption('#multipv', '2');
 
   // Both sides move on the analysis board.
@@ -86,10 +92,7 @@ test('the new-game dialog opens an analysis board from a pasted FEN', async () =
 
 test('clicks land on the right squares after the board moved on the page', async () => {
   const { page, errors } = browser;
-  await page.goto(process.env.OUTPOST_URL);
-  await page.click('#new-game-cancel');
-  await page.click('#btn-analysis');
-  await page.waitForSelector('#analysis-card:not([hidden])');
+  await openAnalysisBoard(page);
   // Push the board one square down without scrolling or resizing it, as a panel growing above it
   // would: chessground is told of scrolls and resizes only, so the page must measure afresh.
   await page.evaluate(() => {
