@@ -12,6 +12,8 @@ export interface Technique {
   counters?: string[];
 }
 
+// Names and defaults mirror the engine's SearchConfig; a CTest check (tests/uci/page_techniques_match.py)
+// fails when they drift apart.
 export const TECHNIQUES: Technique[] = [
   { name: 'aspiration', label: 'Aspiration windows', defaultOn: true, counters: ['aspirationFailHighs', 'aspirationFailLows'] },
   { name: 'transpositionTable', label: 'Transposition table', defaultOn: true, counters: ['ttHits', 'ttCutoffs', 'hashMoveCutoffs'] },
