@@ -25,6 +25,10 @@
 
 namespace outpost {
 
+// What the engine calls itself (UCI `id name`, the server's GET /api/v1/engine).
+inline constexpr const char* kEngineName = "Outpost";
+inline constexpr const char* kEngineVersion = "0.1";
+
 class TranspositionTable;
 
 // Limits of one search. Any combination; the first limit reached ends the search.

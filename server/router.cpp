@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "handlers/analysis_handler.h"
+#include "handlers/engine_info_handler.h"
 #include "handlers/game_handlers.h"
 #include "handlers/game_list_handler.h"
 #include "handlers/service_handlers.h"
@@ -101,6 +102,13 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
             else
                 sink->respond(handleOpenApi(request));
             return "/api/v1/openapi.yaml";
+        }
+        if (count == 3 && segments[2] == "engine") {
+            if (!isGet(request))
+                methodNotAllowed(request, sink, "GET");
+            else
+                sink->respond(handleEngineInfo(request, context));
+            return "/api/v1/engine";
         }
         if (count == 3 && segments[2] == "analysis") {
             if (request.method() != http::verb::post)

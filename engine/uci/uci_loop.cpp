@@ -13,7 +13,6 @@ namespace outpost::uci {
 
 namespace {
 
-constexpr const char* kEngineName = "Outpost 0.1";
 constexpr const char* kEngineAuthor = "the Outpost team";
 
 // `info currmove` only on searches long enough for a GUI to show it; short searches would just
@@ -106,7 +105,7 @@ bool UciLoop::execute(std::string_view line) {
 }
 
 void UciLoop::uci() {
-    out_.line(std::string("id name ") + kEngineName);
+    out_.line(std::string("id name ") + kEngineName + " " + kEngineVersion);
     out_.line(std::string("id author ") + kEngineAuthor);
     for (const std::string& option : optionLines(settings_)) out_.line(option);
     out_.line("uciok");

@@ -7,13 +7,14 @@
 #include "api/json_types.h"
 #include "games/game_view.h"
 #include "ops/tokens.h"
+#include "search/levels.h"
 
 namespace outpost::server {
 
 namespace {
 
-constexpr int kMinLevel = 1;
-constexpr int kMaxLevel = 8;
+using search::kMaxLevel;
+using search::kMinLevel;
 // Thinking time per playing level when a game sets no limits and no clock: short at the low
 // levels (people want quick replies), up to a second at the top.
 constexpr std::array<std::int64_t, kMaxLevel> kLevelMovetimeMs = {50,  100, 150, 200,
@@ -57,6 +58,11 @@ void endGame(GameRecord& game, std::string status, std::string result, std::stri
 }
 
 }  // namespace
+
+std::int64_t levelMovetimeMs(int level) {
+    if (level < kMinLevel || level > kMaxLevel) return 0;
+    return kLevelMovetimeMs[static_cast<std::size_t>(level - 1)];
+}
 
 bool applyFlagFall(GameRecord& game, const ChessState& state, std::int64_t nowMs) {
     if (game.status != "ongoing" || !game.clock || !game.clock->running) return false;
@@ -356,7 +362,7 @@ void GameService::startEngine(const GameRecord& game, const std::optional<Limits
                    {"binc", game.clock->incrementMs}};
     } else {
         LimitsSpec byLevel;
-        byLevel.movetimeMs = game.engine.level ? kLevelMovetimeMs[*game.engine.level - 1]
+        byLevel.movetimeMs = game.engine.level ? levelMovetimeMs(*game.engine.level)
                                                : context_.config.defaultMovetimeMs;
         CappedLimits capped = capLimits(byLevel, context_.config);
         request.limits = capped.limits;

@@ -66,6 +66,9 @@ class GameService {
     ServerContext& context_;
 };
 
+// Thinking time per playing level (1..8) when a game sets no limits and no clock; 0 for any other
+// number.
+std::int64_t levelMovetimeMs(int level);
 // Records a flag fall if the side to move ran out of time by nowMs. True when it changed game.
 bool applyFlagFall(GameRecord& game, const ChessState& state, std::int64_t nowMs);
 // Plays a legal move on game and state: clocks, result, version. False when the mover's flag

@@ -53,6 +53,55 @@ TEST_CASE("handlers: health, readiness, metrics, OpenAPI", "[server][handlers]")
     REQUIRE(openapi->response().body().rfind("openapi: 3", 0) == 0);
 }
 
+TEST_CASE("handlers: engine info lists the switches, levels and caps the server uses",
+          "[server][handlers]") {
+    ServerConfig config = testConfig();
+    config.maxDepth = 20;
+    config.maxMultiPv = 3;
+    HandlerFixture f(config);
+    auto info = f.call(verb::get, "/api/v1/engine");
+    REQUIRE(info->status() == 200);
+    const nlohmann::json body = info->json();
+    REQUIRE(body["name"] == "Outpost");
+    REQUIRE(body["limits"]["maxDepth"] == 20);
+    REQUIRE(body["limits"]["maxMultiPv"] == 3);
+    REQUIRE(body["searchThreads"].get<int>() >= 1);
+
+    // Every switch the engine has, with the engine's default, and each one the analysis
+    // endpoint accepts by that name.
+    const auto engineSwitches = outpost::SearchConfig{}.list();
+    REQUIRE(body["techniques"].size() == engineSwitches.size());
+    for (std::size_t i = 0; i < engineSwitches.size(); ++i) {
+        INFO(engineSwitches[i].first);
+        REQUIRE(body["techniques"][i]["name"] == engineSwitches[i].first);
+        REQUIRE(body["techniques"][i]["default"] == engineSwitches[i].second);
+        const std::string name = body["techniques"][i]["name"];
+        auto analysis = f.call(verb::post, "/api/v1/analysis",
+                               R"({"limits":{"depth":1},"options":{")" + name + R"(":false}})");
+        REQUIRE(analysis->status() == 200);
+    }
+
+    // Eight levels, rated and timed in increasing order; caps only where the level has them.
+    REQUIRE(body["levels"].size() == 8);
+    for (std::size_t i = 0; i < 8; ++i) {
+        const nlohmann::json& level = body["levels"][i];
+        REQUIRE(level["level"] == i + 1);
+        if (i > 0) {
+            REQUIRE(level["elo"] > body["levels"][i - 1]["elo"]);
+            REQUIRE(level["movetimeMs"] > body["levels"][i - 1]["movetimeMs"]);
+        }
+    }
+    REQUIRE(body["levels"][0]["elo"] == 800);
+    REQUIRE(body["levels"][0]["depth"] == 1);
+    REQUIRE(body["levels"][7]["elo"] == 2800);
+    REQUIRE(body["levels"][7]["depth"].is_null());
+    REQUIRE(body["levels"][7]["nodes"].is_null());
+
+    auto wrong = f.call(verb::post, "/api/v1/engine");
+    REQUIRE(wrong->status() == 405);
+    REQUIRE(std::string(wrong->response()[http::field::allow]) == "GET");
+}
+
 TEST_CASE("handlers: unknown routes 404, wrong methods 405 with Allow", "[server][handlers]") {
     HandlerFixture f;
     auto missing = f.call(verb::get, "/api/v1/nope");

@@ -4,7 +4,7 @@ import type { DrawShape } from '@lichess-org/chessground/draw';
 import type { Key } from '@lichess-org/chessground/types';
 import { ApiError, api } from './api/rest';
 import { Socket, type ConnectionState, type SocketMessage } from './api/socket';
-import type { Game, SearchInfo } from './api/types';
+import type { EngineInfo, Game, SearchInfo } from './api/types';
 import { Analysis } from './analysis';
 import { Board, type BoardState } from './board/board';
 import { INITIAL_FEN, legalMovesAt, viewAt } from './chess/position';
@@ -15,6 +15,7 @@ import { formatCount, gameOverText } from './ui/format';
 import { renderMoveList } from './ui/moveList';
 import { setupNewGameDialog, type NewGameChoice } from './ui/newGameDialog';
 import { rememberGame, renderRecentGames } from './ui/recentGames';
+import { adoptServerTechniques } from './ui/techniques';
 
 type Side = 'white' | 'black';
 
@@ -32,6 +33,8 @@ export class App {
   private token: string | null = null;
   private viewPly = 0;
   private engineInfo: SearchInfo | null = null;
+  /** GET /api/v1/engine, once it has arrived. */
+  private engineDescription: EngineInfo | null = null;
   /** The position the engine info belongs to (its PV starts there). */
   private engineInfoFen = INITIAL_FEN;
   private engineThinking = false;
@@ -59,6 +62,7 @@ export class App {
     this.openNewGame = setupNewGameDialog(
       (choice) => this.startGame(choice),
       (start) => this.startAnalysisFrom(start.fen ?? INITIAL_FEN, start.moves ?? []),
+      () => this.engineDescription?.levels ?? null,
     );
     this.socket.onMessage((message) => this.onSocketMessage(message));
     this.socket.onState((state, reconnected) => this.onConnection(state, reconnected));
@@ -69,8 +73,22 @@ export class App {
 
   async start(): Promise<void> {
     this.socket.connect();
+    void this.loadEngineInfo();
     window.addEventListener('popstate', () => void this.loadFromUrl());
     await this.loadFromUrl();
+  }
+
+  /** The server's switches and levels; the page's own copy serves until (unless) they arrive. */
+  private async loadEngineInfo(): Promise<void> {
+    try {
+      this.engineDescription = await api.engineInfo();
+    } catch {
+      return;
+    }
+    adoptServerTechniques(this.engineDescription.techniques);
+    this.analysis.renderTechniques();
+    // The new-game dialog (open at once on a first visit) describes the chosen level now.
+    byId('new-game-form').dispatchEvent(new Event('change'));
   }
 
   /** For tests and the console: what the board shows, and the game as last received. */

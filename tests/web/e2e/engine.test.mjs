@@ -80,3 +80,42 @@ test('with a clock both clocks are shown and the side to move runs', async () =>
   await shot(page, 'engine-4-clocks');
   assert.deepEqual(errors, []);
 });
+
+test('the new-game dialog describes each level from the server, and analysis switches follow its defaults', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  const served = await (await fetch(new URL('api/v1/engine', process.env.OUTPOST_URL))).json();
+  if (!(await page.locator('#new-game').evaluate((d) => d.open))) await page.click('#btn-new');
+  // The level checked when the dialog opens is described without touching anything.
+  const checked = Number(await page.locator('#new-game input[name=level]:checked').getAttribute('value'));
+  await page.waitForFunction(
+    (elo) => document.querySelector('#level-hint').textContent.includes(`about ${elo} Elo`),
+    served.levels[checked - 1].elo,
+  );
+  for (const level of [served.levels[0], served.levels[7]]) {
+    await page.locator(`#new-game input[name=level][value="${level.level}"]`).check({ force: true });
+    await page.waitForFunction(
+      (elo) => document.querySelector('#level-hint').textContent.includes(`about ${elo} Elo`),
+      level.elo,
+    );
+  }
+  assert.match(await page.textContent('#level-hint'), /Level 8: about \d+ Elo, full strength, 1 s a move/);
+  await page.locator('#new-game input[name=level][value="1"]').check({ force: true });
+  assert.match(await page.textContent('#level-hint'), /Level 1: about \d+ Elo, looks 1 ply ahead, 0\.05 s a move/);
+  await page.locator('#new-game input[name=level][value="custom"]').check({ force: true });
+  assert.equal(await page.textContent('#level-hint'), '1 is a beginner, 8 plays at full strength.');
+  await shot(page, 'engine-3-level-hint');
+
+  // The analysis board's switches show the server's defaults, every one of them.
+  await page.click('#new-game-analyse');
+  await page.waitForFunction(() => !document.querySelector('#new-game').open);
+  await page.click('#techniques summary');
+  const shown = await page
+    .locator('#technique-list input[type=checkbox]')
+    .evaluateAll((inputs) => inputs.map((input) => ({ name: input.name, default: input.checked })));
+  assert.deepEqual(
+    shown.sort((a, b) => a.name.localeCompare(b.name)),
+    served.techniques.map(({ name, default: on }) => ({ name, default: on })).sort((a, b) => a.name.localeCompare(b.name)),
+  );
+  assert.deepEqual(errors, []);
+});

@@ -1,5 +1,5 @@
 // The REST half of the API: games and PGN. Every call that changes a game carries the player token.
-import type { ApiErrorBody, Game, GameSummary, NewGameRequest } from './types';
+import type { ApiErrorBody, EngineInfo, Game, GameSummary, NewGameRequest } from './types';
 
 const API = 'api/v1';
 
@@ -58,6 +58,7 @@ async function request<T>(
 }
 
 export const api = {
+  engineInfo: () => request<EngineInfo>('GET', 'engine'),
   createGame: (req: NewGameRequest) => request<Game>('POST', 'games', req),
   getGame: (id: string) => request<Game>('GET', `games/${encodeURIComponent(id)}`),
   /** Summaries of the games among `ids` that exist (at most 50 ids), in the order asked. */

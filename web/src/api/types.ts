@@ -139,3 +139,25 @@ export interface NewGameRequest {
   engine?: EngineSettings;
   clock?: { initial: number; increment: number };
 }
+
+/** GET /api/v1/engine: the engine's switches and levels, and this server's caps. */
+export interface EngineInfo {
+  name: string;
+  version: string;
+  techniques: Array<{ name: string; default: boolean }>;
+  levels: LevelInfo[];
+  limits: { maxDepth: number; maxNodes: number; maxMovetimeMs: number; maxMultiPv: number; defaultMovetimeMs: number };
+  searchThreads: number;
+}
+
+export interface LevelInfo {
+  level: number;
+  /** Nominal rating. */
+  elo: number;
+  /** Thinking time per move in a game without a clock. */
+  movetimeMs: number;
+  candidates: number;
+  marginCp: number;
+  depth: number | null;
+  nodes: number | null;
+}

@@ -1,5 +1,5 @@
 // The new-game dialog: side, strength, clock and starting position, turned into an API request.
-import type { NewGameRequest } from '../api/types';
+import type { LevelInfo, NewGameRequest } from '../api/types';
 import { readStartText, type StartPosition } from '../chess/position';
 import { byId } from './dom';
 
@@ -50,6 +50,16 @@ function readForm(form: HTMLFormElement): NewGameChoice {
   return { request, humanSide };
 }
 
+const LEVEL_HINT_DEFAULT = '1 is a beginner, 8 plays at full strength.';
+
+/** "Level 3: about 1220 Elo, looks 3 plies ahead, 0.15 s a move without a clock." */
+export function describeLevel(info: LevelInfo): string {
+  const parts = [`Level ${info.level}: about ${info.elo} Elo`];
+  parts.push(info.depth ? `looks ${info.depth} ${info.depth === 1 ? 'ply' : 'plies'} ahead` : 'full strength');
+  parts.push(`${Number((info.movetimeMs / MS_PER_SECOND).toFixed(2))} s a move without a clock`);
+  return `${parts.join(', ')}.`;
+}
+
 /**
  * Wires the dialog; `onStart` creates the game, `onAnalyse` an analysis board from the pasted
  * position; both resolve to an error message or null.
@@ -57,6 +67,7 @@ function readForm(form: HTMLFormElement): NewGameChoice {
 export function setupNewGameDialog(
   onStart: (choice: NewGameChoice) => Promise<string | null>,
   onAnalyse: (start: StartPosition) => Promise<string | null>,
+  levels: () => LevelInfo[] | null,
 ): () => void {
   const dialog = byId<HTMLDialogElement>('new-game');
   const form = byId<HTMLFormElement>('new-game-form');
@@ -64,10 +75,13 @@ export function setupNewGameDialog(
   const custom = byId('custom-limits');
   const clockRow = byId('clock-row');
   const startButton = byId<HTMLButtonElement>('new-game-start');
+  const levelHint = byId('level-hint');
 
   const sync = () => {
     const data = new FormData(form);
     custom.hidden = data.get('level') !== 'custom';
+    const level = levels()?.find((l) => String(l.level) === data.get('level'));
+    levelHint.textContent = level ? describeLevel(level) : LEVEL_HINT_DEFAULT;
     clockRow.hidden = !data.get('useClock');
   };
   form.addEventListener('change', sync);

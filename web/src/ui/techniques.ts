@@ -13,7 +13,8 @@ export interface Technique {
 }
 
 // Names and defaults mirror the engine's SearchConfig; a CTest check (tests/uci/page_techniques_match.py)
-// fails when they drift apart.
+// fails when they drift apart. Once the page has the server's GET /api/v1/engine, the server's
+// list wins (adoptServerTechniques): a server with other defaults or more switches is shown as it is.
 export const TECHNIQUES: Technique[] = [
   { name: 'aspiration', label: 'Aspiration windows', defaultOn: true, counters: ['aspirationFailHighs', 'aspirationFailLows'] },
   { name: 'transpositionTable', label: 'Transposition table', defaultOn: true, counters: ['ttHits', 'ttCutoffs', 'hashMoveCutoffs'] },
@@ -37,6 +38,24 @@ export const TECHNIQUES: Technique[] = [
   { name: 'lateMovePruning', label: 'Late move pruning', defaultOn: true, counters: ['lateMovePrunes'] },
   { name: 'internalIterativeReductions', label: 'Internal iterative reductions', defaultOn: true, counters: ['internalIterativeReductions'] },
 ];
+
+/** "lateMovePruning" -> "Late move pruning": a label for a switch the page does not know. */
+function labelFromName(name: string): string {
+  const words = name.replace(/([A-Z])/g, ' $1').toLowerCase().trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Takes the defaults (and any switch the page lacks) from the server's engine description. */
+export function adoptServerTechniques(fromServer: Array<{ name: string; default: boolean }>): void {
+  // A switch this server does not have would be refused in a request: drop it.
+  const served = new Set(fromServer.map((t) => t.name));
+  for (let i = TECHNIQUES.length - 1; i >= 0; i--) if (!served.has(TECHNIQUES[i].name)) TECHNIQUES.splice(i, 1);
+  for (const { name, default: on } of fromServer) {
+    const known = TECHNIQUES.find((t) => t.name === name);
+    if (known) known.defaultOn = on;
+    else TECHNIQUES.push({ name, label: labelFromName(name), defaultOn: on });
+  }
+}
 
 /** Counters as name → count, whichever of the usual JSON shapes the server used. */
 export function normaliseStats(stats: StatsPayload | undefined): Map<string, number> {

@@ -1,0 +1,46 @@
+#include "handlers/engine_info_handler.h"
+
+#include "engine.h"
+#include "games/game_service.h"
+#include "http/json_response.h"
+#include "search/levels.h"
+
+namespace outpost::server {
+
+nlohmann::json engineInfoJson(const ServerConfig& config) {
+    nlohmann::json techniques = nlohmann::json::array();
+    for (const auto& [name, on] : SearchConfig{}.list())
+        techniques.push_back({{"name", name}, {"default", on}});
+
+    nlohmann::json levels = nlohmann::json::array();
+    for (int level = search::kMinLevel; level <= search::kMaxLevel; ++level) {
+        const search::LevelSettings settings = search::levelSettings(level);
+        nlohmann::json entry = {{"level", level},
+                                {"elo", search::levelElo(level)},
+                                {"movetimeMs", levelMovetimeMs(level)},
+                                {"candidates", settings.multiPv},
+                                {"marginCp", settings.marginCp}};
+        // Null: the level sets no cap of that kind (only the move time limits it).
+        entry["depth"] = settings.depth > 0 ? nlohmann::json(settings.depth) : nlohmann::json();
+        entry["nodes"] = settings.nodes > 0 ? nlohmann::json(settings.nodes) : nlohmann::json();
+        levels.push_back(std::move(entry));
+    }
+
+    return {{"name", kEngineName},
+            {"version", kEngineVersion},
+            {"techniques", std::move(techniques)},
+            {"levels", std::move(levels)},
+            {"limits",
+             {{"maxDepth", config.maxDepth},
+              {"maxNodes", config.maxNodes},
+              {"maxMovetimeMs", config.maxMovetimeMs},
+              {"maxMultiPv", config.maxMultiPv},
+              {"defaultMovetimeMs", config.defaultMovetimeMs}}},
+            {"searchThreads", config.effectiveSearchThreads()}};
+}
+
+Response handleEngineInfo(const Request& request, const ServerContext& context) {
+    return jsonFor(request, http::status::ok, engineInfoJson(context.config));
+}
+
+}  // namespace outpost::server
