@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""The OpenAPI document must be valid YAML of OpenAPI 3, every $ref in it must resolve, and it must
+document exactly the routes the server's router serves (with the method of each game action).
+
+    openapi_routes.py api/openapi.yaml server/router.cpp
+"""
+import re
+import sys
+
+import yaml
+
+METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+
+def refs(node):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from refs(item)
+
+
+def resolve(document, ref):
+    if not ref.startswith("#/"):
+        return False
+    node = document
+    for part in ref[2:].split("/"):
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def main() -> int:
+    spec_path, router_path = sys.argv[1], sys.argv[2]
+    with open(spec_path, encoding="utf-8") as f:
+        document = yaml.safe_load(f)
+    with open(router_path, encoding="utf-8") as f:
+        router = f.read()
+    problems = []
+
+    if not str(document.get("openapi", "")).startswith("3."):
+        problems.append("the document does not declare OpenAPI 3")
+    paths = document.get("paths") or {}
+    if not paths:
+        problems.append("no paths")
+    for ref in sorted(set(refs(document))):
+        if not resolve(document, ref):
+            problems.append(f"$ref {ref} does not resolve")
+    for path, item in paths.items():
+        if not any(key in METHODS for key in item):
+            problems.append(f"{path} documents no method")
+
+    # Routes: the labels the router returns for the metrics, plus the game actions' table.
+    routes = set(re.findall(r'return "(/[^"]*)";', router))
+    actions = re.findall(r'\{"([a-z-]+)", GameAction::\w+, http::verb::(\w+)\}', router)
+    if not routes or not actions:
+        problems.append("found no routes in the router (has its shape changed?)")
+    for suffix, verb in actions:
+        route = f"/api/v1/games/{{id}}/{suffix}"
+        routes.add(route)
+        if route in paths and verb not in paths[route]:
+            problems.append(f"{route}: the router takes {verb.upper()}, the document does not")
+    routes.add("/")  # the board page: the static-file fallback
+    for route in sorted(routes - paths.keys()):
+        problems.append(f"{route} is served but not documented")
+    for path in sorted(paths.keys() - routes):
+        problems.append(f"{path} is documented but not served")
+
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print(f"{len(paths)} paths documented and served; {len(set(refs(document)))} refs resolve")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
