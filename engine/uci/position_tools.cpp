@@ -6,6 +6,7 @@
 #include "core/notation.h"
 #include "core/perft.h"
 #include "core/position.h"
+#include "eval/explain.h"
 
 namespace outpost::uci {
 
@@ -100,6 +101,13 @@ std::string perftReport(const std::string& fen, const std::vector<std::string>& 
     }
     out << "\nNodes searched: " << total;
     return out.str();
+}
+
+std::string evaluationReport(const std::string& fen, const std::vector<std::string>& moves) {
+    std::string error;
+    std::optional<Position> pos = replay(fen, moves, error);
+    if (!pos) return "info string error: " + error;
+    return eval::formatExplanation(eval::explain(*pos));
 }
 
 std::string describePosition(const std::string& fen, const std::vector<std::string>& moves) {

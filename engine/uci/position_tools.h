@@ -24,6 +24,9 @@ std::vector<std::string> legalMoves(const std::string& fen, const std::vector<st
 // "ongoing", "checkmate", "stalemate", "fifty", "repetition" (threefold) or "insufficient".
 std::string gameState(const std::string& fen, const std::vector<std::string>& moves);
 
+// `eval`: the static evaluation of the position by term (eval/explain.h), as text.
+std::string evaluationReport(const std::string& fen, const std::vector<std::string>& moves);
+
 // `d`: the board, its FEN and key facts, as text.
 std::string describePosition(const std::string& fen, const std::vector<std::string>& moves);
 

@@ -86,6 +86,9 @@ bool UciLoop::execute(std::string_view line) {
             ponderHit();
         } else if (command == "d") {
             display();
+        } else if (command == "eval") {
+            // Not UCI (Stockfish has the same): the static evaluation by term.
+            out_.line(evaluationReport(fen_, moves_));
         } else if (command == "legalmoves") {
             // Not UCI: the rules as the engine knows them, for the repository's own referee.
             std::string answer = "legalmoves";

@@ -177,3 +177,15 @@ TEST_CASE("go perft, d and the referee commands", "[uci][loop]") {
     lines = runUci("position fen 8/8/8/4k3/8/8/8/4K3 w - - 0 1\ngamestate\n");
     CHECK(indexOf(lines, "gamestate insufficient") >= 0);
 }
+
+TEST_CASE("eval prints the static evaluation by term", "[uci][loop]") {
+    // Black lacks its g8 knight and is to move: material favours White, the mover is worse.
+    auto lines =
+        runUci("position fen rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1\neval\n");
+    const int material = indexOf(lines, "pieceValue ");
+    REQUIRE(material >= 0);
+    const int total = indexOf(lines, "evaluation: +");
+    REQUIRE(total > material);
+    CHECK(lines[total].find("cp for White, -") != std::string::npos);
+    CHECK(indexOf(lines, "phase 23/24") >= 0);  // a knight counts 1 of 24
+}
