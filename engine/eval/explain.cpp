@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "core/position.h"
+#include "eval/terms.h"
 #include "eval/trace.h"
-#include "eval/weight_values.h"
 
 namespace outpost::eval {
 
@@ -22,7 +22,7 @@ Explanation explain(const Position& pos) {
     result.phase = trace.phase;
     result.scale = trace.scale;
 
-    const S* weights = reinterpret_cast<const S*>(&kWeights);
+    const S* weights = weightArray();
     for (const WeightGroup& group : kWeightGroups) {
         TermShare share{group.name, 0, 0, 0};
         bool used = false;
@@ -34,11 +34,7 @@ Explanation explain(const Position& pos) {
         }
         if (!used) continue;
         // A known draw scores 0 whatever the terms say, so no term has a share of it.
-        share.blended = trace.scale == kScaleDraw
-                            ? 0
-                            : (share.mg * trace.phase +
-                               share.eg * (kPhaseMax - trace.phase) * trace.scale / kScaleNormal) /
-                                  kPhaseMax;
+        share.blended = blendPhases(share.mg, share.eg, trace.phase, trace.scale);
         result.terms.push_back(std::move(share));
     }
     return result;

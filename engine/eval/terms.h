@@ -10,10 +10,13 @@
 
 namespace outpost::eval {
 
+// The weight table as the array of kNumWeights tapered pairs it is laid out as (weights.h).
+inline const S* weightArray() {
+    return reinterpret_cast<const S*>(&kWeights);
+}
+
 inline std::size_t weightIndexOf(const S& w) {
-    return static_cast<std::size_t>(reinterpret_cast<const char*>(&w) -
-                                    reinterpret_cast<const char*>(&kWeights)) /
-           sizeof(S);
+    return static_cast<std::size_t>(&w - weightArray());
 }
 
 template <bool kTrace>

@@ -22,6 +22,14 @@ inline constexpr int kPhaseMax = 24;
 inline constexpr int kScaleNormal = 64;
 inline constexpr int kScaleDraw = 0;  // a known draw: the whole score is zero
 
+// The evaluation's phase blend of White-minus-Black middlegame and endgame sums, with the endgame
+// part scaled, in double precision (the evaluation itself rounds to whole centipawns); 0 for a
+// known draw. Used to rescore traces: the tuner, `eval`'s term table, the trace test.
+inline double blendPhases(double mg, double eg, int phase, int scale) {
+    if (scale == kScaleDraw) return 0;
+    return (mg * phase + eg * (kPhaseMax - phase) * scale / kScaleNormal) / kPhaseMax;
+}
+
 struct EvalTrace {
     std::array<double, kNumWeights> coef{};  // White's count minus Black's
     int phase = 0;                           // kPhaseMax = all pieces on the board

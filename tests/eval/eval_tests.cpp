@@ -7,6 +7,7 @@
 #include "core/movegen.h"
 #include "core/position.h"
 #include "eval/evaluate.h"
+#include "eval/terms.h"
 #include "eval/trace.h"
 #include "eval/weight_values.h"
 #include "eval/weights.h"
@@ -58,16 +59,13 @@ std::vector<std::string> randomGameFens(unsigned seed, int games, int maxPlies) 
 }
 
 double traceScore(const eval::EvalTrace& t) {
-    if (t.scale == eval::kScaleDraw) return 0;
     double mg = 0, eg = 0;
-    const auto* w = reinterpret_cast<const eval::S*>(&eval::kWeights);
+    const eval::S* w = eval::weightArray();
     for (std::size_t i = 0; i < eval::kNumWeights; ++i) {
         mg += t.coef[i] * w[i].mg;
         eg += t.coef[i] * w[i].eg;
     }
-    const double white =
-        (mg * t.phase + eg * (eval::kPhaseMax - t.phase) * t.scale / eval::kScaleNormal) /
-        eval::kPhaseMax;
+    const double white = eval::blendPhases(mg, eg, t.phase, t.scale);
     return t.whiteToMove ? white : -white;
 }
 

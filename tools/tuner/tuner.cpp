@@ -24,6 +24,7 @@
 
 #include "arg_reader.h"
 #include "core/position.h"
+#include "eval/terms.h"
 #include "eval/trace.h"
 #include "eval/weight_values.h"
 #include "eval/weights.h"
@@ -144,7 +145,7 @@ struct Params {
 
 Params initialParams() {
     Params p;
-    const auto* w = reinterpret_cast<const S*>(&kWeights);
+    const S* w = weightArray();
     for (std::size_t i = 0; i < kNumWeights; ++i) {
         p.mg.push_back(w[i].mg);
         p.eg.push_back(w[i].eg);
@@ -158,7 +159,7 @@ double whiteScore(const Dataset& d, const Sample& s, const Params& p) {
         mg += d.coefs[j].value * p.mg[d.coefs[j].index];
         eg += d.coefs[j].value * p.eg[d.coefs[j].index];
     }
-    return (mg * s.phase + eg * (kPhaseMax - s.phase) * s.scale / kScaleNormal) / kPhaseMax;
+    return blendPhases(mg, eg, s.phase, s.scale);  // known draws are not in the dataset
 }
 
 double sigmoid(double k, double score) {

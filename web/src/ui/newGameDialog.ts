@@ -50,8 +50,6 @@ function readForm(form: HTMLFormElement): NewGameChoice {
   return { request, humanSide };
 }
 
-const LEVEL_HINT_DEFAULT = '1 is a beginner, 8 plays at full strength.';
-
 /** "Level 3: about 1220 Elo, looks 3 plies ahead, 0.15 s a move without a clock." */
 export function describeLevel(info: LevelInfo): string {
   const parts = [`Level ${info.level}: about ${info.elo} Elo`];
@@ -76,12 +74,13 @@ export function setupNewGameDialog(
   const clockRow = byId('clock-row');
   const startButton = byId<HTMLButtonElement>('new-game-start');
   const levelHint = byId('level-hint');
+  const generalHint = levelHint.textContent; // the page's own words, for Custom or no server list
 
   const sync = () => {
     const data = new FormData(form);
     custom.hidden = data.get('level') !== 'custom';
     const level = levels()?.find((l) => String(l.level) === data.get('level'));
-    levelHint.textContent = level ? describeLevel(level) : LEVEL_HINT_DEFAULT;
+    levelHint.textContent = level ? describeLevel(level) : generalHint;
     clockRow.hidden = !data.get('useClock');
   };
   form.addEventListener('change', sync);
