@@ -2,9 +2,11 @@
 //
 // Each game starts from a few random legal moves from the start position (or a line of an EPD
 // book), then the engine plays both sides with a fixed node budget per move. Positions from
-// the game are written with its result once it ends, in the tuner's format "FEN [1.0]" (White's
-// point of view). Only quiet positions are kept: not in check, and the engine's chosen move is
-// neither a capture nor a promotion, so the static evaluation is a fair guess of the outcome.
+// the game are written with its result once it ends, as "FEN [1.0] SCORE": the result and the
+// search score in centipawns, both from White's point of view. The tuner reads the result and
+// ignores the score; the network trainer (tools/nnue) blends the two. Only quiet positions are
+// kept: not in check, the engine's chosen move neither a capture nor a promotion, and no mate
+// score, so the static evaluation is a fair guess of the outcome.
 // Games end by the rules, or by adjudication: a decisive score held for several moves, a long
 // stretch of near-zero scores late in the game, or a ply limit.
 #include <algorithm>
@@ -42,13 +44,19 @@ struct Options {
     std::uint64_t nodes = 8000;
     int randomPlies = 8;
     int concurrency = 1;
+    int maxScore = kWinScore;  // positions whose |score| is at least this are not kept
     unsigned seed = 1;
     std::string output = "selfplay.epd";
     std::string book;  // optional EPD/FEN file of opening positions
 };
 
+struct Labelled {
+    std::string fen;
+    int score;  // centipawns, White's point of view
+};
+
 struct GameRecord {
-    std::vector<std::string> fens;
+    std::vector<Labelled> positions;
     double result = 0.5;  // White's point of view
 };
 
@@ -101,8 +109,10 @@ GameRecord playGame(Engine& engine, const std::string& startFen, const Options& 
             break;
         }
         const int score = whiteScore(r, pos.sideToMove());
-        if (!pos.inCheck() && !pos.isCaptureOrPromotion(*move) && std::abs(score) < kWinScore)
-            game.fens.push_back(pos.toFen());
+        const bool mate = r.info.score.kind == Score::Kind::Mate;
+        if (!mate && !pos.inCheck() && !pos.isCaptureOrPromotion(*move) &&
+            std::abs(score) < opt.maxScore)
+            game.positions.push_back({pos.toFen(), score});
 
         const int sign = score >= kWinScore ? 1 : score <= -kWinScore ? -1 : 0;
         winStreak = sign != 0 && sign == lastSign ? winStreak + 1 : (sign != 0 ? 1 : 0);
@@ -138,7 +148,7 @@ std::vector<std::string> readBook(const std::string& path) {
 
 void usage() {
     std::cerr << "usage: outpost-datagen [--games N] [--nodes N] [--random-plies N] "
-                 "[--concurrency N] [--seed N] [--book FILE.epd] [--out FILE]\n";
+                 "[--concurrency N] [--seed N] [--max-score CP] [--book FILE.epd] [--out FILE]\n";
 }
 
 }  // namespace
@@ -158,6 +168,8 @@ int main(int argc, char** argv) {
             opt.concurrency = std::max(1, std::stoi(args.value()));
         else if (a == "--seed")
             opt.seed = static_cast<unsigned>(std::stoul(args.value()));
+        else if (a == "--max-score")
+            opt.maxScore = std::stoi(args.value());
         else if (a == "--out")
             opt.output = args.value();
         else if (a == "--book")
@@ -201,12 +213,13 @@ int main(int argc, char** argv) {
                                 : game.result == 0.0 ? "[0.0]"
                                                      : "[0.5]";
             std::lock_guard<std::mutex> lock(outMutex);
-            for (const std::string& fen : game.fens) out << fen << " " << label << "\n";
+            for (const Labelled& p : game.positions)
+                out << p.fen << " " << label << " " << p.score << "\n";
             out.flush();
-            positions += static_cast<long>(game.fens.size());
+            positions += static_cast<long>(game.positions.size());
             (game.result == 1.0 ? wins : game.result == 0.0 ? losses : draws)++;
             std::cerr << "game " << g + 1 << "/" << opt.games << ": " << label << ", "
-                      << game.fens.size() << " positions (total " << positions << ", +" << wins
+                      << game.positions.size() << " positions (total " << positions << ", +" << wins
                       << " -" << losses << " =" << draws << ")\n";
         }
     };

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Resumable background self-play for the network's training data.
+#
+#   nice -n 19 tools/nnue/datagen_loop.sh DATAGEN OUT_FILE [CONCURRENCY] [NODES]
+#
+# Runs outpost-datagen in chunks of 200 games, each chunk with a fresh seed (the time and the
+# chunk number), appending to OUT_FILE (keep it outside the repository: data stays out of git).
+# Stopping it loses at most the games in flight; starting it again continues the same file.
+# A copy of DATAGEN is taken first, so rebuilding the tree does not change the program mid-run.
+set -euo pipefail
+datagen=$1 out=$2 concurrency=${3:-2} nodes=${4:-5000}
+dir=$(dirname "$out")
+mkdir -p "$dir"
+copy="$dir/outpost-datagen.$$"
+cp "$datagen" "$copy"
+trap 'rm -f "$copy"' EXIT
+chunk=0
+while true; do
+    seed=$(( $(date +%s) % 1000000 * 100 + chunk % 100 ))
+    "$copy" --games 200 --nodes "$nodes" --random-plies 8 --max-score 3000 \
+        --concurrency "$concurrency" --seed "$seed" --out "$out" 2>>"$dir/datagen.log"
+    chunk=$((chunk + 1))
+    echo "$(date -Is) chunk $chunk done, $(wc -l <"$out") positions in $out" >>"$dir/datagen.log"
+done
