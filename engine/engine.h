@@ -36,6 +36,10 @@ struct SearchLimits {
     std::optional<int> depth;  // plies
     std::optional<std::uint64_t> nodes;
     std::optional<std::int64_t> movetimeMs;
+    // A hard deadline whatever the other limits (a server's cap on every search): the search
+    // stops there even with a depth, node, mate or clock limit, or `infinite`, not yet reached.
+    // It changes nothing below it: a search that ends sooner is the same search.
+    std::optional<std::int64_t> maxTimeMs;
     std::optional<int> mate;  // find a mate in N moves
     bool infinite = false;    // search until stop()
     bool ponder = false;      // like infinite until ponderhit(), then the clock applies

@@ -59,6 +59,12 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.ioThreads = parseNumber("io-threads", v, 1, kMaxThreads);
          }},
+        {"store-threads",
+         "threads for game-store reads and writes (kept off the network threads, so a slow or "
+         "hung store never stalls /healthz or other connections)",
+         [](ServerConfig& c, const std::string& v) {
+             c.storeThreads = parseNumber("store-threads", v, 1, kMaxThreads);
+         }},
         {"threads", "searcher threads (0: the machine's cores)",
          [](ServerConfig& c, const std::string& v) {
              c.searchThreads = parseNumber("threads", v, 0, kMaxThreads);
@@ -126,6 +132,12 @@ const std::vector<Option>& options() {
         {"drain-grace", "ms running searches get after SIGTERM before they are stopped",
          [](ServerConfig& c, const std::string& v) {
              c.drainGraceMs = parseNumber("drain-grace", v, 0, 3600000);
+         }},
+        {"engine-reply-grace",
+         "ms past a game's expected thinking time after which any replica watching the game "
+         "takes up an engine reply that was not delivered (its replica died or drained)",
+         [](ServerConfig& c, const std::string& v) {
+             c.engineReplyGraceMs = parseNumber<std::int64_t>("engine-reply-grace", v, 0, kMaxMs);
          }},
         {"web-root", "directory served at / (the board page)",
          [](ServerConfig& c, const std::string& v) { c.webRoot = v; }},

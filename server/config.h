@@ -13,6 +13,8 @@ struct ServerConfig {
     std::string bind = "0.0.0.0";
     int port = 8080;  // 0 picks an ephemeral port (tests)
     int ioThreads = 2;
+    // Threads for blocking store work (SQLite writes, Redis round trips), off the I/O threads.
+    int storeThreads = 4;
     int searchThreads = 0;  // 0: the machine's cores
     std::size_t hashMb = 64;
 
@@ -35,6 +37,10 @@ struct ServerConfig {
     int streamKeepAliveMs = 5000;          // empty NDJSON line on idle game streams
     std::size_t maxQueuedBytes = 1 << 20;  // per connection outgoing queue before it is dropped
     int drainGraceMs = 10000;              // SIGTERM: how long running searches may take
+    // An engine reply not stored this long after the game's expected thinking time (its move
+    // time, or the time cap) is taken up by any replica that watches the game: its owner died,
+    // drained or could not queue it.
+    std::int64_t engineReplyGraceMs = 3000;
 
     std::string webRoot = "web/dist";
     std::vector<std::string> corsOrigins;     // "*" allows any origin

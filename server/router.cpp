@@ -59,6 +59,30 @@ constexpr std::array<GameRoute, 6> kGameRoutes = {{
     {"stream", GameAction::Stream, http::verb::get},
 }};
 
+// Runs a handler that reads or writes the game store on the store executor, never on the I/O
+// thread that called the router (a hung Redis or a slow fsync would stall every connection of
+// the replica, /healthz included). The route label is known before, so it is returned at once.
+// An exception is answered 500 `internal` (and ends a stream that had begun), logged and counted.
+template <typename Handler>
+void offload(ServerContext& context, Request&& request, const std::shared_ptr<ResponseSink>& sink,
+             Handler handler) {
+    auto owned = std::make_shared<Request>(std::move(request));
+    context.storeWork.post([&context, owned, sink, handler = std::move(handler)] {
+        try {
+            handler(*owned);
+        } catch (const std::exception& error) {
+            context.metrics.internalError("http_handler");
+            context.logger.log({{"event", "internal_error"},
+                                {"where", "http_handler"},
+                                {"target", std::string(owned->target())},
+                                {"error", error.what()}});
+            sink->respond(errorFor(*owned, http::status::internal_server_error, "internal",
+                                   "internal error; it was logged"));
+            sink->endStream();
+        }
+    });
+}
+
 }  // namespace
 
 std::string handleHttp(ServerContext& context, Request&& request, const ClientInfo& client,
@@ -82,14 +106,18 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
         if (!isGet(request))
             methodNotAllowed(request, sink, "GET");
         else
-            sink->respond(handleReady(request, context));
+            offload(context, std::move(request), sink, [&context, sink](const Request& owned) {
+                sink->respond(handleReady(owned, context));
+            });
         return "/readyz";
     }
     if (path == "/metrics") {
         if (!isGet(request))
             methodNotAllowed(request, sink, "GET");
         else
-            sink->respond(handleMetrics(request, context));
+            offload(context, std::move(request), sink, [&context, sink](const Request& owned) {
+                sink->respond(handleMetrics(owned, context));
+            });
         return "/metrics";
     }
 
@@ -125,9 +153,14 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
         }
         if (count == 3 && segments[2] == "games") {
             if (request.method() == http::verb::post)
-                handleCreateGame(context, request, client, sink);
+                offload(context, std::move(request), sink,
+                        [&context, client, sink](const Request& owned) {
+                            handleCreateGame(context, owned, client, sink);
+                        });
             else if (isGet(request))
-                handleListGames(context, request, sink);
+                offload(context, std::move(request), sink, [&context, sink](const Request& owned) {
+                    handleListGames(context, owned, sink);
+                });
             else
                 methodNotAllowed(request, sink, "GET, POST");
             return "/api/v1/games";
@@ -136,7 +169,10 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
             if (!isGet(request))
                 methodNotAllowed(request, sink, "GET");
             else
-                handleGameAction(context, GameAction::Get, segments[3], request, client, sink);
+                offload(context, std::move(request), sink,
+                        [&context, id = segments[3], client, sink](const Request& owned) {
+                            handleGameAction(context, GameAction::Get, id, owned, client, sink);
+                        });
             return "/api/v1/games/{id}";
         }
         if (count == 5 && segments[2] == "games") {
@@ -150,7 +186,11 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
                     methodNotAllowed(request, sink,
                                      route.method == http::verb::get ? "GET" : "POST");
                 } else {
-                    handleGameAction(context, route.action, segments[3], request, client, sink);
+                    offload(context, std::move(request), sink,
+                            [&context, action = route.action, id = segments[3], client,
+                             sink](const Request& owned) {
+                                handleGameAction(context, action, id, owned, client, sink);
+                            });
                 }
                 return label;
             }

@@ -7,6 +7,11 @@
 
 namespace outpost::server {
 
+namespace {
+// Stopped searches end within milliseconds; this bounds one that ignores stop.
+constexpr auto kStopWaitOnDestruction = std::chrono::seconds(5);
+}  // namespace
+
 ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameStore,
                              std::shared_ptr<GameEventBus> eventBus,
                              std::unique_ptr<SearchPool> searchPool, std::ostream* logStream)
@@ -15,13 +20,35 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
       bus(std::move(eventBus)),
       pool(std::move(searchPool)),
       logger(logStream),
+      storeWork(
+          config.storeThreads,
+          [this](const std::string& what) {
+              metrics.internalError("store_work");
+              logger.log({{"event", "internal_error"}, {"where", "store_work"}, {"error", what}});
+          }),
       flags([this](const std::string& gameId, std::uint64_t version) {
           try {
-              GameService(*this).expireFlag(gameId, version);
+              GameService(*this).checkDeadlines(gameId, version);
           } catch (const std::exception& error) {
               logger.log({{"event", "flag_error"}, {"game", gameId}, {"error", error.what()}});
           }
       }) {}
+
+// Members are destroyed in reverse order of declaration, which would take the metrics, the logger
+// and the store work away while searcher threads still call them. So, in order: no more flag
+// falls; no new searches, the running ones stopped and waited for (their completions post store
+// work); that store work done (a search it would start is refused: the pool drains); then the
+// pool's threads joined. Only then do the members go.
+ServerContext::~ServerContext() {
+    flags.stop();
+    if (pool) {
+        pool->beginDrain();
+        pool->stopAll();
+        pool->waitIdle(kStopWaitOnDestruction);
+    }
+    storeWork.join();
+    pool.reset();
+}
 
 std::uint64_t SessionRegistry::add(CloseFn close) {
     std::lock_guard lock(mutex_);
@@ -54,6 +81,7 @@ MetricGauges ServerContext::gauges() {
     result.searchesRunning = [this] { return pool ? pool->running() : 0; };
     result.searchesQueued = [this] { return pool ? pool->queued() : 0; };
     result.games = [this] { return store ? store->count() : 0; };
+    result.storeWorkPending = [this] { return storeWork.pending(); };
     return result;
 }
 

@@ -10,10 +10,12 @@
 
 #include "config.h"
 #include "games/flag_watch.h"
+#include "games/replies_in_flight.h"
 #include "ops/logger.h"
 #include "ops/metrics.h"
 #include "search/search_pool.h"
 #include "store/game_store.h"
+#include "store/store_executor.h"
 
 namespace outpost::server {
 
@@ -36,6 +38,9 @@ struct ServerContext {
     ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameStore,
                   std::shared_ptr<GameEventBus> eventBus, std::unique_ptr<SearchPool> searchPool,
                   std::ostream* logStream);
+    // Stops what calls into the rest before the rest goes (see the .cpp): the flag watch, then
+    // the searches, then the store work they hand on, and only then the members they use.
+    ~ServerContext();
     ServerContext(const ServerContext&) = delete;
     ServerContext& operator=(const ServerContext&) = delete;
 
@@ -49,7 +54,13 @@ struct ServerContext {
     SessionRegistry httpSessions;       // the callback ends the session once its answer is out
     std::atomic<bool> ready{false};     // /readyz: true once listening, false when draining
     std::atomic<bool> draining{false};  // SIGTERM received: no new searches
-    // Ends games on time when nobody asks (declared last: its thread uses everything above).
+    // Store reads and writes of requests and of finished engine searches (off the I/O and
+    // searcher threads).
+    StoreExecutor storeWork;
+    // Engine replies being searched on this replica (a deadline check skips those).
+    RepliesInFlight replies;
+    // Ends games on time, and resumes engine replies nobody delivered, when nobody asks
+    // (declared last: its thread uses everything above).
     FlagWatch flags;
 
     MetricGauges gauges();

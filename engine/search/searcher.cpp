@@ -279,14 +279,16 @@ void Searcher::iterativeDeepening() {
             if (lastBest) ++changes;
         }
         lastBest = rootMoves_[0].move;
-        if (sh.time && !sh.pondering.load(std::memory_order_relaxed) && !sh.limits.infinite) {
+        if (sh.time && sh.time->plan != TimeBounds::Plan::Deadline &&
+            !sh.pondering.load(std::memory_order_relaxed) && !sh.limits.infinite) {
             // Only one legal move: no need to think.
             if (rootMoves_.size() == 1) break;
             // movetime asks for exactly that long: only the hard bound ends it. Otherwise an
             // iteration takes about as long as all before it, so one that starts after half the
             // soft bound would likely end beyond it: do not start it.
-            if (!sh.limits.movetimeMs && sh.clockElapsedMs() * kIterationStartDivisor >=
-                                             scaledSoftBound(*sh.time, stability, changes)) {
+            if (sh.time->plan == TimeBounds::Plan::Clock &&
+                sh.clockElapsedMs() * kIterationStartDivisor >=
+                    scaledSoftBound(*sh.time, stability, changes)) {
                 break;
             }
         }

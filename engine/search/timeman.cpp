@@ -26,11 +26,13 @@ constexpr std::int64_t kMinimumMs = 1;
 
 }  // namespace
 
-std::optional<TimeBounds> computeTimeBounds(const SearchLimits& limits, bool whiteToMove,
-                                            int moveOverheadMs, std::int64_t latencyMs) {
+namespace {
+
+std::optional<TimeBounds> plannedBounds(const SearchLimits& limits, bool whiteToMove,
+                                        int moveOverheadMs, std::int64_t latencyMs) {
     if (limits.movetimeMs) {
         const std::int64_t t = std::max<std::int64_t>(kMinimumMs, *limits.movetimeMs);
-        return TimeBounds{t, t};
+        return TimeBounds{t, t, TimeBounds::Plan::Exact};
     }
     const auto& clock = whiteToMove ? limits.wtimeMs : limits.btimeMs;
     if (!clock) return std::nullopt;
@@ -53,7 +55,21 @@ std::optional<TimeBounds> computeTimeBounds(const SearchLimits& limits, bool whi
     std::int64_t hard = std::min(static_cast<std::int64_t>(kHardOverSoft * soft), cap);
     hard = std::max(kMinimumMs, hard);
     soft = std::clamp(soft, kMinimumMs, hard);
-    return TimeBounds{soft, hard};
+    return TimeBounds{soft, hard, TimeBounds::Plan::Clock};
+}
+
+}  // namespace
+
+std::optional<TimeBounds> computeTimeBounds(const SearchLimits& limits, bool whiteToMove,
+                                            int moveOverheadMs, std::int64_t latencyMs) {
+    std::optional<TimeBounds> bounds =
+        plannedBounds(limits, whiteToMove, moveOverheadMs, latencyMs);
+    if (!limits.maxTimeMs) return bounds;
+    const std::int64_t cap = std::max<std::int64_t>(kMinimumMs, *limits.maxTimeMs);
+    if (!bounds) return TimeBounds{cap, cap, TimeBounds::Plan::Deadline};
+    bounds->hardMs = std::min(bounds->hardMs, cap);
+    bounds->softMs = std::min(bounds->softMs, bounds->hardMs);
+    return bounds;
 }
 
 std::int64_t scaledSoftBound(const TimeBounds& bounds, int bestMoveStability, int bestMoveChanges) {

@@ -15,9 +15,15 @@ namespace outpost::search {
 struct TimeBounds {
     std::int64_t softMs = 0;
     std::int64_t hardMs = 0;
+    // What set the bounds: the clock (soft and hard), movetime (exactly that long: only the hard
+    // bound ends it), or a bare maxTimeMs (a deadline, not a plan: the search runs as if untimed
+    // until the hard bound stops it).
+    enum class Plan { Clock, Exact, Deadline };
+    Plan plan = Plan::Clock;
 };
 
-// No value when the limits contain no clock or movetime (the search is not timed).
+// No value when the limits contain no clock, movetime or maxTimeMs (the search is not timed).
+// maxTimeMs caps both bounds of whatever the other limits plan.
 // whiteToMove picks which clock is ours. latencyMs: time each move was seen to cost beyond the
 // engine's own search (measured from the clocks of earlier moves); it is kept off the clock like
 // the overhead and, being paid on every move, is taken out of the increment.

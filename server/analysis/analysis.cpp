@@ -30,7 +30,7 @@ std::optional<ApiError> positiveInteger(const nlohmann::json& object, const char
     if (value.is_number_unsigned()) {
         const auto number = value.get<std::uint64_t>();
         if (number == 0)
-            return unprocessable("bad_request", std::string("'") + name + "' must be positive");
+            return unprocessable("invalid_value", std::string("'") + name + "' must be positive");
         out = number > static_cast<std::uint64_t>(std::numeric_limits<T>::max())
                   ? std::numeric_limits<T>::max()
                   : static_cast<T>(number);
@@ -38,7 +38,7 @@ std::optional<ApiError> positiveInteger(const nlohmann::json& object, const char
     }
     const auto number = value.get<std::int64_t>();
     if (number <= 0)
-        return unprocessable("bad_request", std::string("'") + name + "' must be positive");
+        return unprocessable("invalid_value", std::string("'") + name + "' must be positive");
     out = number > static_cast<std::int64_t>(std::numeric_limits<T>::max())
               ? std::numeric_limits<T>::max()
               : static_cast<T>(number);
@@ -111,12 +111,16 @@ CappedLimits capLimits(const LimitsSpec& requested, const ServerConfig& config) 
         capped.applied["movetime"] = config.defaultMovetimeMs;
         capped.applied["default"] = true;
     }
-    // Whatever the client asked, no search outlives the movetime cap.
-    if (!capped.limits.movetimeMs && !capped.limits.depth && !capped.limits.nodes) {
-        capped.limits.movetimeMs = config.maxMovetimeMs;
-    }
+    capSearchTime(capped.limits, capped.applied, config);
     capped.applied["clamped"] = clamped;
     return capped;
+}
+
+void capSearchTime(SearchLimits& limits, nlohmann::json& applied, const ServerConfig& config) {
+    // Whatever the client asked (a depth of 64, a billion nodes, a long clock), no search
+    // outlives the movetime cap: it is a deadline for the engine, not a plan.
+    limits.maxTimeMs = config.maxMovetimeMs;
+    applied["timeCapMs"] = config.maxMovetimeMs;
 }
 
 std::variant<ChessState, ApiError> loadPosition(const std::string& fen,
@@ -254,7 +258,7 @@ ApiError admissionError(Admission admission, const ServerConfig& config) {
                                 std::to_string(config.perClientSearches) + ")",
                             config.retryAfterSeconds};
         case Admission::ShuttingDown:
-            return ApiError{http::status::service_unavailable, "overloaded",
+            return ApiError{http::status::service_unavailable, "shutting_down",
                             "the server is shutting down", config.retryAfterSeconds};
         case Admission::Overloaded:
         case Admission::Accepted:

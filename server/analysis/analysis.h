@@ -28,8 +28,12 @@ struct CappedLimits {
     SearchLimits limits;
     nlohmann::json applied;  // {depth?, movetime?, nodes?, clamped}
 };
-// Clamps to the caps; no limits at all become the default movetime.
+// Clamps to the caps; no limits at all become the default movetime. Every search also gets the
+// server's time cap (capSearchTime).
 CappedLimits capLimits(const LimitsSpec& requested, const ServerConfig& config);
+// The deadline every search of this server gets, whatever its other limits (--max-movetime),
+// reported as limitsApplied.timeCapMs.
+void capSearchTime(SearchLimits& limits, nlohmann::json& applied, const ServerConfig& config);
 
 // Loads a position: 422 invalid_fen with the parser's reason, 422 illegal_move for a bad move.
 // Moves may be UCI or SAN; on success `uciMoves` holds them as UCI.

@@ -1,6 +1,7 @@
 #include "games/game_service.h"
 
 #include <array>
+#include <utility>
 
 #include "analysis/analysis.h"
 #include "analysis/search_record.h"
@@ -21,6 +22,9 @@ constexpr std::array<std::int64_t, kMaxLevel> kLevelMovetimeMs = {50,  100, 150,
                                                                   300, 500, 700, 1000};
 // When the store cannot be reached at a flag fall: try again after this long.
 constexpr std::int64_t kFlagRetryMs = 1000;
+// An overdue engine reply that could not be started (draining, queue full, store down), or that
+// this replica is still computing: look at it again after this long.
+constexpr std::int64_t kReplyRecheckMs = 1000;
 
 ApiError notFound(const std::string& id) {
     return {http::status::not_found, "not_found", "no game '" + id + "'"};
@@ -35,7 +39,7 @@ ApiError storeError(StoreStatus status, const std::string& id) {
         case StoreStatus::VersionConflict:
             return conflict("version_conflict", "the game changed meanwhile; reload it and retry");
         case StoreStatus::Unavailable:
-            return {http::status::service_unavailable, "overloaded",
+            return {http::status::service_unavailable, "store_unavailable",
                     "the game store is unavailable", 1};
         default:
             break;
@@ -58,6 +62,10 @@ void endGame(GameRecord& game, std::string status, std::string result, std::stri
 }
 
 }  // namespace
+
+bool owesEngineReply(const GameRecord& game, const ChessState& state) {
+    return game.status == "ongoing" && game.engine.side == sideName(state.whiteToMove());
+}
 
 std::int64_t levelMovetimeMs(int level) {
     if (level < kMinLevel || level > kMaxLevel) return 0;
@@ -144,7 +152,7 @@ std::variant<GameRecord, ApiError> GameService::create(const nlohmann::json& bod
             game.engine.side = engine.at("side").get<std::string>();
             if (game.engine.side != "white" && game.engine.side != "black" &&
                 game.engine.side != "none") {
-                return ApiError{http::status::unprocessable_entity, "bad_request",
+                return ApiError{http::status::unprocessable_entity, "invalid_value",
                                 "'engine.side' must be white, black or none"};
             }
         }
@@ -154,7 +162,7 @@ std::variant<GameRecord, ApiError> GameService::create(const nlohmann::json& bod
                                 "'engine.level' must be an integer"};
             const auto level = engine.at("level").get<std::int64_t>();
             if (level < kMinLevel || level > kMaxLevel) {
-                return ApiError{http::status::unprocessable_entity, "bad_request",
+                return ApiError{http::status::unprocessable_entity, "invalid_value",
                                 "'engine.level' must be 1..8"};
             }
             game.engine.level = static_cast<int>(level);
@@ -181,7 +189,7 @@ std::variant<GameRecord, ApiError> GameService::create(const nlohmann::json& bod
         const auto increment = clock.value("increment", std::int64_t{0});
         constexpr std::int64_t kMaxClockMs = 24LL * 3600 * 1000;
         if (initial <= 0 || initial > kMaxClockMs || increment < 0 || increment > kMaxClockMs) {
-            return ApiError{http::status::unprocessable_entity, "bad_request",
+            return ApiError{http::status::unprocessable_entity, "invalid_value",
                             "clock times must be in (0, 24h] ms"};
         }
         game.clock = ClockState{initial, increment, initial, initial, 0, false};
@@ -207,9 +215,11 @@ std::variant<GameRecord, ApiError> GameService::create(const nlohmann::json& bod
     if (status != StoreStatus::Ok) return storeError(status, game.id);
     context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
 
-    if (game.status == "ongoing" && game.engine.side == sideName(state.whiteToMove())) {
+    if (owesEngineReply(game, state)) {
         // The engine moves first: start at once; the creator sees the move through the stream.
-        startEngine(game, std::nullopt, client, [](GameOutcome) {});
+        // Refused (draining, full), the reply is taken up at its deadline, watched here.
+        watchDeadlines(game, state);
+        startEngine(game, std::nullopt, client, true, [](GameOutcome) {});
     }
     return game;
 }
@@ -218,17 +228,23 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
     StoreReadResult read = context_.store->get(id);
     if (read.status != StoreStatus::Ok) return storeError(read.status, id);
     GameRecord game = std::move(*read.game);
-    if (game.status == "ongoing" && game.clock && game.clock->running) {
+    if (game.status != "ongoing") return game;
+    const ChessState state = replay(game);
+    if (game.clock && game.clock->running) {
         const std::uint64_t before = game.version;
-        if (applyFlagFall(game, replay(game), nowEpochMs())) {
+        if (applyFlagFall(game, state, nowEpochMs())) {
             if (auto error = store(game, before)) {
                 // Someone else recorded it (or another change won): read again.
                 read = context_.store->get(id);
                 if (read.status != StoreStatus::Ok) return storeError(read.status, id);
                 return std::move(*read.game);
             }
+            return game;
         }
     }
+    // Whoever reads a game that waits for the engine watches that reply too: after a drain or a
+    // crash the board reconnects to another replica, and that one delivers it.
+    if (owesEngineReply(game, state)) watchDeadlines(game, state);
     return game;
 }
 
@@ -253,14 +269,37 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
     if (status != StoreStatus::Ok) return storeError(status, updated.id);
     context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
                                     gameEventPayload(updated)});
-    if (updated.status == "ongoing" && updated.clock && updated.clock->running) {
-        context_.flags.watch(updated.id, updated.version,
-                             flagFallAtMs(*updated.clock, replay(updated).whiteToMove()));
-    }
+    if (updated.status == "ongoing") watchDeadlines(updated, replay(updated));
     return std::nullopt;
 }
 
-void GameService::expireFlag(const std::string& id, std::uint64_t version) {
+void GameService::watchDeadlines(const GameRecord& game, const ChessState& state) {
+    if (game.status != "ongoing") return;
+    std::optional<std::int64_t> next;
+    if (game.clock && game.clock->running) next = flagFallAtMs(*game.clock, state.whiteToMove());
+    if (owesEngineReply(game, state)) {
+        const std::int64_t overdue = replyDeadlineMs(game);
+        next = next ? std::min(*next, overdue) : overdue;
+    }
+    if (next) context_.flags.watch(game.id, game.version, *next);
+}
+
+std::int64_t GameService::replyDeadlineMs(const GameRecord& game) const {
+    const ServerConfig& config = context_.config;
+    std::int64_t thinkMs = config.maxMovetimeMs;  // depth, nodes, a clock: bounded by the cap
+    if (game.engine.limits) {
+        if (game.engine.limits->movetimeMs && !game.engine.limits->depth &&
+            !game.engine.limits->nodes) {
+            thinkMs = std::min(*game.engine.limits->movetimeMs, config.maxMovetimeMs);
+        }
+    } else if (!game.clock) {
+        thinkMs =
+            game.engine.level ? levelMovetimeMs(*game.engine.level) : config.defaultMovetimeMs;
+    }
+    return game.updatedAtMs + thinkMs + config.engineReplyGraceMs;
+}
+
+void GameService::checkDeadlines(const std::string& id, std::uint64_t version) {
     StoreReadResult read = context_.store->get(id);
     if (read.status == StoreStatus::Unavailable) {
         context_.flags.watch(id, version, nowEpochMs() + kFlagRetryMs);
@@ -270,11 +309,23 @@ void GameService::expireFlag(const std::string& id, std::uint64_t version) {
     GameRecord game = std::move(*read.game);
     // Changed since (a move in time, a takeback, the game ended): not this watch's business.
     if (game.version != version) return;
-    if (game.status != "ongoing" || !game.clock || !game.clock->running) return;
+    if (game.status != "ongoing") return;
     const ChessState state = replay(game);
-    if (!applyFlagFall(game, state, nowEpochMs())) {
-        // Woken before the flag fell (the wall clock was stepped back): wait again.
-        context_.flags.watch(id, version, flagFallAtMs(*game.clock, state.whiteToMove()));
+    const std::int64_t now = nowEpochMs();
+    const bool flagFell = game.clock && game.clock->running && applyFlagFall(game, state, now);
+    if (!flagFell) {
+        if (owesEngineReply(game, state) && now >= replyDeadlineMs(game)) {
+            if (context_.replies.contains(id)) {
+                // This replica is still at it (a long queue): look again later.
+                context_.flags.watch(id, version, now + kReplyRecheckMs);
+                return;
+            }
+            context_.logger.log({{"event", "engine_reply_resumed"}, {"game", id}});
+            startEngine(game, std::nullopt, ClientInfo{"server"}, true, [](GameOutcome) {});
+            return;
+        }
+        // Woken before any deadline (the wall clock was stepped back): wait again.
+        watchDeadlines(game, state);
         return;
     }
     if (auto error = store(game, version)) {
@@ -316,8 +367,8 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
     const bool played = applyMove(game, state, parsed.uci, nowEpochMs());
     if (auto error = store(game, before)) return done(*error);
     if (!played) return done(conflict("game_over", "your flag fell before the move"));
-    if (game.status == "ongoing" && game.engine.side == sideName(state.whiteToMove())) {
-        return startEngine(game, std::nullopt, client, std::move(done));
+    if (owesEngineReply(game, state)) {
+        return startEngine(game, std::nullopt, client, true, std::move(done));
     }
     done(GameReply{std::move(game), nullptr});
 }
@@ -331,11 +382,11 @@ void GameService::engineMove(const std::string& id, const std::optional<std::str
     if (game.status != "ongoing") {
         return done(conflict("game_over", "the game is over (" + game.status + ")"));
     }
-    startEngine(game, limits, client, std::move(done));
+    startEngine(game, limits, client, false, std::move(done));
 }
 
 void GameService::startEngine(const GameRecord& game, const std::optional<LimitsSpec>& limits,
-                              const ClientInfo& client, GameDone done) {
+                              const ClientInfo& client, bool owed, GameDone done) {
     const ChessState state = replay(game);
     SearchRequest request;
     request.fen = game.initialFen;
@@ -360,6 +411,7 @@ void GameService::startEngine(const GameRecord& game, const std::optional<Limits
                    {"btime", reading.blackMs},
                    {"winc", game.clock->incrementMs},
                    {"binc", game.clock->incrementMs}};
+        capSearchTime(request.limits, applied, context_.config);
     } else {
         LimitsSpec byLevel;
         byLevel.movetimeMs = game.engine.level ? levelMovetimeMs(*game.engine.level)
@@ -369,6 +421,10 @@ void GameService::startEngine(const GameRecord& game, const std::optional<Limits
         applied = capped.applied;
     }
 
+    if (!context_.replies.begin(game.id)) {
+        // A search for this game runs here already; its move reaches every subscriber.
+        return done(GameReply{game, nullptr, true});
+    }
     const bool whiteToMove = state.whiteToMove();
     auto root = std::make_shared<const ChessState>(state);
     ServerContext& context = context_;
@@ -382,61 +438,106 @@ void GameService::startEngine(const GameRecord& game, const std::optional<Limits
         context.bus->publish(
             GameEvent{GameEvent::Kind::EngineInfo, gameId, version, payload.dump()});
     };
-    callbacks.onDone = [&context, gameId, version, root, applied, done,
-                        client](const JobOutcome& outcome) {
+    // The search thread only hands the result on: reading and writing the store is the store
+    // executor's work, so a slow store never holds a searcher.
+    callbacks.onDone = [&context, searched = game, applied, client, owed,
+                        done](const JobOutcome& outcome) {
         recordSearchMetrics(context.metrics, outcome);
-        const std::string& best = outcome.result.bestmove;
-        if (!outcome.error.empty() || best.empty() || best == "0000") {
-            return done(ApiError{
-                http::status::internal_server_error, "internal",
-                "the engine found no move" + (outcome.error.empty() ? "" : ": " + outcome.error)});
-        }
-        GameService service(context);
-        StoreReadResult read = context.store->get(gameId);
-        if (read.status != StoreStatus::Ok) return done(storeError(read.status, gameId));
-        GameRecord current = std::move(*read.game);
-        if (current.version != version || current.status != "ongoing") {
-            return done(conflict("version_conflict", "the game changed while the engine thought"));
-        }
-        ChessState position = replay(current);
-        const std::string san = position.san(best);
-        const bool played = applyMove(current, position, best, nowEpochMs());
-        if (auto error = service.store(current, version)) return done(*error);
-        if (!played) return done(conflict("game_over", "the engine's flag fell"));
-        const SearchInfo& info = outcome.result.info;
-        nlohmann::json engineMove = {
-            {"move", best},
-            {"san", san},
-            {"score", api::scoreJson(info.score, root->whiteToMove())},
-            {"depth", info.depth},
-            {"nodes", info.nodes},
-            {"pv", info.pv},
-            {"pvSan", root->sanLine(info.pv)},
-            {"timeMs", info.timeMs},
-            {"queueWaitMs", outcome.timing.queueWaitMs},
-            {"limitsApplied", applied},
-        };
-        context.logger.log({{"event", "engine_move"},
-                            {"game", gameId},
-                            {"move", best},
-                            {"depth", info.depth},
-                            {"nodes", info.nodes},
-                            {"queueWaitMs", outcome.timing.queueWaitMs},
-                            {"searchMs", outcome.timing.searchMs}});
-        // The engine was asked to play the player's side (engine-move): now it is the engine's
-        // own turn, so it replies as it would to a move of the player's.
-        if (current.status == "ongoing" &&
-            current.engine.side == sideName(position.whiteToMove())) {
-            return service.startEngine(current, std::nullopt, client, done);
-        }
-        done(GameReply{std::move(current), std::move(engineMove)});
+        context.storeWork.post([&context, searched, outcome, applied, client, owed, done] {
+            GameService(context).finishEngine(searched, outcome, applied, client, owed, done);
+        });
     };
-    Submission submission =
-        context_.pool->submit(client.address, std::move(request), std::move(callbacks));
-    if (submission.admission != Admission::Accepted) {
-        context_.metrics.searchRejected(toString(submission.admission));
-        done(admissionError(submission.admission, context_.config));
+    Submission submission = context_.pool->submit(client.address, std::move(request),
+                                                  std::move(callbacks), JobPriority::Game);
+    if (submission.admission == Admission::Accepted) return;
+    context_.replies.end(game.id);
+    context_.metrics.searchRejected(toString(submission.admission));
+    if (!owed) return done(admissionError(submission.admission, context_.config));
+    // The player's move is stored: it is accepted, and the engine owes the reply. This replica
+    // tries again shortly; any replica that reads the game takes it up once it is overdue.
+    context_.logger.log({{"event", "engine_reply_deferred"},
+                         {"game", game.id},
+                         {"reason", toString(submission.admission)}});
+    context_.flags.watch(game.id, game.version, nowEpochMs() + kReplyRecheckMs);
+    done(GameReply{game, nullptr, true});
+}
+
+void GameService::finishEngine(const GameRecord& searched, const JobOutcome& outcome,
+                               const nlohmann::json& applied, const ClientInfo& client, bool owed,
+                               GameDone done) {
+    const std::string& gameId = searched.id;
+    // Whatever happens below, this replica no longer computes the reply (a deadline check may
+    // take it up again if it was not stored).
+    struct EndReply {
+        RepliesInFlight& replies;
+        const std::string& id;
+        bool pending = true;
+        void now() {
+            if (std::exchange(pending, false)) replies.end(id);
+        }
+        ~EndReply() { now(); }
+    } endReply{context_.replies, gameId};
+    // Not delivered: a stored move waits for it (the deadline watch takes it up again), or the
+    // request that asked for it gets the error.
+    auto notDelivered = [&](ApiError error) {
+        if (!owed) return done(std::move(error));
+        context_.flags.watch(gameId, searched.version, nowEpochMs() + kReplyRecheckMs);
+        done(GameReply{searched, nullptr, true});
+    };
+    const std::string& best = outcome.result.bestmove;
+    if (!outcome.error.empty() || best.empty() || best == "0000") {
+        context_.logger.log(
+            {{"event", "engine_no_move"}, {"game", gameId}, {"error", outcome.error}});
+        return notDelivered(ApiError{
+            http::status::internal_server_error, "internal",
+            "the engine found no move" + (outcome.error.empty() ? "" : ": " + outcome.error)});
     }
+    StoreReadResult read = context_.store->get(gameId);
+    if (read.status != StoreStatus::Ok) return notDelivered(storeError(read.status, gameId));
+    GameRecord current = std::move(*read.game);
+    if (current.version != searched.version || current.status != "ongoing") {
+        // The game moved on while the engine thought (a takeback, a resignation, a flag, the
+        // same reply from another replica): the answer is the game as it is now.
+        return done(GameReply{std::move(current), nullptr});
+    }
+    ChessState position = replay(current);
+    const ChessState root = position;
+    const std::string san = position.san(best);
+    const bool played = applyMove(current, position, best, nowEpochMs());
+    if (auto error = store(current, searched.version)) {
+        if (error->code != "version_conflict") return notDelivered(*error);
+        read = context_.store->get(gameId);  // lost the race: answer with what won
+        if (read.status != StoreStatus::Ok) return notDelivered(storeError(read.status, gameId));
+        return done(GameReply{std::move(*read.game), nullptr});
+    }
+    if (!played) return done(GameReply{std::move(current), nullptr});  // the engine's flag fell
+    const SearchInfo& info = outcome.result.info;
+    nlohmann::json engineMove = {
+        {"move", best},
+        {"san", san},
+        {"score", api::scoreJson(info.score, root.whiteToMove())},
+        {"depth", info.depth},
+        {"nodes", info.nodes},
+        {"pv", info.pv},
+        {"pvSan", root.sanLine(info.pv)},
+        {"timeMs", info.timeMs},
+        {"queueWaitMs", outcome.timing.queueWaitMs},
+        {"limitsApplied", applied},
+    };
+    context_.logger.log({{"event", "engine_move"},
+                         {"game", gameId},
+                         {"move", best},
+                         {"depth", info.depth},
+                         {"nodes", info.nodes},
+                         {"queueWaitMs", outcome.timing.queueWaitMs},
+                         {"searchMs", outcome.timing.searchMs}});
+    // The engine was asked to play the player's side (engine-move): now it is the engine's own
+    // turn, so it replies as it would to a move of the player's.
+    if (owesEngineReply(current, position)) {
+        endReply.now();  // this reply is stored; the next one is a search of its own
+        return startEngine(current, std::nullopt, client, true, std::move(done));
+    }
+    done(GameReply{std::move(current), std::move(engineMove)});
 }
 
 std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
@@ -447,7 +548,7 @@ std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
     if (game.status == "resigned" || game.status == "timeout" || game.status == "aborted") {
         return conflict("game_over", "the game is over (" + game.status + ")");
     }
-    if (game.moves.empty()) return conflict("bad_request", "no move to take back");
+    if (game.moves.empty()) return conflict("nothing_to_take_back", "no move to take back");
     const std::uint64_t before = game.version;
     game.moves.pop_back();
     // Against the engine, take back its reply too, so it is the player's turn again.

@@ -12,6 +12,7 @@
 #include "analysis/api_error.h"
 #include "games/chess_rules.h"
 #include "http/http_types.h"
+#include "search/search_pool.h"
 #include "server_context.h"
 #include "store/game_record.h"
 
@@ -19,7 +20,8 @@ namespace outpost::server {
 
 struct GameReply {
     GameRecord game;
-    nlohmann::json engineMove;  // null unless the engine moved
+    nlohmann::json engineMove;   // null unless the engine moved
+    bool enginePending = false;  // the move is stored; the engine's reply comes later (202)
 };
 
 using GameOutcome = std::variant<GameReply, ApiError>;
@@ -48,24 +50,43 @@ class GameService {
     std::variant<GameRecord, ApiError> resign(const std::string& id,
                                               const std::optional<std::string>& token);
 
-    // The FlagWatch's callback: records the flag fall of game `id` if it is still at `version`
-    // and the side to move has run out of time (compare-and-set; subscribers get the event).
-    // A change stored since, or a lost race, ends the watch: whoever stored the newer version
-    // watches it. Call on the watch's thread, never on an I/O thread (it reads the store).
-    void expireFlag(const std::string& id, std::uint64_t version);
+    // The FlagWatch's callback, for game `id` still at `version`: records the flag fall if the
+    // side to move has run out of time (compare-and-set; subscribers get the event), and takes up
+    // an engine reply that is owed and overdue (its replica died, drained, or could not queue
+    // it) unless this replica is computing it. A change stored since, or a lost race, ends the
+    // watch: whoever stored or reads the newer version watches it. Call on the watch's thread,
+    // never on an I/O thread (it reads the store).
+    void checkDeadlines(const std::string& id, std::uint64_t version);
+
+    // When an owed engine reply counts as overdue: the game's last change, plus the time the
+    // engine may think for it, plus --engine-reply-grace.
+    std::int64_t replyDeadlineMs(const GameRecord& game) const;
 
   private:
     std::variant<GameRecord, ApiError> loadAuthorized(const std::string& id,
                                                       const std::optional<std::string>& token);
     // Stores `updated` if the game is still at expectedVersion, then publishes it, and watches
-    // its flag while its clock runs.
+    // its deadlines (flag fall, owed engine reply).
     std::optional<ApiError> store(const GameRecord& updated, std::uint64_t expectedVersion);
+    // Watches the next deadline of `game` (flag fall while its clock runs, the overdue time of an
+    // engine reply it owes); nothing when it has none.
+    void watchDeadlines(const GameRecord& game, const ChessState& state);
+    // Queues the engine's reply in the search pool. `owed`: a move of the player's is stored
+    // and waits for this reply, so a refusal is no error: done() gets the game with
+    // enginePending, and the reply is taken up later (checkDeadlines).
     void startEngine(const GameRecord& game, const std::optional<LimitsSpec>& limits,
-                     const ClientInfo& client, GameDone done);
+                     const ClientInfo& client, bool owed, GameDone done);
+    // The search finished (on the store executor): stores the engine's move if the game is still
+    // where the search began.
+    void finishEngine(const GameRecord& searched, const JobOutcome& outcome,
+                      const nlohmann::json& applied, const ClientInfo& client, bool owed,
+                      GameDone done);
 
     ServerContext& context_;
 };
 
+// True when the game is ongoing and the engine plays the side to move.
+bool owesEngineReply(const GameRecord& game, const ChessState& state);
 // Thinking time per playing level (1..8) when a game sets no limits and no clock; 0 for any other
 // number.
 std::int64_t levelMovetimeMs(int level);

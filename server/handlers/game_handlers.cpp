@@ -24,19 +24,22 @@ std::optional<std::string> bearerToken(const Request& request) {
 nlohmann::json replyJson(const GameReply& reply) {
     nlohmann::json json = gameJson(reply.game);
     if (!reply.engineMove.is_null()) json["engineMove"] = reply.engineMove;
+    if (reply.enginePending) json["enginePending"] = true;
     return json;
 }
 
 GameDone respondWith(const Request& request, const std::shared_ptr<ResponseSink>& sink) {
-    return
-        [sink, version = request.version(), keepAlive = request.keep_alive()](GameOutcome outcome) {
-            if (auto* error = std::get_if<ApiError>(&outcome)) {
-                return sink->respond(errorResponse(error->status, error->code, error->message,
-                                                   version, keepAlive, error->retryAfterSeconds));
-            }
-            sink->respond(jsonResponse(http::status::ok, replyJson(std::get<GameReply>(outcome)),
-                                       version, keepAlive));
-        };
+    return [sink, version = request.version(),
+            keepAlive = request.keep_alive()](GameOutcome outcome) {
+        if (auto* error = std::get_if<ApiError>(&outcome)) {
+            return sink->respond(errorResponse(error->status, error->code, error->message, version,
+                                               keepAlive, error->retryAfterSeconds));
+        }
+        const GameReply& reply = std::get<GameReply>(outcome);
+        // 202: the move is stored, the engine's reply follows on the game's stream.
+        sink->respond(jsonResponse(reply.enginePending ? http::status::accepted : http::status::ok,
+                                   replyJson(reply), version, keepAlive));
+    };
 }
 
 void respondGame(const Request& request, const std::shared_ptr<ResponseSink>& sink,

@@ -140,8 +140,8 @@ void handleListGames(ServerContext& context, const Request& request,
         return sink->respond(errorFor(request, *error));
     StoreManyResult found = context.store->getMany(std::get<std::vector<std::string>>(parsed));
     if (found.status != StoreStatus::Ok) {
-        return sink->respond(errorFor(request, http::status::service_unavailable, "overloaded",
-                                      "the game store is unavailable",
+        return sink->respond(errorFor(request, http::status::service_unavailable,
+                                      "store_unavailable", "the game store is unavailable",
                                       kRetryAfterUnavailableSeconds));
     }
     nlohmann::json games = nlohmann::json::array();

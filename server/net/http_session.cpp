@@ -219,7 +219,7 @@ void HttpSession::upgradeToWebSocket(Request&& request) {
             !wsRoute ? errorFor(request, http::status::not_found, "not_found",
                                 "WebSocket upgrades are served at /api/v1/ws")
             : context_.draining.load()
-                ? errorFor(request, http::status::service_unavailable, "overloaded",
+                ? errorFor(request, http::status::service_unavailable, "shutting_down",
                            "server is shutting down", context_.config.retryAfterSeconds)
                 : errorFor(request, http::status::bad_request, "bad_request",
                            "WebSocket upgrade while requests are pending");

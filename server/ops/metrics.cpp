@@ -96,6 +96,11 @@ void Metrics::searchRejected(const std::string& reason) {
     ++rejected_[reason];
 }
 
+void Metrics::internalError(const std::string& where) {
+    std::lock_guard lock(mutex_);
+    ++internalErrors_[where];
+}
+
 std::string Metrics::render(const MetricGauges& gauges) const {
     std::string out;
     std::lock_guard lock(mutex_);
@@ -133,6 +138,15 @@ std::string Metrics::render(const MetricGauges& gauges) const {
     single(out, "outpost_slow_clients_dropped_total", "Connections dropped for not reading.",
            "counter", slowClients_.load(std::memory_order_relaxed));
     single(out, "outpost_games", "Games in the store.", "gauge", read(gauges.games));
+    single(out, "outpost_store_work_pending",
+           "Store reads and writes queued or running off the I/O threads.", "gauge",
+           read(gauges.storeWorkPending));
+    family(out, "outpost_internal_errors_total",
+           "Exceptions caught at a boundary and answered 500, by where.", "counter");
+    for (const auto& [where, count] : internalErrors_) {
+        line(out, "outpost_internal_errors_total", "where=\"" + where + "\"",
+             std::to_string(count));
+    }
     return out;
 }
 

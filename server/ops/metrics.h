@@ -33,6 +33,7 @@ struct MetricGauges {
     std::function<std::uint64_t()> searchesRunning;
     std::function<std::uint64_t()> searchesQueued;
     std::function<std::uint64_t()> games;
+    std::function<std::uint64_t()> storeWorkPending;
 };
 
 class Metrics {
@@ -46,6 +47,8 @@ class Metrics {
     void webSocketClosed() { webSockets_.fetch_sub(1, std::memory_order_relaxed); }
     std::int64_t webSockets() const { return webSockets_.load(std::memory_order_relaxed); }
     void slowClientDropped() { slowClients_.fetch_add(1, std::memory_order_relaxed); }
+    // An exception caught at a boundary (`where`: a fixed name, never request data).
+    void internalError(const std::string& where);
 
     std::string render(const MetricGauges& gauges) const;
 
@@ -63,6 +66,7 @@ class Metrics {
     std::uint64_t searchesStopped_ = 0;
     std::uint64_t nodes_ = 0;
     std::map<std::string, std::uint64_t> rejected_;
+    std::map<std::string, std::uint64_t> internalErrors_;
     std::atomic<std::int64_t> webSockets_{0};
     std::atomic<std::uint64_t> slowClients_{0};
 };

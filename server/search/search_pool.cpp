@@ -55,22 +55,35 @@ SearchPool::~SearchPool() {
 }
 
 Submission SearchPool::submit(const std::string& clientKey, SearchRequest request,
-                              JobCallbacks callbacks) {
+                              JobCallbacks callbacks, JobPriority priority) {
     std::lock_guard lock(mutex_);
     if (draining_) return {Admission::ShuttingDown, nullptr};
-    auto clientIt = perClient_.find(clientKey);
-    if (clientIt != perClient_.end() && clientIt->second >= options_.perClientLimit) {
-        return {Admission::RateLimited, nullptr};
-    }
-    const std::size_t idleWorkers = workers_.size() - runningJobs_.size();
-    if (queue_.size() >= options_.queueCapacity + idleWorkers) {
-        return {Admission::Overloaded, nullptr};
+    const bool game = priority == JobPriority::Game;
+    const std::size_t idleWorkers =
+        workers_.size() - std::min(workers_.size(), runningJobs_.size() + gameQueue_.size());
+    if (game) {
+        if (gameQueue_.size() >= options_.gameQueueCapacity) {
+            return {Admission::Overloaded, nullptr};
+        }
+    } else {
+        auto clientIt = perClient_.find(clientKey);
+        if (clientIt != perClient_.end() && clientIt->second >= options_.perClientLimit) {
+            return {Admission::RateLimited, nullptr};
+        }
+        if (queue_.size() >= options_.queueCapacity + idleWorkers) {
+            return {Admission::Overloaded, nullptr};
+        }
     }
     auto job = std::shared_ptr<SearchJob>(
         new SearchJob(nextId_++, clientKey, std::move(request), std::move(callbacks)));
     job->enqueuedAt_ = std::chrono::steady_clock::now();
-    ++perClient_[clientKey];
-    queue_.push_back(job);
+    if (game) {
+        gameQueue_.push_back(job);
+    } else {
+        job->countedForClient_ = true;
+        ++perClient_[clientKey];
+        queue_.push_back(job);
+    }
     workAvailable_.notify_one();
     return {Admission::Accepted, job};
 }
@@ -80,18 +93,22 @@ void SearchPool::workerLoop(Searcher& searcher) {
         std::shared_ptr<SearchJob> job;
         {
             std::unique_lock lock(mutex_);
-            workAvailable_.wait(lock, [&] { return shuttingDown_ || !queue_.empty(); });
-            if (queue_.empty()) return;  // shutting down with nothing left to answer
-            job = std::move(queue_.front());
-            queue_.pop_front();
+            workAvailable_.wait(
+                lock, [&] { return shuttingDown_ || !gameQueue_.empty() || !queue_.empty(); });
+            auto& from = !gameQueue_.empty() ? gameQueue_ : queue_;
+            if (from.empty()) return;  // shutting down with nothing left to answer
+            job = std::move(from.front());
+            from.pop_front();
             runningJobs_.push_back(job);
         }
         runJob(searcher, job);
         {
             std::lock_guard lock(mutex_);
             runningJobs_.erase(std::find(runningJobs_.begin(), runningJobs_.end(), job));
-            if (--perClient_[job->clientKey_] == 0) perClient_.erase(job->clientKey_);
-            if (queue_.empty() && runningJobs_.empty()) idle_.notify_all();
+            if (job->countedForClient_ && --perClient_[job->clientKey_] == 0) {
+                perClient_.erase(job->clientKey_);
+            }
+            if (idleLocked()) idle_.notify_all();
         }
     }
 }
@@ -153,7 +170,8 @@ void SearchPool::stopAll() {
     std::vector<std::shared_ptr<SearchJob>> jobs;
     {
         std::lock_guard lock(mutex_);
-        jobs.assign(queue_.begin(), queue_.end());
+        jobs.assign(gameQueue_.begin(), gameQueue_.end());
+        jobs.insert(jobs.end(), queue_.begin(), queue_.end());
         jobs.insert(jobs.end(), runningJobs_.begin(), runningJobs_.end());
     }
     for (const auto& job : jobs) job->stop();
@@ -161,7 +179,7 @@ void SearchPool::stopAll() {
 
 bool SearchPool::waitIdle(std::chrono::milliseconds timeout) {
     std::unique_lock lock(mutex_);
-    return idle_.wait_for(lock, timeout, [&] { return queue_.empty() && runningJobs_.empty(); });
+    return idle_.wait_for(lock, timeout, [&] { return idleLocked(); });
 }
 
 std::uint64_t SearchPool::running() const {
@@ -171,7 +189,11 @@ std::uint64_t SearchPool::running() const {
 
 std::uint64_t SearchPool::queued() const {
     std::lock_guard lock(mutex_);
-    return queue_.size();
+    return gameQueue_.size() + queue_.size();
+}
+
+bool SearchPool::idleLocked() const {
+    return gameQueue_.empty() && queue_.empty() && runningJobs_.empty();
 }
 
 }  // namespace outpost::server

@@ -5,9 +5,14 @@
 // every accepted job, also when it was stopped (a stopped search still reports its best move; a
 // job stopped before it started runs a depth-1 search so there is a move to report).
 //
-// Admission: while draining every job is refused (ShuttingDown); a client with perClientLimit
-// searches running or queued is refused (RateLimited -> 429); when queueCapacity jobs already wait
-// for a free searcher the job is refused (Overloaded -> 503).
+// Two classes of jobs: the engine's replies in games (a player's move is already stored and the
+// game waits for the engine) and analyses. A free searcher takes the oldest game job first.
+//
+// Admission: while draining every job is refused (ShuttingDown). Analyses: a client with
+// perClientLimit analyses running or queued is refused (RateLimited -> 429); when queueCapacity
+// analyses already wait for a free searcher the job is refused (Overloaded -> 503). Game jobs are
+// not counted against the client (its moves are bounded by its games) and wait in their own
+// queue of gameQueueCapacity, so analyses can never crowd out a game's reply.
 #pragma once
 
 #include <chrono>
@@ -61,6 +66,7 @@ class SearchJob {
     SearchRequest request_;
     JobCallbacks callbacks_;
     std::chrono::steady_clock::time_point enqueuedAt_;
+    bool countedForClient_ = false;
 
     std::mutex mutex_;
     Searcher* runningOn_ = nullptr;  // guarded by mutex_
@@ -68,6 +74,7 @@ class SearchJob {
 };
 
 enum class Admission { Accepted, Overloaded, RateLimited, ShuttingDown };
+enum class JobPriority { Game, Analysis };
 
 struct Submission {
     Admission admission = Admission::Accepted;
@@ -78,6 +85,7 @@ struct PoolOptions {
     int threads = 1;
     std::size_t queueCapacity = 64;
     int perClientLimit = 4;
+    std::size_t gameQueueCapacity = 4096;
 };
 
 class SearchPool {
@@ -87,7 +95,8 @@ class SearchPool {
     SearchPool(const SearchPool&) = delete;
     SearchPool& operator=(const SearchPool&) = delete;
 
-    Submission submit(const std::string& clientKey, SearchRequest request, JobCallbacks callbacks);
+    Submission submit(const std::string& clientKey, SearchRequest request, JobCallbacks callbacks,
+                      JobPriority priority = JobPriority::Analysis);
 
     // Refuse new jobs from now on (SIGTERM).
     void beginDrain();
@@ -104,11 +113,13 @@ class SearchPool {
   private:
     void workerLoop(Searcher& searcher);
     void runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& job);
+    bool idleLocked() const;  // mutex_ held
 
     const PoolOptions options_;
     mutable std::mutex mutex_;
     std::condition_variable workAvailable_;
     std::condition_variable idle_;
+    std::deque<std::shared_ptr<SearchJob>> gameQueue_;  // served first
     std::deque<std::shared_ptr<SearchJob>> queue_;
     std::vector<std::shared_ptr<SearchJob>> runningJobs_;
     std::unordered_map<std::string, int> perClient_;

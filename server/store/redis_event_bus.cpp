@@ -1,10 +1,15 @@
 #include "store/redis_event_bus.h"
 
 #include <hiredis/hiredis.h>
-#include <sys/socket.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <stdexcept>
+#include <vector>
 
 namespace outpost::server {
 
@@ -25,18 +30,34 @@ RedisEventBus::RedisEventBus(RedisBusOptions options)
     : options_(std::move(options)),
       publisher_(parseRedisUrlOrThrow(options_.url), options_.timeout),
       channelPrefix_(options_.keyPrefix + "events:") {
+    wakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (wakeFd_ < 0) throw std::runtime_error("eventfd failed for the Redis event bus");
     listener_ = std::thread([this] { listen(); });
+    publisherThread_ = std::thread([this] { publishLoop(); });
 }
 
 RedisEventBus::~RedisEventBus() {
     {
         std::lock_guard lock(listenerMutex_);
         stopping_ = true;
-        // Wakes the reader blocked in redisGetReply; it owns (and frees) the context.
-        if (listenerFd_ >= 0) ::shutdown(listenerFd_, SHUT_RDWR);
     }
     stopCondition_.notify_all();
+    confirmed_.notify_all();
+    wakeListener();
     listener_.join();
+    {
+        std::lock_guard lock(publishMutex_);
+        publishStopping_ = true;
+    }
+    publishReady_.notify_all();
+    publisherThread_.join();
+    ::close(wakeFd_);
+}
+
+void RedisEventBus::wakeListener() {
+    const std::uint64_t one = 1;
+    // A full counter (never, in practice) still wakes the listener: nothing to handle.
+    [[maybe_unused]] const auto written = ::write(wakeFd_, &one, sizeof one);
 }
 
 std::string RedisEventBus::encode(const GameEvent& event) {
@@ -69,16 +90,61 @@ bool RedisEventBus::decode(std::string_view gameId, std::string_view message, Ga
 }
 
 GameEventBus::SubscriptionId RedisEventBus::subscribe(const std::string& gameId, Handler handler) {
-    return subscribers_.add(gameId, std::move(handler));
+    const SubscriptionId id = subscribers_.add(gameId, std::move(handler));
+    wakeListener();
+    // Wait until Redis confirmed the channel, so no event published from now on is missed; not
+    // while the subscriber connection is down (the client reloads the game when it comes back).
+    std::unique_lock lock(listenerMutex_);
+    confirmed_.wait_for(lock, options_.timeout, [&] {
+        return stopping_ || !listening_.load() || confirmedGames_.count(gameId) > 0;
+    });
+    return id;
 }
 
 void RedisEventBus::unsubscribe(SubscriptionId id) {
     subscribers_.remove(id);
+    wakeListener();
+}
+
+std::set<std::string> RedisEventBus::subscribedGames() const {
+    std::lock_guard lock(listenerMutex_);
+    return confirmedGames_;
 }
 
 void RedisEventBus::publish(const GameEvent& event) {
-    // A lost event is tolerable (see the header); a failed publish must not fail the move.
-    publisher_.command({"PUBLISH", channelPrefix_ + event.gameId, encode(event)});
+    // Never waits for Redis: the publisher thread sends it. A lost event is tolerable (see the
+    // header); a full queue drops progress before game changes.
+    {
+        std::lock_guard lock(publishMutex_);
+        if (publishStopping_) return;
+        if (publishQueue_.size() >= options_.maxQueuedEvents) {
+            if (event.kind == GameEvent::Kind::EngineInfo) {
+                ++dropped_;
+                return;
+            }
+            auto info = std::find_if(publishQueue_.begin(), publishQueue_.end(), [](const auto& e) {
+                return e.kind == GameEvent::Kind::EngineInfo;
+            });
+            publishQueue_.erase(info != publishQueue_.end() ? info : publishQueue_.begin());
+            ++dropped_;
+        }
+        publishQueue_.push_back(event);
+    }
+    publishReady_.notify_one();
+}
+
+void RedisEventBus::publishLoop() {
+    for (;;) {
+        GameEvent event;
+        {
+            std::unique_lock lock(publishMutex_);
+            publishReady_.wait(lock, [&] { return publishStopping_ || !publishQueue_.empty(); });
+            if (publishStopping_) return;
+            event = std::move(publishQueue_.front());
+            publishQueue_.pop_front();
+        }
+        publisher_.command({"PUBLISH", channelPrefix_ + event.gameId, encode(event)});
+    }
 }
 
 bool RedisEventBus::sleepUnlessStopping(std::chrono::milliseconds delay) {
@@ -87,9 +153,90 @@ bool RedisEventBus::sleepUnlessStopping(std::chrono::milliseconds delay) {
     return !stopping_;
 }
 
+bool RedisEventBus::reconcile(redisContext& context, std::set<std::string>& requested) {
+    const std::set<std::string> wanted = subscribers_.games();
+    std::vector<std::string> subscribe{"SUBSCRIBE"};
+    std::vector<std::string> unsubscribe{"UNSUBSCRIBE"};
+    for (const std::string& game : wanted)
+        if (!requested.count(game)) subscribe.push_back(channelPrefix_ + game);
+    for (const std::string& game : requested)
+        if (!wanted.count(game)) unsubscribe.push_back(channelPrefix_ + game);
+    for (const auto* command : {&subscribe, &unsubscribe}) {
+        if (command->size() == 1) continue;
+        std::vector<const char*> argv;
+        std::vector<std::size_t> lengths;
+        for (const std::string& arg : *command) {
+            argv.push_back(arg.data());
+            lengths.push_back(arg.size());
+        }
+        if (redisAppendCommandArgv(&context, static_cast<int>(argv.size()), argv.data(),
+                                   lengths.data()) != REDIS_OK) {
+            return false;
+        }
+    }
+    for (const std::string& game : unsubscribe) {
+        if (game.rfind(channelPrefix_, 0) == 0) {
+            requested.erase(game.substr(channelPrefix_.size()));
+            std::lock_guard lock(listenerMutex_);
+            confirmedGames_.erase(game.substr(channelPrefix_.size()));
+        }
+    }
+    for (std::size_t i = 1; i < subscribe.size(); ++i)
+        requested.insert(subscribe[i].substr(channelPrefix_.size()));
+    int done = 0;
+    while (!done) {
+        if (redisBufferWrite(&context, &done) != REDIS_OK) return false;
+    }
+    return true;
+}
+
+bool RedisEventBus::serve(redisContext& context) {
+    std::set<std::string> requested;
+    listening_ = true;
+    for (;;) {
+        if (!reconcile(context, requested)) return true;
+        pollfd fds[2] = {{context.fd, POLLIN, 0}, {wakeFd_, POLLIN, 0}};
+        if (::poll(fds, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            return true;
+        }
+        if (fds[1].revents & POLLIN) {
+            std::uint64_t count = 0;
+            [[maybe_unused]] const auto read = ::read(wakeFd_, &count, sizeof count);
+            std::lock_guard lock(listenerMutex_);
+            if (stopping_) return false;
+        }
+        if (!(fds[0].revents & (POLLIN | POLLERR | POLLHUP))) continue;
+        if (redisBufferRead(&context) != REDIS_OK) return true;
+        void* raw = nullptr;
+        while (redisGetReplyFromReader(&context, &raw) == REDIS_OK && raw) {
+            RedisReplyPtr reply(static_cast<redisReply*>(raw));
+            raw = nullptr;
+            // ["message", channel, data] or ["subscribe" | "unsubscribe", channel, count]
+            if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3) continue;
+            const std::string_view kind = replyText(reply->element[0]);
+            const std::string_view channel = replyText(reply->element[1]);
+            if (channel.rfind(channelPrefix_, 0) != 0) continue;
+            const std::string_view gameId = channel.substr(channelPrefix_.size());
+            if (kind == "message") {
+                GameEvent event;
+                if (decode(gameId, replyText(reply->element[2]), &event)) {
+                    subscribers_.dispatch(event);
+                }
+            } else if (kind == "subscribe") {
+                {
+                    std::lock_guard lock(listenerMutex_);
+                    confirmedGames_.insert(std::string(gameId));
+                }
+                confirmed_.notify_all();
+            }
+        }
+        if (context.err) return true;
+    }
+}
+
 void RedisEventBus::listen() {
     std::chrono::milliseconds delay = kFirstReconnectDelay;
-    const std::string pattern = channelPrefix_ + "*";
     while (true) {
         {
             std::lock_guard lock(listenerMutex_);
@@ -98,39 +245,15 @@ void RedisEventBus::listen() {
         std::string error;
         RedisContextPtr context = connectRedis(publisher_.endpoint(), options_.timeout, &error);
         if (context) {
+            delay = kFirstReconnectDelay;
+            const bool goOn = serve(*context);
+            listening_ = false;
             {
                 std::lock_guard lock(listenerMutex_);
-                if (stopping_) return;
-                listenerFd_ = context->fd;
+                confirmedGames_.clear();
             }
-            // No read timeout: the connection idles until an event arrives (TCP keep-alive
-            // notices a dead peer); the destructor wakes it with shutdown().
-            redisSetTimeout(context.get(), timeval{0, 0});
-            RedisReplyPtr reply(static_cast<redisReply*>(
-                redisCommand(context.get(), "PSUBSCRIBE %b", pattern.data(), pattern.size())));
-            if (reply && !context->err) {
-                listening_ = true;
-                delay = kFirstReconnectDelay;
-                void* raw = nullptr;
-                while (redisGetReply(context.get(), &raw) == REDIS_OK) {
-                    RedisReplyPtr message(static_cast<redisReply*>(raw));
-                    // ["pmessage", pattern, channel, data]
-                    if (!message || message->type != REDIS_REPLY_ARRAY || message->elements != 4) {
-                        continue;
-                    }
-                    std::string_view channel = replyText(message->element[2]);
-                    if (channel.rfind(channelPrefix_, 0) != 0) continue;
-                    GameEvent event;
-                    if (decode(channel.substr(channelPrefix_.size()),
-                               replyText(message->element[3]), &event)) {
-                        subscribers_.dispatch(event);
-                    }
-                }
-                listening_ = false;
-            }
-            // Unregister before the context (and its socket) is freed at the end of this block.
-            std::lock_guard lock(listenerMutex_);
-            listenerFd_ = -1;
+            confirmed_.notify_all();
+            if (!goOn) return;
         }
         if (!sleepUnlessStopping(delay)) return;
         delay = std::min(delay * 2, options_.maxReconnectDelay);

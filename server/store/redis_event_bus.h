@@ -1,22 +1,32 @@
 // GameEventBus over Redis pub/sub: an event published on any replica reaches the subscribers on
 // every replica (the way Lichess connects its servers through Redis).
 //
-// publish() sends PUBLISH <prefix>events:<gameId> with the event. Each bus keeps one extra
-// connection with PSUBSCRIBE <prefix>events:* on a thread of its own, and delivers every event to
-// the local handlers of its game (also the events this replica published itself, so there is one
-// path for all). Handlers run on that thread and must not block.
+// publish() queues the event and returns at once: a publisher thread of the bus's own sends
+// PUBLISH <prefix>events:<gameId>, so neither a searcher thread (engine progress) nor a store
+// thread waits for Redis. The queue is bounded; when it is full (Redis hangs), engine progress
+// events are dropped first, game changes last (the game itself is in the store).
+//
+// Each bus keeps one subscriber connection on a thread of its own, subscribed (SUBSCRIBE, per
+// game) to exactly the games that have local subscribers, so a replica receives the events of
+// the games its clients follow and no others. subscribe() returns once Redis confirmed the
+// game's channel (or after the timeout when Redis is down), so an event published after it
+// returns reaches the handler; it delivers every event to the local handlers of its game (also
+// the events this replica published itself, so there is one path for all). Handlers run on the
+// subscriber thread and must not block.
 //
 // Pub/sub delivers at most once: events published while a replica's subscriber connection is
 // down are not replayed to it. The game state itself is in the store, so a client that
-// resubscribes (or the next event) brings it up to date; the bus reconnects with backoff.
-// Every replica receives every game's events; see docs/deployment.md for when that matters.
+// resubscribes (or the next event) brings it up to date; the bus reconnects with backoff and
+// subscribes again to every game that still has subscribers.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -31,6 +41,8 @@ struct RedisBusOptions {
     std::string keyPrefix = "outpost:";
     std::chrono::milliseconds timeout{2000};
     std::chrono::milliseconds maxReconnectDelay{2000};
+    // Events waiting for the publisher thread; beyond this, events are dropped (progress first).
+    std::size_t maxQueuedEvents = 10000;
 };
 
 class RedisEventBus final : public GameEventBus {
@@ -47,6 +59,10 @@ class RedisEventBus final : public GameEventBus {
 
     // True while the subscriber connection is up (for readiness and tests).
     bool listening() const { return listening_.load(); }
+    // The games whose channels Redis confirmed on the subscriber connection (for tests).
+    std::set<std::string> subscribedGames() const;
+    // Events dropped because the publish queue was full (for tests and metrics).
+    std::uint64_t droppedEvents() const { return dropped_.load(); }
 
     // The wire format of one event on the channel: "<G|I><version>\n<payload>".
     static std::string encode(const GameEvent& event);
@@ -54,6 +70,13 @@ class RedisEventBus final : public GameEventBus {
 
   private:
     void listen();
+    // One connection's life: subscribes to what is wanted, delivers messages until the
+    // connection fails or the bus stops. Returns false when the bus stops.
+    bool serve(redisContext& context);
+    // Sends SUBSCRIBE / UNSUBSCRIBE so the connection follows exactly the locally wanted games.
+    bool reconcile(redisContext& context, std::set<std::string>& requested);
+    void wakeListener();
+    void publishLoop();
     // Waits up to `delay` unless the bus is stopping; returns false when it is.
     bool sleepUnlessStopping(std::chrono::milliseconds delay);
 
@@ -63,13 +86,21 @@ class RedisEventBus final : public GameEventBus {
 
     SubscriberRegistry subscribers_;
 
-    // The subscriber connection's socket, so the destructor can wake the blocked reader.
-    std::mutex listenerMutex_;
+    mutable std::mutex listenerMutex_;
     std::condition_variable stopCondition_;
-    int listenerFd_ = -1;
+    std::condition_variable confirmed_;  // a SUBSCRIBE was acknowledged, or the connection failed
+    std::set<std::string> confirmedGames_;
     bool stopping_ = false;
+    int wakeFd_ = -1;  // an eventfd: subscriptions changed, or the bus stops
     std::atomic<bool> listening_{false};
     std::thread listener_;
+
+    std::mutex publishMutex_;
+    std::condition_variable publishReady_;
+    std::deque<GameEvent> publishQueue_;
+    bool publishStopping_ = false;
+    std::atomic<std::uint64_t> dropped_{0};
+    std::thread publisherThread_;
 };
 
 }  // namespace outpost::server

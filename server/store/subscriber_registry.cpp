@@ -28,6 +28,13 @@ void SubscriberRegistry::remove(SubscriptionId id) {
     subscriptions_.erase(it);
 }
 
+std::set<std::string> SubscriberRegistry::games() const {
+    std::lock_guard lock(mutex_);
+    std::set<std::string> result;
+    for (const auto& [gameId, id] : byGame_) result.insert(gameId);
+    return result;
+}
+
 void SubscriberRegistry::dispatch(const GameEvent& event) {
     std::vector<std::shared_ptr<const Handler>> handlers;
     {

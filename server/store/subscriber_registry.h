@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "store/game_store.h"
@@ -26,6 +27,8 @@ class SubscriberRegistry {
     void remove(SubscriptionId id);
     // Calls every handler subscribed to event.gameId.
     void dispatch(const GameEvent& event);
+    // The games with at least one subscriber.
+    std::set<std::string> games() const;
 
   private:
     struct Subscription {
@@ -33,7 +36,7 @@ class SubscriberRegistry {
         std::shared_ptr<const Handler> handler;
     };
 
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     SubscriptionId nextId_ = 1;
     std::map<SubscriptionId, Subscription> subscriptions_;
     std::multimap<std::string, SubscriptionId> byGame_;

@@ -25,7 +25,27 @@ std::string wireText(const nlohmann::json& message) {
 
 WsConnection::WsConnection(ServerContext& context, ClientInfo client,
                            std::shared_ptr<WsOutbox> outbox)
-    : context_(context), client_(std::move(client)), outbox_(std::move(outbox)) {}
+    : context_(context),
+      client_(std::move(client)),
+      outbox_(std::move(outbox)),
+      storeStrand_(context.storeWork.makeStrand()) {}
+
+void WsConnection::offload(nlohmann::json id, void (WsConnection::*task)(const nlohmann::json&),
+                           nlohmann::json message) {
+    context_.storeWork.post(storeStrand_, [self = shared_from_this(), id = std::move(id), task,
+                                           message = std::move(message)] {
+        try {
+            ((*self).*task)(message);
+        } catch (const std::exception& error) {
+            self->context_.metrics.internalError("ws_message");
+            self->context_.logger.log({{"event", "internal_error"},
+                                       {"where", "ws_message"},
+                                       {"type", message.value("type", "")},
+                                       {"error", error.what()}});
+            self->sendError(id, "internal", "internal error; it was logged");
+        }
+    });
+}
 
 void WsConnection::send(const nlohmann::json& message, bool coalescable) {
     outbox_->send(wireText(message), coalescable);
@@ -56,9 +76,9 @@ void WsConnection::onMessage(std::string_view text) {
     const std::string type = message.at("type").get<std::string>();
     if (type == "analyse" || type == "analyze") return analyse(message);
     if (type == "stop") return stop(message);
-    if (type == "subscribe") return subscribe(message);
-    if (type == "unsubscribe") return unsubscribe(message);
-    if (type == "move") return move(message);
+    if (type == "subscribe") return offload(id, &WsConnection::subscribe, std::move(message));
+    if (type == "unsubscribe") return offload(id, &WsConnection::unsubscribe, std::move(message));
+    if (type == "move") return offload(id, &WsConnection::move, std::move(message));
     if (type == "ping") return send(withId({{"type", "pong"}}, id));
     sendError(id, "bad_request", "unknown message type '" + type + "'");
 }
@@ -69,7 +89,7 @@ void WsConnection::analyse(const nlohmann::json& message) {
     if (auto* error = std::get_if<ApiError>(&parsed))
         return sendError(id, error->code, error->message);
     if (context_.draining.load()) {
-        return sendError(id, "overloaded", "the server is shutting down");
+        return sendError(id, "shutting_down", "the server is shutting down");
     }
     auto spec = std::make_shared<const AnalysisSpec>(std::move(std::get<AnalysisSpec>(parsed)));
     const std::string key = id.dump();
@@ -233,6 +253,7 @@ void WsConnection::move(const nlohmann::json& message) {
                      const GameReply& reply = std::get<GameReply>(outcome);
                      nlohmann::json answer = {{"type", "game"}, {"game", gameJson(reply.game)}};
                      if (!reply.engineMove.is_null()) answer["engineMove"] = reply.engineMove;
+                     if (reply.enginePending) answer["enginePending"] = true;
                      self->send(withId(std::move(answer), id));
                  });
 }

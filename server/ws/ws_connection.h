@@ -3,7 +3,9 @@
 // them all when the connection closes.
 //
 // Thread-safety: onMessage and onClose are called on the session's strand; search and bus
-// callbacks arrive on other threads, so the state below is guarded by a mutex.
+// callbacks arrive on other threads, and the messages that read or write the store (subscribe,
+// move) run on the store executor, one at a time and in order (a strand of this connection's),
+// never on the I/O thread. So the state below is guarded by a mutex.
 #pragma once
 
 #include <map>
@@ -44,10 +46,14 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     void unsubscribe(const nlohmann::json& message);
     void move(const nlohmann::json& message);
     void send(const nlohmann::json& message, bool coalescable = false);
+    // Runs `task` on this connection's store strand; an exception is answered `internal`.
+    void offload(nlohmann::json id, void (WsConnection::*task)(const nlohmann::json&),
+                 nlohmann::json message);
 
     ServerContext& context_;
     const ClientInfo client_;
     const std::shared_ptr<WsOutbox> outbox_;
+    StoreExecutor::Strand storeStrand_;
 
     std::mutex mutex_;
     bool closed_ = false;

@@ -4,6 +4,7 @@
 #include <hiredis/hiredis.h>
 
 #include <catch2/catch.hpp>
+#include <set>
 #include <thread>
 
 #include "store/redis_event_bus.h"
@@ -243,4 +244,57 @@ TEST_CASE("Redis store and bus recover when Redis restarts", "[deploy][redis]") 
     bus.subscribe("durable", [&](const GameEvent& e) { events.add(e); });
     bus.publish(moveEvent("durable", 2, "e2e4"));
     CHECK(events.waitFor(1, 5s).size() == 1);
+}
+
+// Issue 16, item 10: a replica receives the events of the games its clients follow, no others.
+TEST_CASE("Redis event bus subscribes per game, not to every game's events", "[deploy][redis]") {
+    EventCollector watched;
+    RedisServerProcess redis;
+    REQUIRE_REDIS(redis);
+    RedisEventBus bus(busOptions(redis));
+    REQUIRE(eventually([&] { return bus.listening(); }));
+    RedisConnectionPool admin(parseRedisUrlOrThrow(redis.url()), 1000ms);
+    auto channels = [&] {
+        std::set<std::string> names;
+        RedisReplyPtr reply = admin.command({"PUBSUB", "CHANNELS", "*"});
+        if (reply && reply->type == REDIS_REPLY_ARRAY) {
+            for (std::size_t i = 0; i < reply->elements; ++i)
+                names.insert(std::string(reply->element[i]->str, reply->element[i]->len));
+        }
+        return names;
+    };
+    CHECK(channels().empty());
+    const auto one = bus.subscribe("g1", [&](const GameEvent& e) { watched.add(e); });
+    const auto two = bus.subscribe("g1", [&](const GameEvent& e) { watched.add(e); });
+    // subscribe() returned: Redis confirmed the channel.
+    CHECK(bus.subscribedGames() == std::set<std::string>{"g1"});
+    CHECK(channels() == std::set<std::string>{"outpost:events:g1"});
+    bus.publish(moveEvent("g1", 2, "e2e4"));
+    bus.publish(moveEvent("g9", 1, "a2a3"));  // nobody here follows g9
+    REQUIRE(watched.waitFor(2, 5s).size() == 2);
+    bus.unsubscribe(one);
+    CHECK(channels() == std::set<std::string>{"outpost:events:g1"});  // one subscriber left
+    bus.unsubscribe(two);
+    REQUIRE(eventually([&] { return channels().empty(); }));
+}
+
+// Issue 16, item 4: PUBLISH used to run on the caller's thread (a searcher reporting progress).
+TEST_CASE("Redis event bus: publish never waits for a hung Redis", "[deploy][redis]") {
+    RedisServerProcess redis;
+    REQUIRE_REDIS(redis);
+    RedisBusOptions options = busOptions(redis);
+    options.maxQueuedEvents = 50;
+    RedisEventBus bus(options);
+    REQUIRE(eventually([&] { return bus.listening(); }));
+    redis.pause();
+    const auto started = std::chrono::steady_clock::now();
+    for (int i = 0; i < 200; ++i) {
+        GameEvent info = moveEvent("g1", 2, "e2e4");
+        info.kind = GameEvent::Kind::EngineInfo;
+        bus.publish(info);
+    }
+    const auto took = std::chrono::steady_clock::now() - started;
+    redis.resume();
+    CHECK(took < 500ms);                // a single PUBLISH to a hung Redis waits its 1 s timeout
+    CHECK(bus.droppedEvents() >= 100);  // the bounded queue kept 50 (or so) of them
 }

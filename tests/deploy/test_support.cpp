@@ -97,6 +97,14 @@ void RedisServerProcess::kill() {
     pid_ = -1;
 }
 
+void RedisServerProcess::pause() {
+    if (pid_ > 0) ::kill(pid_, SIGSTOP);
+}
+
+void RedisServerProcess::resume() {
+    if (pid_ > 0) ::kill(pid_, SIGCONT);
+}
+
 server::GameRecord sampleGame(const std::string& id) {
     server::GameRecord game;
     game.id = id;

@@ -47,6 +47,8 @@ class RedisServerProcess {
     bool available() const { return !program_.empty(); }  // false: redis-server not installed
     bool start();                                         // true once it answers PING
     void kill();                                          // SIGKILL, like a crash
+    void pause();                                         // SIGSTOP: Redis hangs, sockets open
+    void resume();                                        // SIGCONT
     std::string url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
     int port() const { return port_; }
 

@@ -1,5 +1,6 @@
 // Search behaviour through the Engine facade: mates, draws, limits, determinism, errors.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -173,6 +174,44 @@ TEST_CASE("One thread with a node limit is deterministic", "[search][determinism
     const SearchResult again = a.run(request);
     REQUIRE(again.info.nodes == ra.info.nodes);
     REQUIRE(again.bestmove == ra.bestmove);
+}
+
+TEST_CASE("maxTimeMs ends a search whose depth or node limit is far away", "[search][time]") {
+    const std::string fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for (bool byNodes : {false, true}) {
+        Engine engine;
+        SearchRequest request;
+        request.fen = fen;
+        if (byNodes)
+            request.limits.nodes = 1'000'000'000'000ULL;
+        else
+            request.limits.depth = 64;
+        request.limits.maxTimeMs = 200;
+        const auto started = std::chrono::steady_clock::now();
+        const SearchResult result = engine.run(request);
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::steady_clock::now() - started)
+                            .count();
+        INFO("by nodes " << byNodes << ": " << ms << " ms, depth " << result.info.depth);
+        // Generous: the deadline is 200 ms; an unbounded search would run for hours.
+        REQUIRE(ms < 10'000);
+        REQUIRE(result.info.depth < 64);
+        REQUIRE(isLegalIn(fen, {}, result.bestmove));
+    }
+}
+
+TEST_CASE("maxTimeMs above what a search needs changes nothing", "[search][time]") {
+    SearchRequest request;
+    request.fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    request.limits.depth = 6;
+    Engine a;
+    Engine b;
+    const SearchResult plain = a.run(request);
+    request.limits.maxTimeMs = 3'600'000;
+    const SearchResult capped = b.run(request);
+    REQUIRE(capped.info.depth == plain.info.depth);
+    REQUIRE(capped.info.nodes == plain.info.nodes);
+    REQUIRE(capped.bestmove == plain.bestmove);
 }
 
 TEST_CASE("MultiPV reports distinct lines best first and searchmoves restricts", "[search]") {

@@ -85,3 +85,44 @@ TEST_CASE("Seen latency comes off the clock and out of the increment", "[time]")
     REQUIRE(huge->softMs >= 1);
     REQUIRE(huge->hardMs >= huge->softMs);
 }
+
+TEST_CASE("maxTimeMs alone is a deadline: both bounds, no plan", "[time]") {
+    SearchLimits l;
+    l.depth = 64;
+    l.maxTimeMs = 250;
+    const auto b = computeTimeBounds(l, true, 10);
+    REQUIRE(b);
+    REQUIRE(b->softMs == 250);
+    REQUIRE(b->hardMs == 250);
+    REQUIRE(b->plan == TimeBounds::Plan::Deadline);
+}
+
+TEST_CASE("maxTimeMs caps movetime and the clock's bounds, and changes nothing below it",
+          "[time]") {
+    SearchLimits movetime;
+    movetime.movetimeMs = 5000;
+    movetime.maxTimeMs = 300;
+    auto b = computeTimeBounds(movetime, true, 0);
+    REQUIRE(b);
+    REQUIRE(b->hardMs == 300);
+    REQUIRE(b->softMs == 300);
+    REQUIRE(b->plan == TimeBounds::Plan::Exact);
+
+    SearchLimits clock;
+    clock.wtimeMs = 3'600'000;
+    clock.btimeMs = 3'600'000;
+    const auto uncapped = computeTimeBounds(clock, true, 10);
+    REQUIRE(uncapped);
+    REQUIRE(uncapped->hardMs > 1000);
+    clock.maxTimeMs = 1000;
+    b = computeTimeBounds(clock, true, 10);
+    REQUIRE(b);
+    REQUIRE(b->hardMs == 1000);
+    REQUIRE(b->softMs <= 1000);
+    REQUIRE(b->plan == TimeBounds::Plan::Clock);
+
+    clock.maxTimeMs = uncapped->hardMs + 1;  // above the plan: the plan stands
+    b = computeTimeBounds(clock, true, 10);
+    REQUIRE(b->hardMs == uncapped->hardMs);
+    REQUIRE(b->softMs == uncapped->softMs);
+}

@@ -76,6 +76,15 @@ class RecordingOutbox final : public WsOutbox {
         std::lock_guard lock(mutex_);
         return messages_;
     }
+    // Waits until at least `count` messages were sent (or kWait); true when they were.
+    bool waitFor(std::size_t count) {
+        const auto deadline = std::chrono::steady_clock::now() + kWait;
+        while (messages().size() < count) {
+            if (std::chrono::steady_clock::now() > deadline) return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        return true;
+    }
 
   private:
     std::mutex mutex_;
@@ -191,6 +200,10 @@ TEST_CASE("handlers: a change between subscribe and load reaches a WebSocket onc
     auto connection =
         std::make_shared<WsConnection>(race.f.context, ClientInfo{"127.0.0.1"}, outbox);
     connection->onMessage(R"({"type":"subscribe","id":7,"gameId":")" + race.id + R"("})");
+    // The subscription runs on the store executor: wait for its answer, then a little longer
+    // for a duplicate that must not come.
+    REQUIRE(outbox->waitFor(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
     auto messages = outbox->messages();
     REQUIRE(messages.size() == 1);  // not the move's event and then the snapshot again
     REQUIRE(messages[0]["type"] == "game");
@@ -231,10 +244,10 @@ TEST_CASE("handlers: the flag watch records a timeout, only for the version it w
     const std::uint64_t aged = ageClock(*f.context.store, id, 2 * kMinuteMs);
     GameService service(f.context);
     // The watch of version 2 is stale: whoever stored version 3 watches that one.
-    service.expireFlag(id, aged - 1);
+    service.checkDeadlines(id, aged - 1);
     REQUIRE(f.context.store->get(id).game->status == "ongoing");
     REQUIRE(log.events().empty());
-    service.expireFlag(id, aged);
+    service.checkDeadlines(id, aged);
     const GameRecord game = *f.context.store->get(id).game;
     REQUIRE(game.status == "timeout");
     REQUIRE(game.result == "1-0");
@@ -264,7 +277,7 @@ TEST_CASE("handlers: a move stored in time wins the race with the flag watch",
         game.version += 1;
         REQUIRE(store->inner.update(game, aged) == StoreStatus::Ok);
     };
-    GameService(f.context).expireFlag(id, aged);
+    GameService(f.context).checkDeadlines(id, aged);
     const GameRecord game = *store->get(id).game;
     REQUIRE(game.status == "ongoing");  // the move won; the watch lost the compare-and-set
     REQUIRE(game.moves.size() == 2);

@@ -202,3 +202,38 @@ TEST_CASE("pool: many clients, many jobs, every onDone exactly once",
     REQUIRE(pool.waitIdle(std::chrono::seconds(10)));
     REQUIRE(done.load() == kJobs);
 }
+
+// Issue 16, item 5: a game's reply (a stored move waits for it) is never crowded out by analyses.
+TEST_CASE("pool: game replies go first and are not refused by a full analysis queue",
+          "[server][pool]") {
+    auto gate = std::make_shared<Gate>();
+    gate->closed = true;
+    // 1 searcher, 1 analysis queue slot, 1 analysis per client.
+    SearchPool pool({1, 1, 1}, [gate] { return std::make_unique<GatedSearcher>(gate); });
+    std::mutex orderMutex;
+    std::vector<std::string> order;
+    auto named = [&](const std::string& name) {
+        JobCallbacks callbacks;
+        callbacks.onDone = [&, name](const JobOutcome&) {
+            std::lock_guard lock(orderMutex);
+            order.push_back(name);
+        };
+        return callbacks;
+    };
+    REQUIRE(pool.submit("a", depth(1), named("running")).admission == Admission::Accepted);
+    REQUIRE(waitFor([&] { return gate->started.load() == 1; }));
+    REQUIRE(pool.submit("b", depth(1), named("analysis")).admission == Admission::Accepted);
+    REQUIRE(pool.submit("c", depth(1), named("refused")).admission == Admission::Overloaded);
+    // The same client that is at its analysis limit, with the analysis queue full: accepted.
+    REQUIRE(pool.submit("a", depth(1), named("game1"), JobPriority::Game).admission ==
+            Admission::Accepted);
+    REQUIRE(pool.submit("b", depth(1), named("game2"), JobPriority::Game).admission ==
+            Admission::Accepted);
+    REQUIRE(pool.queued() == 3);
+    gate->open();
+    REQUIRE(pool.waitIdle(std::chrono::seconds(5)));
+    REQUIRE(order == std::vector<std::string>{"running", "game1", "game2", "analysis"});
+    pool.beginDrain();
+    REQUIRE(pool.submit("a", depth(1), named("late"), JobPriority::Game).admission ==
+            Admission::ShuttingDown);
+}

@@ -12,10 +12,10 @@ using bhttp::verb;
 
 namespace {
 struct EngineServer {
-    EngineServer() {
+    explicit EngineServer(ServerConfig config = testConfig()) {
         ServerParts parts;
         parts.searchers = makeEngineSearcherFactory(1);
-        server = std::make_unique<Server>(testConfig(), std::move(parts));
+        server = std::make_unique<Server>(std::move(config), std::move(parts));
         server->start();
     }
     ~EngineServer() {
@@ -89,4 +89,37 @@ TEST_CASE("engine server: playing against the engine", "[server][engine]") {
     REQUIRE(game["moves"].size() == 2);
     REQUIRE(game["engineMove"]["move"] == game["moves"][1]);
     REQUIRE(game["turn"] == "white");
+}
+
+// Issue 16, item 2: a depth or node limit used to pin a searcher with no deadline.
+TEST_CASE("engine server: every search ends at the time cap, whatever its depth or node limit",
+          "[server][engine]") {
+    ServerConfig config = testConfig();
+    config.maxMovetimeMs = 300;
+    EngineServer live(config);
+    HttpClient client(live.server->port());
+    for (const char* limits : {R"({"depth":64})", R"({"nodes":1000000000})"}) {
+        INFO(limits);
+        const auto started = std::chrono::steady_clock::now();
+        auto result = client.request(verb::post, "/api/v1/analysis",
+                                     std::string(R"({"limits":)") + limits + "}");
+        const auto took = std::chrono::steady_clock::now() - started;
+        REQUIRE(result.status == 200);
+        REQUIRE(result.json()["limitsApplied"]["timeCapMs"] == 300);
+        REQUIRE(result.json()["bestmove"].is_string());
+        REQUIRE(took < std::chrono::seconds(10));  // hours without the cap
+    }
+
+    // A game's stored engine limits apply on every engine move: capped too.
+    auto created = client.request(verb::post, "/api/v1/games",
+                                  R"({"engine":{"side":"black","limits":{"depth":64}}})");
+    REQUIRE(created.status == 201);
+    const std::string id = created.json()["id"];
+    const std::string token = created.json()["playerToken"];
+    const auto started = std::chrono::steady_clock::now();
+    auto reply = client.request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4"})",
+                                {{"Authorization", "Bearer " + token}});
+    REQUIRE(reply.status == 200);
+    REQUIRE(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
+    REQUIRE(reply.json()["engineMove"]["limitsApplied"]["timeCapMs"] == 300);
 }

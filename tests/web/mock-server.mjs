@@ -314,7 +314,7 @@ const server = http.createServer(async (req, res) => {
     return send(res, 200, { ...gameView(game), ...(engineMove ? { engineMove } : {}) });
   }
   if (action === 'takeback') {
-    if (game.moves.length === 0) return fail(res, 409, 'bad_request', 'Nothing to take back');
+    if (game.moves.length === 0) return fail(res, 409, 'nothing_to_take_back', 'Nothing to take back');
     const pairs = game.engine.side !== 'none' && game.moves.length >= 2 && position(game.initialFen, game.moves).turn !== game.engine.side ? 2 : 1;
     game.moves.splice(-pairs);
     game.san.splice(-pairs);

@@ -1,0 +1,35 @@
+// The games whose engine reply this replica is computing now. A deadline check that finds a
+// reply owed (games/game_service.h) starts a search only when none is in flight here; another
+// replica may start one too, and then the compare-and-set on the game's version keeps one move.
+//
+// Thread-safety: every method from any thread.
+#pragma once
+
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace outpost::server {
+
+class RepliesInFlight {
+  public:
+    // False when a reply for gameId is already in flight here.
+    bool begin(const std::string& gameId) {
+        std::lock_guard lock(mutex_);
+        return games_.insert(gameId).second;
+    }
+    void end(const std::string& gameId) {
+        std::lock_guard lock(mutex_);
+        games_.erase(gameId);
+    }
+    bool contains(const std::string& gameId) const {
+        std::lock_guard lock(mutex_);
+        return games_.count(gameId) > 0;
+    }
+
+  private:
+    mutable std::mutex mutex_;
+    std::set<std::string> games_;
+};
+
+}  // namespace outpost::server

@@ -1,0 +1,105 @@
+// Issue 16, item 5: a stored move is never answered with an error because the engine could not
+// reply at once; the reply is owed, and delivered by this replica or, after a drain or a crash,
+// by any replica that reads the game.
+#include <catch2/catch.hpp>
+
+#include "test_support.h"
+
+using namespace outpost::server;
+using namespace outpost::server::testing;
+using Verb = boost::beast::http::verb;
+
+namespace {
+
+std::size_t storedMoves(GameStore& store, const std::string& id) {
+    auto read = store.get(id);
+    return read.game ? read.game->moves.size() : 0;
+}
+
+bool eventuallyMoves(GameStore& store, const std::string& id, std::size_t count) {
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (storedMoves(store, id) >= count) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "engine replies: a move on a draining replica is accepted (202) and another replica "
+    "delivers the reply",
+    "[server][games]") {
+    auto store = std::make_shared<MemoryGameStore>();
+    HandlerFixture draining(testConfig(), store);
+    auto [id, token] =
+        draining.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
+    draining.context.draining = true;
+    draining.context.pool->beginDrain();
+
+    auto moved = draining.call(Verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4"})",
+                               {{"Authorization", "Bearer " + token}});
+    REQUIRE(moved->status() == 202);
+    REQUIRE(moved->json()["enginePending"] == true);
+    REQUIRE(moved->json()["moves"].size() == 1);
+    REQUIRE(storedMoves(*store, id) == 1);  // the move is stored, not lost
+    // A retry of the same move is what used to fail with not_your_turn: the game says whose
+    // turn it is and the client need not retry at all.
+    REQUIRE(moved->json()["turn"] == "black");
+
+    ServerConfig config = testConfig();
+    config.engineReplyGraceMs = 0;
+    HandlerFixture other(config, store);
+    // The board reconnects to another replica and reads the game: that replica takes the reply
+    // up once it is overdue.
+    auto read = other.call(Verb::get, "/api/v1/games/" + id);
+    REQUIRE(read->status() == 200);
+    REQUIRE(eventuallyMoves(*store, id, 2));
+    REQUIRE(other.control->started.load() == 1);
+    REQUIRE(draining.control->started.load() == 0);
+}
+
+TEST_CASE(
+    "engine replies: a game where the engine moves first, created while draining, gets "
+    "its first move from another replica",
+    "[server][games]") {
+    auto store = std::make_shared<MemoryGameStore>();
+    HandlerFixture draining(testConfig(), store);
+    draining.context.pool->beginDrain();
+    auto created =
+        draining.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"white","level":1}})");
+    REQUIRE(created->status() == 201);
+    const std::string id = created->json()["id"];
+    ServerConfig config = testConfig();
+    config.engineReplyGraceMs = 0;
+    HandlerFixture other(config, store);
+    REQUIRE(other.call(Verb::get, "/api/v1/games/" + id)->status() == 200);
+    REQUIRE(eventuallyMoves(*store, id, 1));
+}
+
+TEST_CASE(
+    "engine replies: the replica that stored the move delivers an owed reply itself once "
+    "a searcher frees up",
+    "[server][games]") {
+    ServerConfig config = testConfig();
+    config.searchThreads = 1;
+    config.queueSize = 0;
+    config.perClientSearches = 1;
+    HandlerFixture f(config);
+    f.control->closeGate();
+    // An analysis holds the only searcher; the analysis queue has no room.
+    auto analysis = f.call(Verb::post, "/api/v1/analysis", R"({"limits":{"depth":2}})", {}, false);
+    REQUIRE(f.control->waitStarted(1));
+    auto [id, token] = f.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
+    auto moved = f.call(Verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"d4"})",
+                        {{"Authorization", "Bearer " + token}}, false);
+    // Queued for the searcher, before any analysis: not refused (it used to be 503/429).
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    REQUIRE_FALSE(moved->ended());
+    f.control->openGate();
+    REQUIRE(moved->wait());
+    REQUIRE(moved->status() == 200);
+    REQUIRE(moved->json()["engineMove"]["move"].is_string());
+    REQUIRE(analysis->wait());
+}
