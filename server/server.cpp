@@ -16,6 +16,8 @@ constexpr auto kFlushTimeout = std::chrono::seconds(2);
 constexpr auto kFlushPoll = std::chrono::milliseconds(10);
 // Stopped searches end within milliseconds; this bounds a search that ignores stop.
 constexpr auto kStopTimeout = std::chrono::seconds(5);
+// How far past the time cap a search may run before the pool's watchdog calls it overrun.
+constexpr std::int64_t kOverrunSlackMs = 5000;
 }  // namespace
 
 Server::Server(ServerConfig config, ServerParts parts) {
@@ -26,6 +28,8 @@ Server::Server(ServerConfig config, ServerParts parts) {
     poolOptions.threads = config.effectiveSearchThreads();
     poolOptions.queueCapacity = config.queueSize;
     poolOptions.perClientLimit = config.perClientSearches;
+    // Every search stops at the time cap (capSearchTime); one still running well past it is stuck.
+    poolOptions.overrunAfter = std::chrono::milliseconds(config.maxMovetimeMs + kOverrunSlackMs);
     auto pool = std::make_unique<SearchPool>(poolOptions, parts.searchers);
     io_.emplace();
     context_ = std::make_unique<ServerContext>(std::move(config), std::move(parts.store),

@@ -82,6 +82,8 @@ MetricGauges ServerContext::gauges() {
     result.searchesQueued = [this] { return pool ? pool->queued() : 0; };
     result.games = [this] { return store ? store->count() : 0; };
     result.storeWorkPending = [this] { return storeWork.pending(); };
+    result.searchOverruns = [this] { return pool ? pool->overruns() : 0; };
+    result.searchersStuck = [this] { return pool ? pool->stuck() : 0; };
     return result;
 }
 

@@ -138,6 +138,12 @@ std::string Metrics::render(const MetricGauges& gauges) const {
     single(out, "outpost_slow_clients_dropped_total", "Connections dropped for not reading.",
            "counter", slowClients_.load(std::memory_order_relaxed));
     single(out, "outpost_games", "Games in the store.", "gauge", read(gauges.games));
+    single(out, "outpost_search_overruns_total",
+           "Searches still running well past the time cap (stopped again, then answered with an "
+           "error).",
+           "counter", read(gauges.searchOverruns));
+    single(out, "outpost_searchers_stuck", "Searcher threads held by an overrun search now.",
+           "gauge", read(gauges.searchersStuck));
     single(out, "outpost_store_work_pending",
            "Store reads and writes queued or running off the I/O threads.", "gauge",
            read(gauges.storeWorkPending));

@@ -34,6 +34,8 @@ struct MetricGauges {
     std::function<std::uint64_t()> searchesQueued;
     std::function<std::uint64_t()> games;
     std::function<std::uint64_t()> storeWorkPending;
+    std::function<std::uint64_t()> searchOverruns;
+    std::function<std::uint64_t()> searchersStuck;
 };
 
 class Metrics {

@@ -41,6 +41,7 @@ SearchPool::SearchPool(PoolOptions options, const SearcherFactory& factory) : op
     for (int i = 0; i < threads; ++i) {
         workers_.emplace_back([this, i] { workerLoop(*searchers_[i]); });
     }
+    if (options_.overrunAfter.count() > 0) watchdog_ = std::thread([this] { watchdogLoop(); });
 }
 
 SearchPool::~SearchPool() {
@@ -51,7 +52,49 @@ SearchPool::~SearchPool() {
     }
     stopAll();
     workAvailable_.notify_all();
+    watchdogWake_.notify_all();
+    if (watchdog_.joinable()) watchdog_.join();
     for (auto& worker : workers_) worker.join();
+}
+
+void SearchPool::watchdogLoop() {
+    // Look a few times per overrun period; a late answer is late by at most this much.
+    const auto period = std::max(std::chrono::milliseconds(1), options_.overrunAfter / 4);
+    std::unique_lock lock(mutex_);
+    while (!shuttingDown_) {
+        watchdogWake_.wait_for(lock, period, [&] { return shuttingDown_; });
+        const auto now = std::chrono::steady_clock::now();
+        std::vector<std::shared_ptr<SearchJob>> overran;
+        std::vector<std::shared_ptr<SearchJob>> abandoned;
+        for (const auto& job : runningJobs_) {
+            const auto ran = now - job->startedAt_;
+            if (ran >= options_.overrunAfter && !job->overran_) {
+                job->overran_ = true;
+                ++overruns_;
+                overran.push_back(job);
+            }
+            if (ran >= 2 * options_.overrunAfter && !job->answered_.load()) {
+                abandoned.push_back(job);
+            }
+        }
+        lock.unlock();
+        for (const auto& job : overran) job->stop();
+        for (const auto& job : abandoned) {
+            JobOutcome outcome;
+            outcome.error = "the search overran every deadline and was abandoned";
+            outcome.result.stopped = true;
+            outcome.timing.queueWaitMs = millisSince(job->enqueuedAt_, job->startedAt_);
+            outcome.timing.searchMs = millisSince(job->startedAt_, now);
+            answer(*job, outcome);
+        }
+        lock.lock();
+    }
+}
+
+void SearchPool::answer(SearchJob& job, const JobOutcome& outcome) {
+    std::lock_guard lock(job.answerMutex_);
+    if (job.answered_.exchange(true)) return;
+    if (job.callbacks_.onDone) job.callbacks_.onDone(outcome);
 }
 
 Submission SearchPool::submit(const std::string& clientKey, SearchRequest request,
@@ -99,6 +142,7 @@ void SearchPool::workerLoop(Searcher& searcher) {
             if (from.empty()) return;  // shutting down with nothing left to answer
             job = std::move(from.front());
             from.pop_front();
+            job->startedAt_ = std::chrono::steady_clock::now();
             runningJobs_.push_back(job);
         }
         runJob(searcher, job);
@@ -151,8 +195,10 @@ void SearchPool::runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& jo
     }
     outcome.timing.queueWaitMs = millisSince(job->enqueuedAt_, startedAt);
     outcome.timing.searchMs = millisSince(startedAt, finishedAt);
-    if (job->callbacks_.onDone) job->callbacks_.onDone(outcome);
-    // Callbacks often capture their session; release them now rather than when the job handle dies.
+    answer(*job, outcome);
+    // Callbacks often capture their session; release them now rather than when the job handle
+    // dies (after a watchdog's answer that may still be running).
+    std::lock_guard lock(job->answerMutex_);
     job->callbacks_ = {};
 }
 
@@ -185,6 +231,17 @@ bool SearchPool::waitIdle(std::chrono::milliseconds timeout) {
 std::uint64_t SearchPool::running() const {
     std::lock_guard lock(mutex_);
     return runningJobs_.size();
+}
+
+std::uint64_t SearchPool::overruns() const {
+    std::lock_guard lock(mutex_);
+    return overruns_;
+}
+
+std::uint64_t SearchPool::stuck() const {
+    std::lock_guard lock(mutex_);
+    return static_cast<std::uint64_t>(std::count_if(runningJobs_.begin(), runningJobs_.end(),
+                                                    [](const auto& job) { return job->overran_; }));
 }
 
 std::uint64_t SearchPool::queued() const {

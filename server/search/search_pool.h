@@ -5,6 +5,12 @@
 // every accepted job, also when it was stopped (a stopped search still reports its best move; a
 // job stopped before it started runs a depth-1 search so there is a move to report).
 //
+// A watchdog (PoolOptions::overrunAfter) notices a search that runs past every deadline (an
+// engine stuck beyond its hard limit): it counts it, stops it again, and after as long again
+// answers the job's onDone with an error, so the request or the game is answered, never left
+// waiting. onDone still runs once per job: the stuck search's own result is dropped if it ever
+// comes. The searcher thread stays busy until it does (reported as stuck).
+//
 // Two classes of jobs: the engine's replies in games (a player's move is already stored and the
 // game waits for the engine) and analyses. A free searcher takes the oldest game job first.
 //
@@ -15,6 +21,7 @@
 // queue of gameQueueCapacity, so analyses can never crowd out a game's reply.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -67,6 +74,10 @@ class SearchJob {
     JobCallbacks callbacks_;
     std::chrono::steady_clock::time_point enqueuedAt_;
     bool countedForClient_ = false;
+    std::chrono::steady_clock::time_point startedAt_;  // guarded by the pool's mutex
+    bool overran_ = false;                             // guarded by the pool's mutex
+    std::atomic<bool> answered_{false};                // onDone ran (or runs)
+    std::mutex answerMutex_;  // onDone, and the release of the callbacks after it
 
     std::mutex mutex_;
     Searcher* runningOn_ = nullptr;  // guarded by mutex_
@@ -86,6 +97,8 @@ struct PoolOptions {
     std::size_t queueCapacity = 64;
     int perClientLimit = 4;
     std::size_t gameQueueCapacity = 4096;
+    // A search running this long has overrun every deadline (zero: no watchdog).
+    std::chrono::milliseconds overrunAfter{0};
 };
 
 class SearchPool {
@@ -108,12 +121,18 @@ class SearchPool {
 
     std::uint64_t running() const;
     std::uint64_t queued() const;
+    // Searches that ran past overrunAfter, ever; and those still running now (stuck threads).
+    std::uint64_t overruns() const;
+    std::uint64_t stuck() const;
     int threads() const { return static_cast<int>(workers_.size()); }
 
   private:
     void workerLoop(Searcher& searcher);
     void runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& job);
     bool idleLocked() const;  // mutex_ held
+    void watchdogLoop();
+    // Runs the job's onDone unless it ran already.
+    static void answer(SearchJob& job, const JobOutcome& outcome);
 
     const PoolOptions options_;
     mutable std::mutex mutex_;
@@ -126,8 +145,11 @@ class SearchPool {
     std::uint64_t nextId_ = 1;
     bool draining_ = false;
     bool shuttingDown_ = false;
+    std::uint64_t overruns_ = 0;
     std::vector<std::unique_ptr<Searcher>> searchers_;
     std::vector<std::thread> workers_;
+    std::condition_variable watchdogWake_;
+    std::thread watchdog_;
 };
 
 const char* toString(Admission admission);

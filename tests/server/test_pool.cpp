@@ -237,3 +237,49 @@ TEST_CASE("pool: game replies go first and are not refused by a full analysis qu
     REQUIRE(pool.submit("a", depth(1), named("late"), JobPriority::Game).admission ==
             Admission::ShuttingDown);
 }
+
+namespace {
+// A searcher that ignores stop() until released: an engine stuck past its hard limit.
+class StuckSearcher final : public Searcher {
+  public:
+    explicit StuckSearcher(std::shared_ptr<Gate> release) : release_(std::move(release)) {}
+    SearchResult run(const SearchRequest&, const SearchCallbacks&) override {
+        std::unique_lock lock(release_->mutex);
+        release_->changed.wait(lock, [&] { return !release_->closed; });
+        SearchResult result;
+        result.bestmove = "e2e4";
+        return result;
+    }
+    void stop() override {}
+
+  private:
+    std::shared_ptr<Gate> release_;
+};
+}  // namespace
+
+// Issue 14 (a search thread that takes too long): noticed, counted, and answered.
+TEST_CASE("pool: a search stuck past every deadline is counted and answered once",
+          "[server][pool]") {
+    auto release = std::make_shared<Gate>();
+    release->closed = true;
+    PoolOptions options{1, 4, 4};
+    options.overrunAfter = std::chrono::milliseconds(50);
+    SearchPool pool(options, [release] { return std::make_unique<StuckSearcher>(release); });
+    std::atomic<int> answers{0};
+    std::promise<JobOutcome> first;
+    JobCallbacks callbacks;
+    callbacks.onDone = [&](const JobOutcome& outcome) {
+        if (answers.fetch_add(1) == 0) first.set_value(outcome);
+    };
+    REQUIRE(pool.submit("c", depth(3), callbacks).admission == Admission::Accepted);
+    auto answered = first.get_future();
+    REQUIRE(answered.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+    const JobOutcome outcome = answered.get();
+    REQUIRE_FALSE(outcome.error.empty());
+    REQUIRE(pool.overruns() == 1);
+    REQUIRE(pool.stuck() == 1);
+    release->open();  // the stuck search ends at last: its late result is not delivered again
+    REQUIRE(pool.waitIdle(std::chrono::seconds(5)));
+    REQUIRE(answers.load() == 1);
+    REQUIRE(pool.stuck() == 0);
+}
