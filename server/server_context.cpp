@@ -15,13 +15,23 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
       bus(std::move(eventBus)),
       pool(std::move(searchPool)),
       logger(logStream),
+      quotas(QuotaLimits{config.perClientConnections, config.perClientStreams,
+                         config.perClientWebSockets, config.perClientSubscriptions,
+                         config.perClientGamesPerMinute}),
       flags([this](const std::string& gameId, std::uint64_t version) {
           try {
               GameService(*this).expireFlag(gameId, version);
           } catch (const std::exception& error) {
               logger.log({{"event", "flag_error"}, {"game", gameId}, {"error", error.what()}});
           }
-      }) {}
+      }) {
+    if (pool) {
+        pool->onCallbackError([this](const char* where, const std::string& what) {
+            metrics.internalError(where);
+            logger.log({{"event", "internal_error"}, {"where", where}, {"error", what}});
+        });
+    }
+}
 
 std::uint64_t SessionRegistry::add(CloseFn close) {
     std::lock_guard lock(mutex_);

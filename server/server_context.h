@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "games/flag_watch.h"
+#include "ops/client_quotas.h"
 #include "ops/logger.h"
 #include "ops/metrics.h"
 #include "search/search_pool.h"
@@ -45,6 +46,7 @@ struct ServerContext {
     std::unique_ptr<SearchPool> pool;
     Metrics metrics;
     Logger logger;
+    ClientQuotas quotas;
     SessionRegistry webSockets;
     SessionRegistry httpSessions;       // the callback ends the session once its answer is out
     std::atomic<bool> ready{false};     // /readyz: true once listening, false when draining

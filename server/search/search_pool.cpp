@@ -116,7 +116,14 @@ void SearchPool::runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& jo
     SearchCallbacks callbacks;
     callbacks.onInfo = [&](const SearchInfo& info) {
         stopIfRequested();
-        if (job->callbacks_.onInfo) job->callbacks_.onInfo(info);
+        if (!job->callbacks_.onInfo) return;
+        try {
+            job->callbacks_.onInfo(info);
+        } catch (const std::exception& error) {
+            reportCallbackError(error.what());
+        } catch (...) {
+            reportCallbackError("unknown exception in onInfo");
+        }
     };
     callbacks.onCurrMove = [&](const std::string&, int, int) { stopIfRequested(); };
 
@@ -134,9 +141,26 @@ void SearchPool::runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& jo
     }
     outcome.timing.queueWaitMs = millisSince(job->enqueuedAt_, startedAt);
     outcome.timing.searchMs = millisSince(startedAt, finishedAt);
-    if (job->callbacks_.onDone) job->callbacks_.onDone(outcome);
+    if (job->callbacks_.onDone) {
+        try {
+            job->callbacks_.onDone(outcome);
+        } catch (const std::exception& error) {
+            reportCallbackError(error.what());
+        } catch (...) {
+            reportCallbackError("unknown exception in onDone");
+        }
+    }
     // Callbacks often capture their session; release them now rather than when the job handle dies.
     job->callbacks_ = {};
+}
+
+void SearchPool::reportCallbackError(const char* what) const {
+    if (!callbackError_) return;
+    try {
+        callbackError_("pool", what);
+    } catch (...) {
+        // The handler logs; a failing log must not end the searcher thread either.
+    }
 }
 
 void SearchPool::beginDrain() {

@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -89,6 +90,12 @@ class SearchPool {
 
     Submission submit(const std::string& clientKey, SearchRequest request, JobCallbacks callbacks);
 
+    // Called (on the searcher thread) when a job's onInfo or onDone throws; `where` is "pool".
+    // The exception is caught there, so one failing callback never ends a searcher thread (and
+    // with it the process). Set it before the first submit().
+    using CallbackErrorHandler = std::function<void(const char* where, const std::string& what)>;
+    void onCallbackError(CallbackErrorHandler handler) { callbackError_ = std::move(handler); }
+
     // Refuse new jobs from now on (SIGTERM).
     void beginDrain();
     bool draining() const;
@@ -104,8 +111,10 @@ class SearchPool {
   private:
     void workerLoop(Searcher& searcher);
     void runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& job);
+    void reportCallbackError(const char* what) const;
 
     const PoolOptions options_;
+    CallbackErrorHandler callbackError_;
     mutable std::mutex mutex_;
     std::condition_variable workAvailable_;
     std::condition_variable idle_;

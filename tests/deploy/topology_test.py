@@ -67,10 +67,14 @@ def free_port():
 # HTTP and WebSocket clients
 
 
-def http_request(port, method, path, body=None, token=None, timeout=30):
-    """Returns (status, headers dict with lower-case names, parsed JSON or text)."""
+def http_request(port, method, path, body=None, token=None, timeout=30, debug=True, extra=None):
+    """Returns (status, headers dict with lower-case names, parsed JSON or text). `debug` asks
+    nginx which replica answered (X-Outpost-Debug: 1; nginx answers it only on loopback)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     headers = {"Accept": "application/json"}
+    if debug:
+        headers["X-Outpost-Debug"] = "1"
+    headers.update(extra or {})
     data = None
     if body is not None:
         data = json.dumps(body).encode()
@@ -99,7 +103,8 @@ class WebSocket:
         key = base64.b64encode(os.urandom(16)).decode()
         request = (
             f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            "X-Outpost-Debug: 1\r\n\r\n"
         )
         self.sock.sendall(request.encode())
         head = b""
@@ -323,10 +328,7 @@ http {{
     fastcgi_temp_path {self.workdir}/nginx-fastcgi;
     uwsgi_temp_path {self.workdir}/nginx-uwsgi;
     scgi_temp_path {self.workdir}/nginx-scgi;
-    map $http_upgrade $outpost_connection_upgrade {{
-        default upgrade;
-        ''      '';
-    }}
+    include {self.args.http_conf};
     upstream outpost {{
 {servers}
         keepalive 32;
@@ -505,6 +507,8 @@ def play(topology):
     for s in subscribers:
         s.stop()
 
+    proxy_rules(topology, game_id)
+
     # Restart everything, hard.
     topology.kill_all()
     log("killed nginx, every replica and redis-server with SIGKILL; starting them again")
@@ -516,6 +520,40 @@ def play(topology):
     game = restored
     move(game["legalMoves"][0])
     check(len(game["moves"]) > len(restored["moves"]), "and it can be played on")
+
+
+def proxy_rules(topology, game_id):
+    """What the shipped proxy rules hide and limit (docs/security.md)."""
+    nginx = topology.nginx_port
+    status, headers, _ = http_request(nginx, "GET", f"/api/v1/games/{game_id}", debug=False)
+    check(status == 200 and "x-outpost-upstream" not in headers,
+          "X-Outpost-Upstream only for a loopback client that asks for it")
+    status, _, _ = http_request(nginx, "GET", "/metrics")
+    check(status == 404, f"/metrics is not served through nginx (status {status})")
+    status, _, text = http_request(topology.replica_ports[0] if topology.replicas[0] else
+                                   topology.replica_ports[1], "GET", "/metrics")
+    check(status == 200 and "outpost_http_requests_total" in text,
+          "a replica serves /metrics directly (what Prometheus scrapes)")
+
+    # Invented first hops of X-Forwarded-For: nginx appends the address it saw, the replicas key
+    # on that one, so every request below counts against 127.0.0.1 alone.
+    status, _, _ = http_request(nginx, "GET", "/healthz",
+                                extra={"X-Forwarded-For": "198.51.100.1, 198.51.100.2"})
+    check(status == 200, "a request with an invented X-Forwarded-For is served")
+
+    # A burst far beyond the request rate: nginx answers 429 with Retry-After and a JSON error.
+    statuses = []
+    limited = None
+    for _ in range(120):
+        status, headers, body = http_request(nginx, "GET", "/healthz", debug=False)
+        statuses.append(status)
+        if status == 429 and limited is None:
+            limited = (headers, body)
+    check(statuses.count(200) >= 40, f"the burst allowance is served ({statuses.count(200)} x 200)")
+    check(limited is not None and limited[0].get("retry-after") == "1"
+          and isinstance(limited[1], dict) and limited[1]["error"]["code"] == "rate_limited",
+          f"beyond it: 429 rate_limited with Retry-After ({statuses.count(429)} x 429)")
+    time.sleep(3)  # the bucket refills (20 per second) before the scenario goes on
 
 
 DEFAULT_SQLITE_FILE = "outpost-games.db"  # the server's default --sqlite-path
@@ -558,7 +596,8 @@ def sqlite_kill9(args, workdir):
         # No engine: the client plays both sides, as fast as it can, from a thread.
         status, _, game = http_request(port, "POST", "/api/v1/games", {"engine": {"side": "none"}})
         check(status == 201, "sqlite: game created")
-        game_id, token = game["id"], game["playerToken"]
+        # Between people each side has its token: White's is the creator's, Black's the invite.
+        game_id, tokens = game["id"], {"white": game["playerToken"], "black": game["inviteToken"]}
         acked = {"moves": [], "version": game["version"]}
         stop = threading.Event()
 
@@ -571,7 +610,7 @@ def sqlite_kill9(args, workdir):
                     status, _, body = http_request(
                         port, "POST", f"/api/v1/games/{game_id}/moves",
                         {"move": chooser.choice(current["legalMoves"]), "version": current["version"]},
-                        token=token, timeout=5)
+                        token=tokens[current["turn"]], timeout=5)
                 except OSError:
                     return  # the server died under us: this move was not acknowledged
                 if status != 200:
@@ -608,10 +647,14 @@ def main():
     parser.add_argument("--redis", required=True)
     parser.add_argument("--nginx", required=True)
     parser.add_argument("--proxy-conf", required=True)
+    parser.add_argument("--http-conf", default="",
+                        help="the http-block rules (default: outpost-http.conf beside --proxy-conf)")
     parser.add_argument("--web-root", default="")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     args = parser.parse_args()
     args.proxy_conf = os.path.abspath(args.proxy_conf)
+    args.http_conf = os.path.abspath(
+        args.http_conf or os.path.join(os.path.dirname(args.proxy_conf), "outpost-http.conf"))
 
     workdir = tempfile.mkdtemp(prefix="outpost-topology-")
     os.chmod(workdir, 0o755)
