@@ -274,6 +274,8 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
         return ApiError{http::status::forbidden, "forbidden", "wrong player token for this game"};
     }
     if (game.engine.side != "none" || use == TokenUse::Resign || (white && black)) return loaded;
+    // A move in a finished game is refused as game_over by the caller, whoever asks.
+    if (use == TokenUse::Move && game.status != "ongoing") return loaded;
     const bool whiteToMove = replay(game).whiteToMove();
     if (use == TokenUse::Takeback && game.moves.empty()) return loaded;
     // Move: the side to move; takeback: the side that moved last.
