@@ -27,4 +27,5 @@ web_root="$OUTPOST_ROOT/web/dist"
 [ -d "$web_root" ] || web_root=""
 exec "$python" "$OUTPOST_ROOT/tests/deploy/topology_test.py" --server "$server" --redis "$redis" \
     --nginx "$nginx" --proxy-conf "$OUTPOST_ROOT/docker/outpost-proxy.conf" \
+    --http-conf "$OUTPOST_ROOT/docker/outpost-http.conf" \
     ${web_root:+--web-root "$web_root"} "$@"

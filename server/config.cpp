@@ -101,6 +101,33 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.perClientSearches = parseNumber("client-searches", v, 1, 1 << 20);
          }},
+        {"client-connections",
+         "open connections per client address, trusted proxies excepted (more: 429 "
+         "too_many_connections; 0: no limit)",
+         [](ServerConfig& c, const std::string& v) {
+             c.perClientConnections = parseNumber("client-connections", v, 0, 1 << 20);
+         }},
+        {"client-streams",
+         "open NDJSON game streams per client (more: 429 too_many_streams; 0: no limit)",
+         [](ServerConfig& c, const std::string& v) {
+             c.perClientStreams = parseNumber("client-streams", v, 0, 1 << 20);
+         }},
+        {"client-websockets",
+         "open WebSocket connections per client (more: 429 too_many_websockets; 0: no limit)",
+         [](ServerConfig& c, const std::string& v) {
+             c.perClientWebSockets = parseNumber("client-websockets", v, 0, 1 << 20);
+         }},
+        {"client-subscriptions",
+         "game subscriptions per client over all its WebSockets (more: too_many_subscriptions; "
+         "0: no limit)",
+         [](ServerConfig& c, const std::string& v) {
+             c.perClientSubscriptions = parseNumber("client-subscriptions", v, 0, 1 << 20);
+         }},
+        {"client-games-per-minute",
+         "games a client may create per minute (more: 429 too_many_games; 0: no limit)",
+         [](ServerConfig& c, const std::string& v) {
+             c.perClientGamesPerMinute = parseNumber("client-games-per-minute", v, 0, 1 << 20);
+         }},
         {"retry-after", "seconds sent in Retry-After with 429 and 503",
          [](ServerConfig& c, const std::string& v) {
              c.retryAfterSeconds = parseNumber("retry-after", v, 0, 3600);
@@ -143,7 +170,9 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) { c.webRoot = v; }},
         {"cors-origins", "comma-separated origins allowed to call the API ('*': any)",
          [](ServerConfig& c, const std::string& v) { c.corsOrigins = splitList(v); }},
-        {"trusted-proxies", "comma-separated proxy addresses whose X-Forwarded-For is used",
+        {"trusted-proxies",
+         "comma-separated addresses or CIDR ranges of proxies whose X-Forwarded-For is used (the "
+         "rightmost hop that is not one of them is the client)",
          [](ServerConfig& c, const std::string& v) { c.trustedProxies = splitList(v); }},
         {"store", "where games live: sqlite (the default), redis or memory",
          [](ServerConfig& c, const std::string& v) {
@@ -162,6 +191,12 @@ const std::vector<Option>& options() {
         {"retention-days", "days finished games are kept after they end (0, the default: forever)",
          [](ServerConfig& c, const std::string& v) {
              c.retentionDays = parseNumber("retention-days", v, 0, 36500);
+         }},
+        {"unfinished-retention-days",
+         "days an unfinished game nobody changes is kept (abandoned games; 0: forever; default "
+         "30)",
+         [](ServerConfig& c, const std::string& v) {
+             c.unfinishedRetentionDays = parseNumber("unfinished-retention-days", v, 0, 36500);
          }},
         {"log-requests", "one JSON log line per request (true/false)",
          [](ServerConfig& c, const std::string& v) {

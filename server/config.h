@@ -29,6 +29,12 @@ struct ServerConfig {
     std::size_t queueSize = 64;  // searches waiting for a searcher; beyond: 503
     int perClientSearches = 4;   // running + queued per client; beyond: 429
     int retryAfterSeconds = 1;
+    // Per-address quotas (docs/security.md); 0: no limit. Beyond one: 429 with Retry-After.
+    int perClientConnections = 64;     // open connections per peer address (proxies excepted)
+    int perClientStreams = 16;         // open NDJSON game streams
+    int perClientWebSockets = 16;      // open WebSocket connections
+    int perClientSubscriptions = 64;   // game subscriptions over all of an address's WebSockets
+    int perClientGamesPerMinute = 30;  // game creations per minute
 
     std::size_t bodyLimitBytes = 64 * 1024;
     int idleTimeoutMs = 30000;             // HTTP keep-alive and request read timeout
@@ -55,6 +61,9 @@ struct ServerConfig {
     std::string sqlitePath = "outpost-games.db";
     std::string redisUrl = "redis://127.0.0.1:6379";
     int retentionDays = 0;  // finished games kept this long after their end; 0: forever
+    // Unfinished games nobody changed for this long are removed (abandoned); 0: kept forever.
+    // SQLite and Redis; the memory store keeps them until the process ends.
+    int unfinishedRetentionDays = 30;
 
     int effectiveSearchThreads() const;
 };

@@ -71,9 +71,9 @@ void offload(ServerContext& context, Request&& request, const std::shared_ptr<Re
         try {
             handler(*owned);
         } catch (const std::exception& error) {
-            context.metrics.internalError("http_handler");
+            context.metrics.internalError("http");
             context.logger.log({{"event", "internal_error"},
-                                {"where", "http_handler"},
+                                {"where", "http"},
                                 {"target", std::string(owned->target())},
                                 {"error", error.what()}});
             sink->respond(errorFor(*owned, http::status::internal_server_error, "internal",

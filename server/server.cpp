@@ -2,6 +2,7 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/post.hpp>
 #include <csignal>
 #include <stdexcept>
 
@@ -55,7 +56,7 @@ void Server::start() {
     port_ = listener_->port();
     listener_->start();
     for (int i = 0; i < config.ioThreads; ++i) {
-        ioThreads_.emplace_back([this] { io_->run(); });
+        ioThreads_.emplace_back([this] { runIo(); });
     }
     context_->ready = true;
     context_->logger.log({{"event", "listening"},
@@ -63,6 +64,29 @@ void Server::start() {
                           {"port", port_},
                           {"searchThreads", context_->pool->threads()},
                           {"ioThreads", config.ioThreads}});
+}
+
+// One I/O thread. A handler that throws unwinds out of run(); Asio allows run() to be called
+// again, so the thread logs, counts and goes back to serving instead of taking the process down.
+void Server::runIo() {
+    for (;;) {
+        try {
+            io_->run();
+            return;  // stopped: the drain is over
+        } catch (const std::exception& error) {
+            context_->metrics.internalError("io");
+            context_->logger.log(
+                {{"event", "internal_error"}, {"where", "io"}, {"error", error.what()}});
+        } catch (...) {
+            context_->metrics.internalError("io");
+            context_->logger.log(
+                {{"event", "internal_error"}, {"where", "io"}, {"error", "unknown exception"}});
+        }
+    }
+}
+
+void Server::post(std::function<void()> task) {
+    boost::asio::post(*io_, std::move(task));
 }
 
 void Server::handleSignals() {

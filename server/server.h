@@ -6,6 +6,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -46,9 +47,12 @@ class Server {
     void wait();
 
     ServerContext& context() { return *context_; }
+    // Runs `task` on an I/O thread (tests, tools).
+    void post(std::function<void()> task);
 
   private:
     void drain();
+    void runIo();
 
     // Destruction order matters, and ~Server() spells it out: after the I/O threads ended, the
     // listener and signal set go, then the I/O context (destroying the handlers it still holds,

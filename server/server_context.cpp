@@ -20,6 +20,9 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
       bus(std::move(eventBus)),
       pool(std::move(searchPool)),
       logger(logStream),
+      quotas(QuotaLimits{config.perClientConnections, config.perClientStreams,
+                         config.perClientWebSockets, config.perClientSubscriptions,
+                         config.perClientGamesPerMinute}),
       storeWork(
           config.storeThreads,
           [this](const std::string& what) {
@@ -32,7 +35,14 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
           } catch (const std::exception& error) {
               logger.log({{"event", "flag_error"}, {"game", gameId}, {"error", error.what()}});
           }
-      }) {}
+      }) {
+    if (pool) {
+        pool->onCallbackError([this](const char* where, const std::string& what) {
+            metrics.internalError(where);
+            logger.log({{"event", "internal_error"}, {"where", where}, {"error", what}});
+        });
+    }
+}
 
 // Members are destroyed in reverse order of declaration, which would take the metrics, the logger
 // and the store work away while searcher threads still call them. So, in order: no more flag

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "games/flag_watch.h"
 #include "games/replies_in_flight.h"
+#include "ops/client_quotas.h"
 #include "ops/logger.h"
 #include "ops/metrics.h"
 #include "search/search_pool.h"
@@ -50,6 +51,7 @@ struct ServerContext {
     std::unique_ptr<SearchPool> pool;
     Metrics metrics;
     Logger logger;
+    ClientQuotas quotas;
     SessionRegistry webSockets;
     SessionRegistry httpSessions;       // the callback ends the session once its answer is out
     std::atomic<bool> ready{false};     // /readyz: true once listening, false when draining

@@ -29,6 +29,12 @@ constexpr std::int64_t kReplyRecheckMs = 1000;
 ApiError notFound(const std::string& id) {
     return {http::status::not_found, "not_found", "no game '" + id + "'"};
 }
+// A stored game this server cannot read or replay (written by something else, or damaged): a
+// clear error for that game, never an exception that takes the request (or more) down.
+ApiError corruptGame(const std::string& id, const std::string& why) {
+    return {http::status::internal_server_error, "corrupt_game",
+            "the stored game '" + id + "' is damaged: " + why};
+}
 ApiError conflict(std::string code, std::string message) {
     return {http::status::conflict, std::move(code), std::move(message)};
 }
@@ -41,6 +47,8 @@ ApiError storeError(StoreStatus status, const std::string& id) {
         case StoreStatus::Unavailable:
             return {http::status::service_unavailable, "store_unavailable",
                     "the game store is unavailable", 1};
+        case StoreStatus::Corrupt:
+            return corruptGame(id, "its stored document cannot be read");
         default:
             break;
     }
@@ -113,8 +121,8 @@ bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std:
     return true;
 }
 
-std::variant<GameRecord, ApiError> GameService::create(const nlohmann::json& body,
-                                                       const ClientInfo& client) {
+std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& body,
+                                                        const ClientInfo& client) {
     if (auto error = rejectUnknownFields(body, {"fen", "moves", "engine", "clock"}, "the game")) {
         return *error;
     }
@@ -204,7 +212,17 @@ std::variant<GameRecord, ApiError> GameService::create(const nlohmann::json& bod
     ChessState& state = std::get<ChessState>(position);
 
     game.id = newGameId();
-    game.playerToken = newPlayerToken();
+    CreatedGame created;
+    created.playerToken = newPlayerToken();
+    // The creator plays the side the engine does not; between people, White, and the invited
+    // player Black.
+    const bool creatorWhite = game.engine.side != "white";
+    created.playerSide = sideName(creatorWhite);
+    (creatorWhite ? game.whiteTokenHash : game.blackTokenHash) = tokenHash(created.playerToken);
+    if (game.engine.side == "none") {
+        created.inviteToken = newPlayerToken();
+        game.blackTokenHash = tokenHash(created.inviteToken);
+    }
     game.moves = std::move(uciMoves);
     game.version = 1;
     game.createdAtMs = game.updatedAtMs = nowEpochMs();
@@ -221,18 +239,25 @@ std::variant<GameRecord, ApiError> GameService::create(const nlohmann::json& bod
         watchDeadlines(game, state);
         startEngine(game, std::nullopt, client, true, [](GameOutcome) {});
     }
-    return game;
+    created.game = std::move(game);
+    return created;
 }
 
 std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
     StoreReadResult read = context_.store->get(id);
     if (read.status != StoreStatus::Ok) return storeError(read.status, id);
     GameRecord game = std::move(*read.game);
+    std::optional<ChessState> state;
+    try {
+        state.emplace(replay(game));
+    } catch (const std::exception& error) {
+        context_.logger.log({{"event", "corrupt_game"}, {"game", id}, {"error", error.what()}});
+        return corruptGame(id, "its moves do not replay");
+    }
     if (game.status != "ongoing") return game;
-    const ChessState state = replay(game);
     if (game.clock && game.clock->running) {
         const std::uint64_t before = game.version;
-        if (applyFlagFall(game, state, nowEpochMs())) {
+        if (applyFlagFall(game, *state, nowEpochMs())) {
             if (auto error = store(game, before)) {
                 // Someone else recorded it (or another change won): read again.
                 read = context_.store->get(id);
@@ -244,12 +269,12 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
     }
     // Whoever reads a game that waits for the engine watches that reply too: after a drain or a
     // crash the board reconnects to another replica, and that one delivers it.
-    if (owesEngineReply(game, state)) watchDeadlines(game, state);
+    if (owesEngineReply(game, *state)) watchDeadlines(game, *state);
     return game;
 }
 
 std::variant<GameRecord, ApiError> GameService::loadAuthorized(
-    const std::string& id, const std::optional<std::string>& token) {
+    const std::string& id, const std::optional<std::string>& token, TokenUse use) {
     auto loaded = load(id);
     if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
     const GameRecord& game = std::get<GameRecord>(loaded);
@@ -257,8 +282,26 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
         return ApiError{http::status::unauthorized, "unauthorized",
                         "changing a game needs its player token (Authorization: Bearer <token>)"};
     }
-    if (!constantTimeEquals(*token, game.playerToken)) {
+    // Both hashes are always compared, so the time taken does not tell which side matched.
+    const bool white = tokenMatches(*token, game.whiteTokenHash);
+    const bool black = tokenMatches(*token, game.blackTokenHash);
+    if (!white && !black) {
         return ApiError{http::status::forbidden, "forbidden", "wrong player token for this game"};
+    }
+    if (game.engine.side != "none" || use == TokenUse::Resign || (white && black)) return loaded;
+    // A move in a finished game is refused as game_over by the caller, whoever asks.
+    if (use == TokenUse::Move && game.status != "ongoing") return loaded;
+    const bool whiteToMove = replay(game).whiteToMove();
+    if (use == TokenUse::Takeback && game.moves.empty()) return loaded;
+    // Move: the side to move; takeback: the side that moved last.
+    const bool needWhite = use == TokenUse::Move ? whiteToMove : !whiteToMove;
+    if (needWhite != white) {
+        return conflict(
+            "not_your_turn",
+            std::string("this token plays ") + sideName(white) +
+                (use == TokenUse::Move ? "; it is " + std::string(sideName(needWhite)) + "'s turn"
+                                       : "; only " + std::string(sideName(needWhite)) +
+                                             " may take back its last move"));
     }
     return loaded;
 }
@@ -343,7 +386,7 @@ void GameService::checkDeadlines(const std::string& id, std::uint64_t version) {
 void GameService::move(const std::string& id, const std::optional<std::string>& token,
                        const std::string& moveText, std::optional<std::uint64_t> version,
                        const ClientInfo& client, GameDone done) {
-    auto loaded = loadAuthorized(id, token);
+    auto loaded = loadAuthorized(id, token, TokenUse::Move);
     if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
     GameRecord game = std::move(std::get<GameRecord>(loaded));
     if (version && *version != game.version) {
@@ -376,7 +419,7 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
 void GameService::engineMove(const std::string& id, const std::optional<std::string>& token,
                              const std::optional<LimitsSpec>& limits, const ClientInfo& client,
                              GameDone done) {
-    auto loaded = loadAuthorized(id, token);
+    auto loaded = loadAuthorized(id, token, TokenUse::Move);
     if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
     GameRecord game = std::move(std::get<GameRecord>(loaded));
     if (game.status != "ongoing") {
@@ -542,7 +585,7 @@ void GameService::finishEngine(const GameRecord& searched, const JobOutcome& out
 
 std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
                                                          const std::optional<std::string>& token) {
-    auto loaded = loadAuthorized(id, token);
+    auto loaded = loadAuthorized(id, token, TokenUse::Takeback);
     if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
     GameRecord game = std::move(std::get<GameRecord>(loaded));
     if (game.status == "resigned" || game.status == "timeout" || game.status == "aborted") {
@@ -572,18 +615,22 @@ std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
 
 std::variant<GameRecord, ApiError> GameService::resign(const std::string& id,
                                                        const std::optional<std::string>& token) {
-    auto loaded = loadAuthorized(id, token);
+    auto loaded = loadAuthorized(id, token, TokenUse::Resign);
     if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
     GameRecord game = std::move(std::get<GameRecord>(loaded));
     if (game.status != "ongoing")
         return conflict("game_over", "the game is over (" + game.status + ")");
     const std::uint64_t before = game.version;
     const ChessState state = replay(game);
-    // The player resigns: against the engine that is the engine's opponent, otherwise the side
-    // to move.
+    // The player resigns: against the engine that is the engine's opponent; between people the
+    // side of the token (the side to move when one token holds both, as in older games).
     bool resigningWhite = state.whiteToMove();
     if (game.engine.side == "white") resigningWhite = false;
     if (game.engine.side == "black") resigningWhite = true;
+    if (game.engine.side == "none") {
+        const bool white = tokenMatches(*token, game.whiteTokenHash);
+        if (white != tokenMatches(*token, game.blackTokenHash)) resigningWhite = white;
+    }
     if (game.clock && game.clock->running) {
         const ClockReading reading = readClock(*game.clock, state.whiteToMove(), nowEpochMs());
         game.clock->whiteMs = reading.whiteMs;

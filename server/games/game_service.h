@@ -25,6 +25,14 @@ struct GameReply {
 };
 
 using GameOutcome = std::variant<GameReply, ApiError>;
+
+// A new game and its secrets, which exist only in this answer (the store keeps their hashes).
+struct CreatedGame {
+    GameRecord game;
+    std::string playerToken;  // moves the creator's side (White when nobody plays the engine)
+    std::string playerSide;   // "white" | "black"
+    std::string inviteToken;  // people on both sides: moves Black, for the invited player
+};
 using GameDone = std::function<void(GameOutcome)>;
 
 class GameService {
@@ -32,7 +40,8 @@ class GameService {
     explicit GameService(ServerContext& context) : context_(context) {}
 
     // Validates the body, stores the game, starts the engine if it moves first.
-    std::variant<GameRecord, ApiError> create(const nlohmann::json& body, const ClientInfo& client);
+    std::variant<CreatedGame, ApiError> create(const nlohmann::json& body,
+                                               const ClientInfo& client);
 
     // The stored game; a flag that fell since the last change is recorded first.
     std::variant<GameRecord, ApiError> load(const std::string& id);
@@ -63,8 +72,13 @@ class GameService {
     std::int64_t replyDeadlineMs(const GameRecord& game) const;
 
   private:
+    // What a token is asked to do. Against the engine the one token does everything; between
+    // people each side has its own token: a move (or engine-move) needs the side to move's, a
+    // takeback the side that moved last's, a resignation either (that side resigns).
+    enum class TokenUse { Move, Takeback, Resign };
     std::variant<GameRecord, ApiError> loadAuthorized(const std::string& id,
-                                                      const std::optional<std::string>& token);
+                                                      const std::optional<std::string>& token,
+                                                      TokenUse use);
     // Stores `updated` if the game is still at expectedVersion, then publishes it, and watches
     // its deadlines (flag fall, owed engine reply).
     std::optional<ApiError> store(const GameRecord& updated, std::uint64_t expectedVersion);

@@ -49,8 +49,22 @@ void respondGame(const Request& request, const std::shared_ptr<ResponseSink>& si
     sink->respond(jsonFor(request, http::status::ok, gameJson(std::get<GameRecord>(result))));
 }
 
+Response quotaRefused(ServerContext& context, const Request& request, Quota quota,
+                      const std::string& what) {
+    context.metrics.quotaRefused(quotaName(quota));
+    return errorFor(request, http::status::too_many_requests, quotaErrorCode(quota),
+                    "this client holds " + what + " already (see docs/security.md)",
+                    context.config.retryAfterSeconds);
+}
+
 void streamGame(ServerContext& context, const std::string& gameId, const Request& request,
-                const std::shared_ptr<ResponseSink>& sink) {
+                const ClientInfo& client, const std::shared_ptr<ResponseSink>& sink) {
+    auto lease = context.quotas.tryAcquire(Quota::Streams, client.address);
+    if (!lease) {
+        return sink->respond(
+            quotaRefused(context, request, Quota::Streams,
+                         std::to_string(context.config.perClientStreams) + " open game streams"));
+    }
     auto stream = std::make_shared<OrderedStream>(sink);
     // The bus holds the stream only weakly: the exchange owns it (below), so a subscription can
     // never keep the session (and its strand) alive.
@@ -60,7 +74,13 @@ void streamGame(ServerContext& context, const std::string& gameId, const Request
             if (auto live = weakStream.lock()) live->line(std::move(message), coalescable);
         });
     GameService service(context);
-    auto loaded = service.load(gameId);
+    std::variant<GameRecord, ApiError> loaded;
+    try {
+        loaded = service.load(gameId);
+    } catch (...) {
+        context.bus->unsubscribe(subscription);  // then the session's boundary answers 500
+        throw;
+    }
     if (auto* error = std::get_if<ApiError>(&loaded)) {
         context.bus->unsubscribe(subscription);
         return sink->respond(errorFor(request, *error));
@@ -68,7 +88,7 @@ void streamGame(ServerContext& context, const std::string& gameId, const Request
     // The exchange keeps the stream until it ends, however it ends (client gone, stream ended
     // at shutdown); then the subscription goes too.
     std::shared_ptr<GameEventBus> bus = context.bus;
-    sink->onEnd([bus, id = subscription, stream] { bus->unsubscribe(id); });
+    sink->onEnd([bus, id = subscription, stream, lease] { bus->unsubscribe(id); });
     Response header{http::status::ok, request.version()};
     header.set(http::field::content_type, "application/x-ndjson");
     const GameRecord& game = std::get<GameRecord>(loaded);
@@ -82,13 +102,28 @@ void handleCreateGame(ServerContext& context, const Request& request, const Clie
                       const std::shared_ptr<ResponseSink>& sink) {
     auto body = parseJsonObject(request.body());
     if (auto* error = std::get_if<ApiError>(&body)) return sink->respond(errorFor(request, *error));
+    if (auto retryAfter = context.quotas.tryCreateGame(client.address)) {
+        context.metrics.quotaRefused("games");
+        return sink->respond(errorFor(request, http::status::too_many_requests, "too_many_games",
+                                      "this client created " +
+                                          std::to_string(context.config.perClientGamesPerMinute) +
+                                          " games in the last minute (see docs/security.md)",
+                                      *retryAfter));
+    }
     GameService service(context);
     auto created = service.create(std::get<nlohmann::json>(body), client);
     if (auto* error = std::get_if<ApiError>(&created))
         return sink->respond(errorFor(request, *error));
-    const GameRecord& game = std::get<GameRecord>(created);
+    const CreatedGame& result = std::get<CreatedGame>(created);
+    const GameRecord& game = result.game;
     nlohmann::json json = gameJson(game);
-    json["playerToken"] = game.playerToken;
+    json["playerToken"] = result.playerToken;
+    json["playerSide"] = result.playerSide;
+    if (!result.inviteToken.empty()) {
+        // For the other player (an invite link carries it): it moves Black.
+        json["inviteToken"] = result.inviteToken;
+        json["inviteSide"] = "black";
+    }
     Response response = jsonFor(request, http::status::created, json);
     response.set(http::field::location, "/api/v1/games/" + game.id);
     sink->respond(std::move(response));
@@ -113,7 +148,7 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
             return sink->respond(std::move(response));
         }
         case GameAction::Stream:
-            return streamGame(context, gameId, request, sink);
+            return streamGame(context, gameId, request, client, sink);
         default:
             break;
     }

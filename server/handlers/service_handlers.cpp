@@ -9,6 +9,17 @@
 
 namespace outpost::server {
 
+namespace {
+// The board page loads only its own files: scripts and style sheets from the server (no inline
+// script, no eval, no <style>), images and fonts from itself or data: URIs (the bundle inlines
+// them), connections (fetch, WebSocket) to its own origin; no plugins, no framing, no <base>.
+// Style attributes are allowed (style-src-attr): the board library sets one on its SVG layer.
+constexpr const char* kPageSecurityPolicy =
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; "
+    "base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+}  // namespace
+
 Response handleHealth(const Request& request) {
     return jsonFor(request, http::status::ok, {{"status", "ok"}});
 }
@@ -90,7 +101,11 @@ Response handleStaticFile(const Request& request, const std::string& webRoot) {
     std::ostringstream contents;
     contents << file.rdbuf();
     Response response{http::status::ok, request.version()};
-    response.set(http::field::content_type, contentTypeFor(path));
+    const std::string type = contentTypeFor(path);
+    response.set(http::field::content_type, type);
+    if (type.rfind("text/html", 0) == 0) {
+        response.set("Content-Security-Policy", kPageSecurityPolicy);
+    }
     response.keep_alive(request.keep_alive());
     response.body() = contents.str();
     response.prepare_payload();

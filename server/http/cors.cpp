@@ -12,7 +12,58 @@ bool originAllowed(std::string_view origin, const std::vector<std::string>& allo
     return std::any_of(allowed.begin(), allowed.end(),
                        [&](const std::string& entry) { return entry == "*" || entry == origin; });
 }
+struct HostPort {
+    std::string host;  // lower case; IPv6 in brackets
+    std::string port;  // empty when not given
+};
+
+std::string lower(std::string_view text) {
+    std::string out(text);
+    for (char& ch : out) {
+        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    }
+    return out;
+}
+
+HostPort splitHostPort(std::string_view text) {
+    HostPort result;
+    if (!text.empty() && text.front() == '[') {
+        const auto close = text.find(']');
+        if (close == std::string_view::npos) return {lower(text), ""};
+        result.host = lower(text.substr(0, close + 1));
+        if (close + 1 < text.size() && text[close + 1] == ':')
+            result.port = std::string(text.substr(close + 2));
+        return result;
+    }
+    const auto colon = text.rfind(':');
+    if (colon == std::string_view::npos) return {lower(text), ""};
+    return {lower(text.substr(0, colon)), std::string(text.substr(colon + 1))};
+}
+
+bool sameOrigin(std::string_view origin, std::string_view host) {
+    const auto schemeEnd = origin.find("://");
+    if (schemeEnd == std::string_view::npos || host.empty()) return false;
+    const std::string scheme = lower(origin.substr(0, schemeEnd));
+    std::string_view authority = origin.substr(schemeEnd + 3);
+    if (authority.find('/') != std::string_view::npos) return false;
+    HostPort from = splitHostPort(authority);
+    if (from.port.empty()) from.port = scheme == "https" || scheme == "wss" ? "443" : "80";
+    const HostPort to = splitHostPort(host);
+    if (from.host != to.host) return false;
+    // A proxy may pass the host without its port (nginx's $host): then the host decides.
+    return to.port.empty() || to.port == from.port;
+}
+
 }  // namespace
+
+bool webSocketOriginAllowed(const Request& request, const std::vector<std::string>& allowed) {
+    const auto origin = request[http::field::origin];
+    if (origin.empty()) return true;
+    const std::string_view originView(origin.data(), origin.size());
+    const auto host = request[http::field::host];
+    if (sameOrigin(originView, std::string_view(host.data(), host.size()))) return true;
+    return originAllowed(originView, allowed);
+}
 
 void applyCors(const Request& request, Response& response,
                const std::vector<std::string>& allowed) {

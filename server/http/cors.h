@@ -13,4 +13,10 @@ void applyCors(const Request& request, Response& response, const std::vector<std
 // The answer to an OPTIONS preflight: 204 with the allowed methods and headers.
 Response preflightResponse(const Request& request, const std::vector<std::string>& allowed);
 
+// Whether a WebSocket upgrade may proceed: no Origin (not a browser), the page's own origin (the
+// Origin's host, and port when the Host header names one, equal the Host header's), or an origin
+// of the CORS allow-list. Browsers let any page open a WebSocket anywhere; this is the check
+// that keeps a foreign page from using a visitor's connection.
+bool webSocketOriginAllowed(const Request& request, const std::vector<std::string>& allowed);
+
 }  // namespace outpost::server

@@ -13,7 +13,8 @@ using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
 
 // Who sent a request: the key per-client limits are counted under (the peer address, or the
-// first X-Forwarded-For hop when the peer is a trusted proxy).
+// rightmost X-Forwarded-For hop that is not a trusted proxy when the peer is one; see
+// http/client_address.h).
 struct ClientInfo {
     std::string address;
 };

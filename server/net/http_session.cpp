@@ -1,5 +1,6 @@
 #include "net/http_session.h"
 
+#include <atomic>
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
@@ -21,6 +22,9 @@ namespace {
 
 // Pipelined requests read ahead of the one being answered; more wait in the socket.
 constexpr std::size_t kMaxPipelined = 16;
+constexpr std::string_view kNoSniffField = "X-Content-Type-Options";
+// After a failed accept() (EMFILE and the like), how long the listener waits before the next.
+constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
 // Once this many writes are waiting, progress lines replace each other instead of queueing.
 constexpr std::size_t kCoalesceAfterQueued = 2;
 
@@ -32,6 +36,18 @@ std::string chunk(std::string_view data) {
 }
 
 constexpr std::string_view kLastChunk = "0\r\n\r\n";
+
+// Every X-Forwarded-For field, in order, as one list: a client may send several, and a proxy
+// appends to the last.
+std::string forwardedFor(const Request& request) {
+    std::string joined;
+    auto [begin, end] = request.equal_range("X-Forwarded-For");
+    for (auto it = begin; it != end; ++it) {
+        if (!joined.empty()) joined += ',';
+        joined.append(it->value().data(), it->value().size());
+    }
+    return joined;
+}
 
 // An onEnd callback on its way to the session's strand. It runs exactly once: when the session
 // runs it, or, if the posted handler is destroyed unrun (the I/O context shut down first), when
@@ -59,8 +75,17 @@ class HttpSessionSink final : public ResponseSink {
     HttpSessionSink(std::weak_ptr<HttpSession> session, net::any_io_executor executor,
                     std::uint64_t seq)
         : session_(std::move(session)), executor_(std::move(executor)), seq_(seq) {}
+    HttpSessionSink(const HttpSessionSink&) = delete;
+    HttpSessionSink& operator=(const HttpSessionSink&) = delete;
+    // Nobody can answer through this sink any more: if nobody did, the client would wait
+    // forever (the session sets no deadline while an answer is being worked on).
+    ~HttpSessionSink() override {
+        if (answered_.load()) return;
+        post([seq = seq_](HttpSession& s) { s.abandonedOnStrand(seq); });
+    }
 
     void respond(Response response) override {
+        answered_.store(true);
         post([seq = seq_, response = std::move(response)](HttpSession& s) mutable {
             s.respondOnStrand(seq, std::move(response), false);
         });
@@ -76,6 +101,7 @@ class HttpSessionSink final : public ResponseSink {
         });
     }
     void endStream() override {
+        answered_.store(true);
         post([seq = seq_](HttpSession& s) { s.endStreamOnStrand(seq); });
     }
     void onDisconnect(std::function<void()> callback) override {
@@ -111,6 +137,7 @@ class HttpSessionSink final : public ResponseSink {
     std::weak_ptr<HttpSession> session_;
     net::any_io_executor executor_;
     std::uint64_t seq_;
+    std::atomic<bool> answered_{false};
 };
 
 HttpSession::HttpSession(tcp::socket&& socket, ServerContext& context)
@@ -128,6 +155,11 @@ HttpSession::~HttpSession() {
 }
 
 void HttpSession::start() {
+    // A trusted proxy's connections carry many clients: only direct clients are counted.
+    if (!isTrustedProxy(peerAddress_, context_.config.trustedProxies)) {
+        connectionLease_ = context_.quotas.tryAcquire(Quota::Connections, peerAddress_);
+        overConnectionQuota_ = connectionLease_ == nullptr;
+    }
     std::weak_ptr<HttpSession> weak = weak_from_this();
     registryId_ = context_.httpSessions.add([weak, executor = socket_.get_executor()] {
         net::post(executor, [weak] {
@@ -193,6 +225,18 @@ void HttpSession::onRead(beast::error_code error) {
         return;
     }
     Request request = parser_->release();
+    if (overConnectionQuota_) {
+        // Read the request before answering, so the client sees the answer rather than a reset.
+        context_.metrics.quotaRefused(quotaName(Quota::Connections));
+        pending_.emplace_back(
+            errorFor(request, http::status::too_many_requests, quotaErrorCode(Quota::Connections),
+                     "this address has " + std::to_string(context_.config.perClientConnections) +
+                         " connections open already (see docs/security.md)",
+                     context_.config.retryAfterSeconds));
+        std::get<Response>(pending_.back()).keep_alive(false);
+        dispatchNext();
+        return;
+    }
     if (request.target().empty() || request.target().front() != '/') {
         if (request.target() != "*" || request.method() != http::verb::options) {
             pending_.emplace_back(errorResponse(http::status::bad_request, "bad_request",
@@ -228,14 +272,39 @@ void HttpSession::upgradeToWebSocket(Request&& request) {
         dispatchNext();
         return;
     }
+    const std::string client =
+        clientAddress(peerAddress_, forwardedFor(request), context_.config.trustedProxies);
+    std::shared_ptr<ClientQuotas::Lease> webSocketLease;
+    std::optional<Response> refusal;
+    if (!webSocketOriginAllowed(request, context_.config.corsOrigins)) {
+        refusal = errorFor(request, http::status::forbidden, "forbidden",
+                           "WebSocket connections from this Origin are not allowed (see "
+                           "--cors-origins)");
+    } else if (!(webSocketLease = context_.quotas.tryAcquire(Quota::WebSockets, client))) {
+        context_.metrics.quotaRefused(quotaName(Quota::WebSockets));
+        refusal =
+            errorFor(request, http::status::too_many_requests, quotaErrorCode(Quota::WebSockets),
+                     "this client has " + std::to_string(context_.config.perClientWebSockets) +
+                         " WebSockets open already (see docs/security.md)",
+                     context_.config.retryAfterSeconds);
+    }
+    if (refusal) {
+        refusal->keep_alive(false);
+        pending_.emplace_back(std::move(*refusal));
+        dispatchNext();
+        return;
+    }
     handedOff_ = true;
     closed_ = true;
     if (registryId_) context_.httpSessions.remove(registryId_);
     ++timerGeneration_;
     timer_.cancel();
-    client_.address =
-        clientAddress(peerAddress_, request["X-Forwarded-For"], context_.config.trustedProxies);
-    auto session = std::make_shared<WebSocketSession>(std::move(socket_), context_, client_);
+    client_.address = client;
+    // The connection lives on as the WebSocket, and holds its quotas.
+    std::vector<std::shared_ptr<ClientQuotas::Lease>> leases = {std::move(webSocketLease)};
+    if (connectionLease_) leases.push_back(std::move(connectionLease_));
+    auto session = std::make_shared<WebSocketSession>(std::move(socket_), context_, client_,
+                                                      std::move(leases));
     session->start(std::move(request));
 }
 
@@ -261,6 +330,7 @@ void HttpSession::dispatch(Request&& request) {
     Exchange& exchange = *exchange_;
     exchange.seq = nextSeq_++;
     exchange.method = std::string(request.method_string());
+    exchange.head = request.method() == http::verb::head;
     exchange.target = std::string(request.target());
     exchange.origin = std::string(request[http::field::origin]);
     exchange.version = request.version();
@@ -268,13 +338,54 @@ void HttpSession::dispatch(Request&& request) {
     exchange.startedAt = std::chrono::steady_clock::now();
     updateTimer();
     client_.address =
-        clientAddress(peerAddress_, request["X-Forwarded-For"], context_.config.trustedProxies);
+        clientAddress(peerAddress_, forwardedFor(request), context_.config.trustedProxies);
     auto sink =
         std::make_shared<HttpSessionSink>(weak_from_this(), socket_.get_executor(), exchange.seq);
     const std::uint64_t seq = exchange.seq;
-    std::string route = handleHttp(context_, std::move(request), client_, sink);
+    std::string route = "error";
+    const unsigned version = exchange.version;
+    try {
+        route = handleHttp(context_, std::move(request), client_, sink);
+    } catch (const std::exception& error) {
+        failExchange(*sink, "http", error.what(), version);
+    } catch (...) {
+        failExchange(*sink, "http", "unknown exception", version);
+    }
     // The handler answers through posts, so the exchange is still ours here.
     if (exchange_ && exchange_->seq == seq) exchange_->route = std::move(route);
+}
+
+// A handler threw: the client gets 500 `internal` (or, if its stream had started, the end of
+// the stream), the error is logged and counted, and the connection goes on.
+void HttpSession::failExchange(ResponseSink& sink, const char* where, const std::string& what,
+                               unsigned version) {
+    context_.metrics.internalError(where);
+    context_.logger.log({{"event", "internal_error"},
+                         {"where", where},
+                         {"error", what},
+                         {"client", client_.address}});
+    sink.respond(errorResponse(http::status::internal_server_error, "internal",
+                               "the server failed to answer this request", version, true));
+    sink.endStream();  // ignored unless a stream had started
+}
+
+void HttpSession::abandonedOnStrand(std::uint64_t seq) {
+    if (closed_ || !exchange_ || exchange_->seq != seq) return;
+    if (!exchange_->streaming && exchange_->status != 0) return;  // answered after all
+    context_.metrics.internalError("unanswered");
+    context_.logger.log({{"event", "internal_error"},
+                         {"where", "unanswered"},
+                         {"route", exchange_->route},
+                         {"client", client_.address}});
+    if (exchange_->streaming) {
+        endStreamOnStrand(seq);
+        return;
+    }
+    respondOnStrand(
+        seq,
+        errorResponse(http::status::internal_server_error, "internal",
+                      "the server failed to answer this request", exchange_->version, true),
+        false);
 }
 
 void HttpSession::respondOnStrand(std::uint64_t seq, Response response, bool closeAfter) {
@@ -292,6 +403,15 @@ void HttpSession::respondOnStrand(std::uint64_t seq, Response response, bool clo
         exchange.keepAlive && !closeAfter && response.keep_alive() && !context_.draining.load();
     response.keep_alive(keepAlive);
     response.set(http::field::server, "outpost");
+    // Browsers must take every answer as the type it says (no sniffing a JSON error into HTML).
+    response.set(kNoSniffField, "nosniff");
+    if (exchange.head) {
+        // The headers GET would send, Content-Length included, and no body: a body here would
+        // be read as the start of the next response on this connection.
+        if (!response.has_content_length() && !response.chunked())
+            response.content_length(response.body().size());
+        response.body().clear();
+    }
     std::ostringstream out;
     out << response;
     enqueue({out.str(), false, true, !keepAlive});
@@ -310,11 +430,18 @@ void HttpSession::startStreamOnStrand(std::uint64_t seq, Response header) {
     header.version(exchange.version);
     header.keep_alive(exchange.keepAlive);
     header.set(http::field::server, "outpost");
+    header.set(kNoSniffField, "nosniff");
     header.set(http::field::cache_control, "no-store");
     header.body().clear();
     header.chunked(true);
     std::ostringstream out;
     out << header.base();
+    if (exchange.head) {
+        // HEAD of a stream: the header alone ends the exchange; later lines are ignored.
+        exchange.streaming = false;
+        enqueue({out.str(), false, true, !exchange.keepAlive});
+        return;
+    }
     enqueue({out.str(), false, false, false});
 }
 
@@ -486,7 +613,10 @@ void HttpSession::close() {
 }
 
 Listener::Listener(net::io_context& io, tcp::endpoint endpoint, ServerContext& context)
-    : io_(io), acceptor_(net::make_strand(io)), context_(context) {
+    : io_(io),
+      acceptor_(net::make_strand(io)),
+      retryTimer_(acceptor_.get_executor()),
+      context_(context) {
     acceptor_.open(endpoint.protocol());
     acceptor_.set_option(net::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -501,6 +631,7 @@ void Listener::stop() {
     net::post(acceptor_.get_executor(), [self = shared_from_this()] {
         beast::error_code ignored;
         self->acceptor_.close(ignored);
+        self->retryTimer_.cancel();
     });
 }
 
@@ -512,6 +643,18 @@ void Listener::doAccept() {
     acceptor_.async_accept(net::make_strand(io_), [self = shared_from_this()](
                                                       beast::error_code error, tcp::socket socket) {
         if (error == net::error::operation_aborted || !self->acceptor_.is_open()) return;
+        if (error) self->context_.metrics.acceptFailed();
+        if (error && error != net::error::connection_aborted) {
+            // Out of file descriptors (EMFILE, ENFILE) or memory: accepting again at once would
+            // fail the same way, in a loop that takes a core. Pause, then try again; the
+            // connections wait in the backlog meanwhile.
+            self->retryTimer_.expires_after(kAcceptRetryDelay);
+            self->retryTimer_.async_wait([self](beast::error_code waitError) {
+                if (waitError || !self->acceptor_.is_open()) return;
+                self->doAccept();
+            });
+            return;
+        }
         if (!error) std::make_shared<HttpSession>(std::move(socket), self->context_)->start();
         self->doAccept();
     });

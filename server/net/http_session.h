@@ -59,6 +59,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         unsigned version = 11;
         bool keepAlive = true;
         bool streaming = false;
+        bool head = false;  // a HEAD request: headers only
         int status = 0;
         std::chrono::steady_clock::time_point startedAt;
         std::vector<std::function<void()>> onDisconnect;
@@ -69,6 +70,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     void onRead(boost::beast::error_code error);
     void dispatchNext();
     void dispatch(Request&& request);
+    void failExchange(ResponseSink& sink, const char* where, const std::string& what,
+                      unsigned version);
+    // The exchange's sink was dropped by everyone without an answer (a callback that threw):
+    // 500, or the end of a stream that had started.
+    void abandonedOnStrand(std::uint64_t seq);
     void respondOnStrand(std::uint64_t seq, Response response, bool closeAfter);
     void startStreamOnStrand(std::uint64_t seq, Response header);
     void streamLineOnStrand(std::uint64_t seq, std::string line, bool coalescable);
@@ -107,6 +113,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     bool handedOff_ = false;
     bool drained_ = false;
     std::uint64_t registryId_ = 0;
+    // This connection's unit of the peer's connection quota (none for a trusted proxy).
+    std::shared_ptr<ClientQuotas::Lease> connectionLease_;
+    bool overConnectionQuota_ = false;  // every request gets 429, then the connection closes
 };
 
 // Accepts connections and starts an HttpSession for each.
@@ -121,6 +130,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     void doAccept();
     net::io_context& io_;
     tcp::acceptor acceptor_;
+    net::steady_timer retryTimer_;  // the pause after a failed accept
     ServerContext& context_;
 };
 

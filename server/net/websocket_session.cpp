@@ -32,8 +32,12 @@ class SessionOutbox final : public WsOutbox {
 }  // namespace
 
 WebSocketSession::WebSocketSession(net::ip::tcp::socket&& socket, ServerContext& context,
-                                   ClientInfo client)
-    : ws_(std::move(socket)), context_(context), client_(std::move(client)) {}
+                                   ClientInfo client,
+                                   std::vector<std::shared_ptr<ClientQuotas::Lease>> leases)
+    : ws_(std::move(socket)),
+      context_(context),
+      client_(std::move(client)),
+      leases_(std::move(leases)) {}
 
 WebSocketSession::~WebSocketSession() {
     // Destroyed unfinished only when the I/O context shut down with our handlers unrun: end the
@@ -49,8 +53,10 @@ void WebSocketSession::start(Request&& upgrade) {
     timeout.idle_timeout = std::chrono::milliseconds(context_.config.wsIdleTimeoutMs);
     timeout.keep_alive_pings = true;
     ws_.set_option(timeout);
-    ws_.set_option(websocket::stream_base::decorator(
-        [](websocket::response_type& response) { response.set(http::field::server, "outpost"); }));
+    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
+        response.set(http::field::server, "outpost");
+        response.set("X-Content-Type-Options", "nosniff");
+    }));
     ws_.read_message_max(context_.config.bodyLimitBytes);
     auto request = std::make_shared<Request>(std::move(upgrade));
     net::dispatch(ws_.get_executor(), [self = shared_from_this(), request] {
@@ -86,13 +92,22 @@ void WebSocketSession::onRead(beast::error_code error) {
         finish();
         return;
     }
-    if (ws_.got_text()) {
-        std::string text = beast::buffers_to_string(buffer_.data());
+    try {
+        if (ws_.got_text()) {
+            std::string text = beast::buffers_to_string(buffer_.data());
+            buffer_.consume(buffer_.size());
+            connection_->onMessage(text);
+        } else {
+            buffer_.consume(buffer_.size());
+            connection_->onBinaryMessage();
+        }
+    } catch (const std::exception& caught) {
+        // WsConnection answers its own errors; this catches what escapes it (out of memory
+        // building a reply): the message is lost, the connection goes on.
         buffer_.consume(buffer_.size());
-        connection_->onMessage(text);
-    } else {
-        buffer_.consume(buffer_.size());
-        connection_->onBinaryMessage();
+        context_.metrics.internalError("websocket");
+        context_.logger.log(
+            {{"event", "internal_error"}, {"where", "websocket"}, {"error", caught.what()}});
     }
     doRead();
 }

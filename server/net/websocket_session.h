@@ -10,6 +10,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "http/http_types.h"
 #include "server_context.h"
@@ -20,8 +21,10 @@ class WsConnection;
 
 class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   public:
+    // `leases`: the client's quota units this connection holds until it ends.
     WebSocketSession(boost::asio::ip::tcp::socket&& socket, ServerContext& context,
-                     ClientInfo client);
+                     ClientInfo client,
+                     std::vector<std::shared_ptr<ClientQuotas::Lease>> leases = {});
     ~WebSocketSession();
     void start(Request&& upgrade);
 
@@ -55,6 +58,7 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
     bool finished_ = false;
     bool accepted_ = false;
     std::uint64_t registryId_ = 0;
+    std::vector<std::shared_ptr<ClientQuotas::Lease>> leases_;
 };
 
 }  // namespace outpost::server

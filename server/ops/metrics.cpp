@@ -38,6 +38,16 @@ std::uint64_t read(const std::function<std::uint64_t()>& gauge) {
     return gauge ? gauge() : 0;
 }
 
+// Label values must come from a fixed set: a client may send any token as its method.
+const char* methodLabel(const std::string& method) {
+    static constexpr const char* kKnown[] = {"GET",    "HEAD",    "POST", "PUT",
+                                             "DELETE", "OPTIONS", "PATCH"};
+    for (const char* known : kKnown) {
+        if (method == known) return known;
+    }
+    return "other";
+}
+
 std::string requestLabels(const std::tuple<std::string, std::string, int>& key) {
     const auto& [route, method, status] = key;
     return "route=\"" + route + "\",method=\"" + method + "\",status=\"" + std::to_string(status) +
@@ -73,7 +83,7 @@ void Histogram::render(std::string& out, const std::string& name, const std::str
 void Metrics::observeRequest(const std::string& route, const std::string& method, int status,
                              double seconds) {
     std::lock_guard lock(mutex_);
-    RequestSeries& series = requests_[{route, method, status}];
+    RequestSeries& series = requests_[{route, methodLabel(method), status}];
     ++series.count;
     series.latency.observe(seconds);
 }
@@ -99,6 +109,17 @@ void Metrics::searchRejected(const std::string& reason) {
 void Metrics::internalError(const std::string& where) {
     std::lock_guard lock(mutex_);
     ++internalErrors_[where];
+}
+
+std::uint64_t Metrics::internalErrors(const std::string& where) const {
+    std::lock_guard lock(mutex_);
+    auto it = internalErrors_.find(where);
+    return it == internalErrors_.end() ? 0 : it->second;
+}
+
+void Metrics::quotaRefused(const std::string& quota) {
+    std::lock_guard lock(mutex_);
+    ++quotaRefusals_[quota];
 }
 
 std::string Metrics::render(const MetricGauges& gauges) const {
@@ -148,11 +169,20 @@ std::string Metrics::render(const MetricGauges& gauges) const {
            "Store reads and writes queued or running off the I/O threads.", "gauge",
            read(gauges.storeWorkPending));
     family(out, "outpost_internal_errors_total",
-           "Exceptions caught at a boundary and answered 500, by where.", "counter");
+           "Exceptions caught at a boundary (the request got 500, the server went on), by where.",
+           "counter");
     for (const auto& [where, count] : internalErrors_) {
         line(out, "outpost_internal_errors_total", "where=\"" + where + "\"",
              std::to_string(count));
     }
+    family(out, "outpost_quota_refusals_total", "Requests refused by a per-address quota.",
+           "counter");
+    for (const auto& [quota, count] : quotaRefusals_) {
+        line(out, "outpost_quota_refusals_total", "quota=\"" + quota + "\"", std::to_string(count));
+    }
+    single(out, "outpost_accept_errors_total",
+           "Failed accept() calls (such as EMFILE), each followed by a pause.", "counter",
+           acceptErrors_.load(std::memory_order_relaxed));
     return out;
 }
 

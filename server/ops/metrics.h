@@ -40,6 +40,7 @@ struct MetricGauges {
 
 class Metrics {
   public:
+    // `method` is mapped to a fixed set (GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH, other).
     void observeRequest(const std::string& route, const std::string& method, int status,
                         double seconds);
     void observeQueueWait(double seconds);
@@ -49,8 +50,14 @@ class Metrics {
     void webSocketClosed() { webSockets_.fetch_sub(1, std::memory_order_relaxed); }
     std::int64_t webSockets() const { return webSockets_.load(std::memory_order_relaxed); }
     void slowClientDropped() { slowClients_.fetch_add(1, std::memory_order_relaxed); }
-    // An exception caught at a boundary (`where`: a fixed name, never request data).
+    // An exception caught at a boundary (where: http, websocket, io, pool); the server goes on.
     void internalError(const std::string& where);
+    std::uint64_t internalErrors(const std::string& where) const;
+    // accept() failed (EMFILE and the like); the listener waits a moment and tries again.
+    void acceptFailed() { acceptErrors_.fetch_add(1, std::memory_order_relaxed); }
+    std::uint64_t acceptErrors() const { return acceptErrors_.load(std::memory_order_relaxed); }
+    // A per-address quota refused something (quota: games, streams, websockets, ...).
+    void quotaRefused(const std::string& quota);
 
     std::string render(const MetricGauges& gauges) const;
 
@@ -68,9 +75,11 @@ class Metrics {
     std::uint64_t searchesStopped_ = 0;
     std::uint64_t nodes_ = 0;
     std::map<std::string, std::uint64_t> rejected_;
-    std::map<std::string, std::uint64_t> internalErrors_;
     std::atomic<std::int64_t> webSockets_{0};
     std::atomic<std::uint64_t> slowClients_{0};
+    std::map<std::string, std::uint64_t> internalErrors_;
+    std::map<std::string, std::uint64_t> quotaRefusals_;
+    std::atomic<std::uint64_t> acceptErrors_{0};
 };
 
 }  // namespace outpost::server

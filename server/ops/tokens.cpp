@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "ops/sha256.h"
+
 namespace outpost::server {
 
 namespace {
@@ -54,6 +56,15 @@ bool constantTimeEquals(std::string_view a, std::string_view b) {
         diff |= static_cast<unsigned char>(a[i] ^ b[i]);
     }
     return diff == 0;
+}
+
+std::string tokenHash(std::string_view token) {
+    return sha256Hex(token);
+}
+
+bool tokenMatches(std::string_view token, std::string_view hash) {
+    if (hash.empty()) return false;
+    return constantTimeEquals(tokenHash(token), hash);
 }
 
 }  // namespace outpost::server

@@ -91,10 +91,16 @@ void SearchPool::watchdogLoop() {
     }
 }
 
-void SearchPool::answer(SearchJob& job, const JobOutcome& outcome) {
+void SearchPool::answer(SearchJob& job, const JobOutcome& outcome) const {
     std::lock_guard lock(job.answerMutex_);
-    if (job.answered_.exchange(true)) return;
-    if (job.callbacks_.onDone) job.callbacks_.onDone(outcome);
+    if (job.answered_.exchange(true) || !job.callbacks_.onDone) return;
+    try {
+        job.callbacks_.onDone(outcome);
+    } catch (const std::exception& error) {
+        reportCallbackError(error.what());
+    } catch (...) {
+        reportCallbackError("unknown exception in onDone");
+    }
 }
 
 Submission SearchPool::submit(const std::string& clientKey, SearchRequest request,
@@ -177,7 +183,14 @@ void SearchPool::runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& jo
     SearchCallbacks callbacks;
     callbacks.onInfo = [&](const SearchInfo& info) {
         stopIfRequested();
-        if (job->callbacks_.onInfo) job->callbacks_.onInfo(info);
+        if (!job->callbacks_.onInfo) return;
+        try {
+            job->callbacks_.onInfo(info);
+        } catch (const std::exception& error) {
+            reportCallbackError(error.what());
+        } catch (...) {
+            reportCallbackError("unknown exception in onInfo");
+        }
     };
     callbacks.onCurrMove = [&](const std::string&, int, int) { stopIfRequested(); };
 
@@ -200,6 +213,15 @@ void SearchPool::runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& jo
     // dies (after a watchdog's answer that may still be running).
     std::lock_guard lock(job->answerMutex_);
     job->callbacks_ = {};
+}
+
+void SearchPool::reportCallbackError(const char* what) const {
+    if (!callbackError_) return;
+    try {
+        callbackError_("pool", what);
+    } catch (...) {
+        // The handler logs; a failing log must not end the searcher thread either.
+    }
 }
 
 void SearchPool::beginDrain() {

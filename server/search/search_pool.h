@@ -26,6 +26,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -111,6 +112,12 @@ class SearchPool {
     Submission submit(const std::string& clientKey, SearchRequest request, JobCallbacks callbacks,
                       JobPriority priority = JobPriority::Analysis);
 
+    // Called (on the searcher thread) when a job's onInfo or onDone throws; `where` is "pool".
+    // The exception is caught there, so one failing callback never ends a searcher thread (and
+    // with it the process). Set it before the first submit().
+    using CallbackErrorHandler = std::function<void(const char* where, const std::string& what)>;
+    void onCallbackError(CallbackErrorHandler handler) { callbackError_ = std::move(handler); }
+
     // Refuse new jobs from now on (SIGTERM).
     void beginDrain();
     bool draining() const;
@@ -131,10 +138,12 @@ class SearchPool {
     void runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& job);
     bool idleLocked() const;  // mutex_ held
     void watchdogLoop();
-    // Runs the job's onDone unless it ran already.
-    static void answer(SearchJob& job, const JobOutcome& outcome);
+    // Runs the job's onDone unless it ran already; an exception from it is reported.
+    void answer(SearchJob& job, const JobOutcome& outcome) const;
+    void reportCallbackError(const char* what) const;
 
     const PoolOptions options_;
+    CallbackErrorHandler callbackError_;
     mutable std::mutex mutex_;
     std::condition_variable workAvailable_;
     std::condition_variable idle_;

@@ -45,8 +45,11 @@ struct ClockState {
 };
 
 struct GameRecord {
-    std::string id;                  // unguessable, URL-safe
-    std::string playerToken;         // secret; required to change the game
+    std::string id;  // unguessable, URL-safe
+    // SHA-256 (hex) of each side's player token: the token of a side is what moves it. Empty for
+    // the engine's side. The tokens themselves are never stored (docs/security.md).
+    std::string whiteTokenHash;
+    std::string blackTokenHash;
     std::string initialFen;          // always a full FEN (the start position spelled out)
     std::vector<std::string> moves;  // UCI, in order
     std::string status =

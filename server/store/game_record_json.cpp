@@ -1,5 +1,7 @@
 #include "store/game_record_json.h"
 
+#include "ops/tokens.h"
+
 namespace outpost::server {
 
 namespace {
@@ -28,7 +30,8 @@ nlohmann::json toStoredJson(const GameRecord& game) {
     if (game.engine.limits) engine["limits"] = limitsToJson(*game.engine.limits);
     nlohmann::json json = {
         {"id", game.id},
-        {"playerToken", game.playerToken},
+        {"whiteTokenSha256", game.whiteTokenHash},
+        {"blackTokenSha256", game.blackTokenHash},
         {"initialFen", game.initialFen},
         {"moves", game.moves},
         {"status", game.status},
@@ -55,7 +58,8 @@ nlohmann::json toStoredJson(const GameRecord& game) {
 GameRecord gameRecordFromStoredJson(const nlohmann::json& json) {
     GameRecord game;
     game.id = json.at("id").get<std::string>();
-    game.playerToken = json.at("playerToken").get<std::string>();
+    game.whiteTokenHash = json.value("whiteTokenSha256", "");
+    game.blackTokenHash = json.value("blackTokenSha256", "");
     game.initialFen = json.at("initialFen").get<std::string>();
     game.moves = json.at("moves").get<std::vector<std::string>>();
     game.status = json.at("status").get<std::string>();
@@ -66,6 +70,14 @@ GameRecord gameRecordFromStoredJson(const nlohmann::json& json) {
     game.engine.side = engine.at("side").get<std::string>();
     if (engine.contains("level")) game.engine.level = engine.at("level").get<int>();
     if (engine.contains("limits")) game.engine.limits = limitsFromJson(engine.at("limits"));
+    if (game.whiteTokenHash.empty() && game.blackTokenHash.empty() &&
+        json.contains("playerToken")) {
+        // Stored before tokens were per side and hashed: one plain token moved every side a
+        // person plays. It still does (hashed now; the next write stores only the hashes).
+        const std::string hash = tokenHash(json.at("playerToken").get<std::string>());
+        if (game.engine.side != "white") game.whiteTokenHash = hash;
+        if (game.engine.side != "black") game.blackTokenHash = hash;
+    }
     game.version = json.at("version").get<std::uint64_t>();
     game.createdAtMs = json.value("createdAtMs", std::int64_t{0});
     game.updatedAtMs = json.value("updatedAtMs", std::int64_t{0});
@@ -82,7 +94,7 @@ GameRecord gameRecordFromStoredJson(const nlohmann::json& json) {
 std::optional<GameRecord> parseStoredGame(std::string_view doc) {
     try {
         return gameRecordFromStoredJson(nlohmann::json::parse(doc));
-    } catch (const nlohmann::json::exception&) {
+    } catch (const std::exception&) {
         return std::nullopt;
     }
 }

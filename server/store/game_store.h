@@ -28,8 +28,10 @@
 namespace outpost::server {
 
 // Finished-game retention of every backend: how long a finished game is kept after its last
-// change. Zero, the default, keeps finished games forever; ongoing games are never removed.
+// change. Zero, the default, keeps finished games forever. Unfinished (ongoing) games have a
+// retention of their own (abandoned games; the server's default is 30 days); zero keeps them.
 inline constexpr std::chrono::seconds kKeepFinishedForever{0};
+inline constexpr std::chrono::seconds kKeepForever{0};
 
 enum class StoreStatus {
     Ok,
@@ -37,6 +39,7 @@ enum class StoreStatus {
     AlreadyExists,    // create() with an id that is taken
     VersionConflict,  // update() lost a race: the stored version is not the expected one
     Unavailable,      // the backend failed (connection lost, disk error); the server answers 503
+    Corrupt,          // the stored document cannot be read (not JSON, fields missing or mistyped)
 };
 
 const char* toString(StoreStatus status);
@@ -60,8 +63,9 @@ class GameStore {
 
     virtual StoreReadResult get(std::string_view id) = 0;
 
-    // The games among `ids` that exist (unknown or expired ids are simply absent), in the order
-    // of `ids`; the caller removes duplicates. One keyed lookup per id, never a scan of all
+    // The games among `ids` that exist (unknown or expired ids are simply absent, and so are
+    // stored documents that cannot be read), in the order of `ids`; the caller removes
+    // duplicates. One keyed lookup per id, never a scan of all
     // games: the cost depends on how many ids are asked (the API bounds it), not on how many
     // games are stored. This is how a client lists its recent games (GET /api/v1/games?ids=).
     virtual StoreManyResult getMany(const std::vector<std::string>& ids) = 0;

@@ -14,6 +14,8 @@ const char* toString(StoreStatus status) {
             return "version_conflict";
         case StoreStatus::Unavailable:
             return "unavailable";
+        case StoreStatus::Corrupt:
+            return "corrupt";
     }
     return "unknown";
 }

@@ -52,7 +52,8 @@ return docs
 }  // namespace
 
 std::int64_t RedisGameStore::keepSeconds(const GameRecord& game) const {
-    return game.status == "ongoing" ? 0 : options_.finishedRetention.count();
+    return game.status == "ongoing" ? options_.unfinishedRetention.count()
+                                    : options_.finishedRetention.count();
 }
 
 RedisGameStore::RedisGameStore(RedisStoreOptions options)
@@ -77,7 +78,7 @@ StoreReadResult RedisGameStore::get(std::string_view id) {
     if (reply->type == REDIS_REPLY_NIL) return {StoreStatus::NotFound, std::nullopt};
     if (reply->type != REDIS_REPLY_STRING) return {StoreStatus::Unavailable, std::nullopt};
     std::optional<GameRecord> game = parseStoredGame(std::string_view(reply->str, reply->len));
-    if (!game) return {StoreStatus::Unavailable, std::nullopt};
+    if (!game) return {StoreStatus::Corrupt, std::nullopt};
     return {StoreStatus::Ok, std::move(game)};
 }
 
@@ -92,8 +93,7 @@ StoreManyResult RedisGameStore::getMany(const std::vector<std::string>& ids) {
         const redisReply* doc = reply->element[i];
         if (doc->type != REDIS_REPLY_STRING) continue;  // nil: no such game (or it expired)
         std::optional<GameRecord> game = parseStoredGame(std::string_view(doc->str, doc->len));
-        if (!game) return {StoreStatus::Unavailable, {}};
-        result.games.push_back(std::move(*game));
+        if (game) result.games.push_back(std::move(*game));  // a damaged one is left out
     }
     return result;
 }

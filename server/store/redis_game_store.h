@@ -11,8 +11,9 @@
 //
 // Durability is Redis's: run it with `appendonly yes` (docker/compose.yaml uses
 // `appendfsync always`, so an acknowledged move is on disk before the server answers).
-// Finished games expire after the retention (EXPIRE on the key, set by the write that finishes
-// them); ongoing games, and every game when the retention is zero (the default), are kept.
+// Every write sets the key's expiry: the finished retention once the game is finished, the
+// unfinished retention while it goes on (so a game nobody touches for that long, abandoned,
+// expires; each move pushes the expiry back). A retention of zero keeps those games (PERSIST).
 #pragma once
 
 #include <chrono>
@@ -31,6 +32,9 @@ struct RedisStoreOptions {
     std::chrono::milliseconds timeout{2000};  // connect and per-command
     // Finished games are deleted this long after their last change (zero: kept forever).
     std::chrono::seconds finishedRetention = kKeepFinishedForever;
+    // Unfinished games expire this long after their last change (each write sets the expiry
+    // again, so only abandoned games go); zero keeps them forever.
+    std::chrono::seconds unfinishedRetention = kKeepForever;
 };
 
 class RedisGameStore final : public GameStore {
@@ -49,7 +53,7 @@ class RedisGameStore final : public GameStore {
 
   private:
     std::string gameKey(std::string_view id) const;
-    // The expiry a write sets on the game's key: the retention once it is finished, else none.
+    // The expiry a write sets on the game's key (0: none).
     std::int64_t keepSeconds(const GameRecord& game) const;
 
     RedisStoreOptions options_;

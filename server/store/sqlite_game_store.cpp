@@ -97,6 +97,10 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
         exec(
             "CREATE INDEX IF NOT EXISTS games_finished_by_age ON games(updated_at)"
             " WHERE status <> 'ongoing'");
+        // And abandoned games, by the age of their last change, the same way.
+        exec(
+            "CREATE INDEX IF NOT EXISTS games_unfinished_by_age ON games(updated_at)"
+            " WHERE status = 'ongoing'");
         statements_.insert = prepare(
             "INSERT INTO games(id, version, status, updated_at, doc, created_at)"
             " VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
@@ -108,6 +112,8 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
         statements_.count = prepare("SELECT COUNT(*) FROM games");
         statements_.prune =
             prepare("DELETE FROM games WHERE status <> 'ongoing' AND updated_at < ?1");
+        statements_.pruneUnfinished =
+            prepare("DELETE FROM games WHERE status = 'ongoing' AND updated_at < ?1");
         pruneLocked();
     } catch (...) {
         close();
@@ -120,8 +126,9 @@ SqliteGameStore::~SqliteGameStore() {
 }
 
 void SqliteGameStore::close() {
-    for (sqlite3_stmt* statement : {statements_.insert, statements_.select, statements_.update,
-                                    statements_.exists, statements_.count, statements_.prune}) {
+    for (sqlite3_stmt* statement :
+         {statements_.insert, statements_.select, statements_.update, statements_.exists,
+          statements_.count, statements_.prune, statements_.pruneUnfinished}) {
         sqlite3_finalize(statement);  // a no-op on the null of a statement never prepared
     }
     sqlite3_close(db_);
@@ -184,7 +191,7 @@ StoreReadResult SqliteGameStore::get(std::string_view id) {
     }
     if (status != StoreStatus::Ok) return {status, std::nullopt};
     std::optional<GameRecord> game = parseStoredGame(doc);
-    if (!game) return {StoreStatus::Unavailable, std::nullopt};
+    if (!game) return {StoreStatus::Corrupt, std::nullopt};
     return {StoreStatus::Ok, std::move(game)};
 }
 
@@ -203,8 +210,7 @@ StoreManyResult SqliteGameStore::getMany(const std::vector<std::string>& ids) {
     StoreManyResult result;
     for (const std::string& doc : docs) {
         std::optional<GameRecord> game = parseStoredGame(doc);
-        if (!game) return {StoreStatus::Unavailable, {}};
-        result.games.push_back(std::move(*game));
+        if (game) result.games.push_back(std::move(*game));  // a damaged one is left out
     }
     return result;
 }
@@ -260,11 +266,15 @@ void SqliteGameStore::pruneIfDueLocked() {
 
 std::uint64_t SqliteGameStore::pruneLocked() {
     lastPrune_ = std::chrono::steady_clock::now();
-    if (options_.finishedRetention <= kKeepFinishedForever) return 0;
+    return deleteOlderLocked(statements_.prune, options_.finishedRetention) +
+           deleteOlderLocked(statements_.pruneUnfinished, options_.unfinishedRetention);
+}
+
+std::uint64_t SqliteGameStore::deleteOlderLocked(sqlite3_stmt* statement,
+                                                 std::chrono::seconds retention) {
+    if (retention <= kKeepForever) return 0;
     const std::int64_t cutoff =
-        nowEpochMs() -
-        std::chrono::duration_cast<std::chrono::milliseconds>(options_.finishedRetention).count();
-    sqlite3_stmt* statement = statements_.prune;
+        nowEpochMs() - std::chrono::duration_cast<std::chrono::milliseconds>(retention).count();
     StatementScope scope(statement);
     sqlite3_bind_int64(statement, 1, cutoff);
     if (sqlite3_step(statement) != SQLITE_DONE) return 0;

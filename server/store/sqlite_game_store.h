@@ -29,6 +29,8 @@ struct SqliteStoreOptions {
     std::string path;
     // Finished games are deleted this long after their last change (zero: kept forever).
     std::chrono::seconds finishedRetention = kKeepFinishedForever;
+    // Unfinished games are deleted this long after their last change (abandoned; zero: kept).
+    std::chrono::seconds unfinishedRetention = kKeepForever;
     // How often a write also deletes the finished games past the retention (and at open).
     std::chrono::milliseconds pruneInterval{std::chrono::hours(1)};
     // How long a writer waits for another process's lock before the store reports Unavailable.
@@ -51,7 +53,8 @@ class SqliteGameStore final : public GameStore {
     std::uint64_t count() override;
     bool healthy() override;
 
-    // Deletes finished games older than the retention; returns how many. Runs at open, and with
+    // Deletes finished games older than the retention, and unfinished ones older than theirs;
+    // returns how many. Runs at open, and with
     // the first write after each pruneInterval, so a server that runs for months stays pruned.
     std::uint64_t pruneFinished();
 
@@ -64,12 +67,15 @@ class SqliteGameStore final : public GameStore {
         sqlite3_stmt* exists = nullptr;
         sqlite3_stmt* count = nullptr;
         sqlite3_stmt* prune = nullptr;
+        sqlite3_stmt* pruneUnfinished = nullptr;
     };
     // Finalizes the prepared statements and closes the connection.
     void close();
     void exec(const char* sql);
     sqlite3_stmt* prepare(const char* sql);
     std::uint64_t pruneLocked();
+    // Runs one prune statement with the cutoff `retention` ago (nothing when it is zero).
+    std::uint64_t deleteOlderLocked(sqlite3_stmt* statement, std::chrono::seconds retention);
     // pruneLocked() when pruneInterval has passed since the last pruning.
     void pruneIfDueLocked();
     // The stored document of one game; Ok, NotFound or Unavailable. The caller holds mutex_.

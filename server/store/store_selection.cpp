@@ -17,6 +17,7 @@ constexpr std::chrono::hours kHoursPerDay{24};
 StoreSettings storeSettingsFor(const ServerConfig& config) {
     StoreSettings settings;
     settings.finishedRetention = kHoursPerDay * config.retentionDays;
+    settings.unfinishedRetention = kHoursPerDay * config.unfinishedRetentionDays;
     if (config.store == "redis") settings.redisUrl = config.redisUrl;
     settings.dbPath = config.store == "sqlite" ? config.sqlitePath : kInMemoryPath;
     return settings;
@@ -28,6 +29,7 @@ StoreSelection selectGameStores(const StoreSettings& settings) {
         RedisStoreOptions storeOptions;
         storeOptions.url = settings.redisUrl;
         storeOptions.finishedRetention = settings.finishedRetention;
+        storeOptions.unfinishedRetention = settings.unfinishedRetention;
         RedisBusOptions busOptions;
         busOptions.url = settings.redisUrl;
         selection.store = std::make_shared<RedisGameStore>(storeOptions);
@@ -48,6 +50,7 @@ StoreSelection selectGameStores(const StoreSettings& settings) {
     SqliteStoreOptions options;
     options.path = settings.dbPath;
     options.finishedRetention = settings.finishedRetention;
+    options.unfinishedRetention = settings.unfinishedRetention;
     try {
         selection.store = std::make_shared<SqliteGameStore>(options);
     } catch (const std::runtime_error& error) {

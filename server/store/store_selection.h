@@ -19,6 +19,8 @@ struct StoreSettings {
     std::string redisUrl;
     std::string dbPath;
     std::chrono::seconds finishedRetention = kKeepFinishedForever;
+    // Unfinished games untouched this long are removed (SQLite, Redis); zero keeps them.
+    std::chrono::seconds unfinishedRetention = kKeepForever;
 };
 
 struct StoreSelection {

@@ -15,9 +15,12 @@ load="$build/server/outpost-server-load"
 engine="$build/engine/outpost"
 
 ulimit -n 16384 2>/dev/null || true
-# Games in memory: the benchmark measures the server, not the disk (docs/performance.md).
+# Games in memory: the benchmark measures the server, not the disk (docs/performance.md). Every
+# load client connects from one address: no per-address quotas (docs/security.md).
 "$server" --port "$port" --threads "$threads" --io-threads 2 --log-requests false --store memory \
-    --queue-size 4096 --client-searches 100000 >/tmp/outpost-bench-server.log 2>&1 &
+    --queue-size 4096 --client-searches 100000 --client-connections 0 --client-websockets 0 \
+    --client-subscriptions 0 --client-streams 0 --client-games-per-minute 0 \
+    >/tmp/outpost-bench-server.log 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do

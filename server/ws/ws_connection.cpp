@@ -37,9 +37,9 @@ void WsConnection::offload(nlohmann::json id, void (WsConnection::*task)(const n
         try {
             ((*self).*task)(message);
         } catch (const std::exception& error) {
-            self->context_.metrics.internalError("ws_message");
+            self->context_.metrics.internalError("websocket");
             self->context_.logger.log({{"event", "internal_error"},
-                                       {"where", "ws_message"},
+                                       {"where", "websocket"},
                                        {"type", message.value("type", "")},
                                        {"error", error.what()}});
             self->sendError(id, "internal", "internal error; it was logged");
@@ -61,6 +61,33 @@ void WsConnection::onBinaryMessage() {
 }
 
 void WsConnection::onMessage(std::string_view text) {
+    // The boundary: whatever a message handler throws, the client gets an error and the
+    // connection (and the server) go on.
+    try {
+        handleMessage(text);
+    } catch (const std::exception& error) {
+        failMessage(text, error.what());
+    } catch (...) {
+        failMessage(text, "unknown exception");
+    }
+}
+
+void WsConnection::failMessage(std::string_view text, const std::string& what) {
+    context_.metrics.internalError("websocket");
+    context_.logger.log({{"event", "internal_error"},
+                         {"where", "websocket"},
+                         {"error", what},
+                         {"client", client_.address}});
+    nlohmann::json id;
+    nlohmann::json message = nlohmann::json::parse(text, nullptr, false);
+    if (message.is_object() && message.contains("id") &&
+        (message.at("id").is_string() || message.at("id").is_number_integer())) {
+        id = message.at("id");
+    }
+    sendError(id, "internal", "the server failed to handle this message");
+}
+
+void WsConnection::handleMessage(std::string_view text) {
     nlohmann::json message = nlohmann::json::parse(text, nullptr, false);
     if (message.is_discarded())
         return sendError(nullptr, "bad_json", "the message is not valid JSON");
@@ -173,13 +200,32 @@ void WsConnection::subscribe(const nlohmann::json& message) {
             return sendError(id, "bad_request", "already subscribed to this game");
         }
     }
+    auto lease = context_.quotas.tryAcquire(Quota::Subscriptions, client_.address);
+    if (!lease) {
+        context_.metrics.quotaRefused(quotaName(Quota::Subscriptions));
+        nlohmann::json reply =
+            withId({{"type", "error"},
+                    {"code", quotaErrorCode(Quota::Subscriptions)},
+                    {"message", "this client holds " +
+                                    std::to_string(context_.config.perClientSubscriptions) +
+                                    " game subscriptions already (see docs/security.md)"},
+                    {"retryAfter", context_.config.retryAfterSeconds}},
+                   id);
+        return send(reply);
+    }
     std::weak_ptr<WsConnection> weak = weak_from_this();
     auto [feed, subscription] =
         subscribeFeed(*context_.bus, gameId, [weak](std::string text, bool coalescable) {
             if (auto self = weak.lock()) self->outbox_->send(std::move(text), coalescable);
         });
     GameService service(context_);
-    auto loaded = service.load(gameId);
+    std::variant<GameRecord, ApiError> loaded;
+    try {
+        loaded = service.load(gameId);
+    } catch (...) {
+        context_.bus->unsubscribe(subscription);  // then the boundary in onMessage answers
+        throw;
+    }
     if (auto* error = std::get_if<ApiError>(&loaded)) {
         context_.bus->unsubscribe(subscription);
         return sendError(id, error->code, error->message);
@@ -189,6 +235,7 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         std::lock_guard lock(mutex_);
         if (!closed_ && !subscriptions_.count(gameId)) {
             subscriptions_[gameId] = subscription;
+            subscriptionLeases_[gameId] = std::move(lease);
             keep = true;
         }
     }
@@ -211,6 +258,7 @@ void WsConnection::unsubscribe(const nlohmann::json& message) {
         auto it = subscriptions_.find(message.at("gameId").get<std::string>());
         if (it != subscriptions_.end()) {
             subscription = it->second;
+            subscriptionLeases_.erase(it->first);
             subscriptions_.erase(it);
         }
     }
@@ -261,11 +309,13 @@ void WsConnection::move(const nlohmann::json& message) {
 void WsConnection::onClose() {
     std::map<std::string, std::shared_ptr<SearchJob>> searches;
     std::map<std::string, GameEventBus::SubscriptionId> subscriptions;
+    std::map<std::string, std::shared_ptr<ClientQuotas::Lease>> leases;
     {
         std::lock_guard lock(mutex_);
         closed_ = true;
         searches.swap(searches_);
         subscriptions.swap(subscriptions_);
+        leases.swap(subscriptionLeases_);
     }
     for (auto& [key, job] : searches) job->stop();
     for (auto& [gameId, subscription] : subscriptions) context_.bus->unsubscribe(subscription);

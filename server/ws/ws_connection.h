@@ -32,6 +32,7 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
   public:
     WsConnection(ServerContext& context, ClientInfo client, std::shared_ptr<WsOutbox> outbox);
 
+    // Never throws: an exception from a handler is answered with an `internal` error message.
     void onMessage(std::string_view text);
     void onBinaryMessage();
     void onClose();
@@ -40,6 +41,8 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     void sendError(const nlohmann::json& id, std::string_view code, std::string_view message);
 
   private:
+    void handleMessage(std::string_view text);
+    void failMessage(std::string_view text, const std::string& what);
     void analyse(const nlohmann::json& message);
     void stop(const nlohmann::json& message);
     void subscribe(const nlohmann::json& message);
@@ -60,6 +63,8 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     // Running searches by the client's id (dumped JSON, so 1 and "1" differ).
     std::map<std::string, std::shared_ptr<SearchJob>> searches_;
     std::map<std::string, GameEventBus::SubscriptionId> subscriptions_;
+    // One unit of the client's subscription quota per subscription, by game id.
+    std::map<std::string, std::shared_ptr<ClientQuotas::Lease>> subscriptionLeases_;
 };
 
 }  // namespace outpost::server

@@ -99,7 +99,7 @@ TEST_CASE("Redis store: atomic compare-and-set across replicas", "[deploy][redis
     REQUIRE(replicaA.create(game) == StoreStatus::Ok);
     REQUIRE(replicaB.create(game) == StoreStatus::Ok);  // a replayed create is not a conflict
     GameRecord other = sampleGame("shared");
-    other.playerToken = "someone else";
+    other.whiteTokenHash = "someone else";
     REQUIRE(replicaB.create(other) == StoreStatus::AlreadyExists);
     REQUIRE(replicaB.get("shared").game == game);
 

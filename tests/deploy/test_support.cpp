@@ -10,6 +10,7 @@
 #include <random>
 #include <thread>
 
+#include "ops/tokens.h"
 #include "store/redis_connection.h"
 
 namespace outpost::test {
@@ -108,7 +109,7 @@ void RedisServerProcess::resume() {
 server::GameRecord sampleGame(const std::string& id) {
     server::GameRecord game;
     game.id = id;
-    game.playerToken = "token-" + id;
+    game.whiteTokenHash = server::tokenHash("token-" + id);
     game.initialFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     game.engine.side = "black";
     game.engine.level = 3;

@@ -41,6 +41,8 @@ GAME_ENGINE_LIMITS = {"depth": 2}
 LONG_SEARCH_MS = 20000
 START_TIMEOUT_S = 20
 KILL_AFTER_MOVES = 12  # SQLite scenario: acknowledged moves before the SIGKILL
+# nginx's address towards the replicas (--trusted-proxies); clients are 127.0.0.1.
+PROXY_ADDRESS = "127.0.0.2"
 
 
 def log(message):
@@ -67,10 +69,14 @@ def free_port():
 # HTTP and WebSocket clients
 
 
-def http_request(port, method, path, body=None, token=None, timeout=30):
-    """Returns (status, headers dict with lower-case names, parsed JSON or text)."""
+def http_request(port, method, path, body=None, token=None, timeout=30, debug=True, extra=None):
+    """Returns (status, headers dict with lower-case names, parsed JSON or text). `debug` asks
+    nginx which replica answered (X-Outpost-Debug: 1; nginx answers it only on loopback)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     headers = {"Accept": "application/json"}
+    if debug:
+        headers["X-Outpost-Debug"] = "1"
+    headers.update(extra or {})
     data = None
     if body is not None:
         data = json.dumps(body).encode()
@@ -99,7 +105,8 @@ class WebSocket:
         key = base64.b64encode(os.urandom(16)).decode()
         request = (
             f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            "X-Outpost-Debug: 1\r\n\r\n"
         )
         self.sock.sendall(request.encode())
         head = b""
@@ -294,7 +301,7 @@ class Topology:
         self.replicas[index] = self._spawn(f"replica-{index + 1}", [
             self.args.server, "--bind", "127.0.0.1", "--port", str(port),
             "--store", "redis", "--redis-url", f"redis://127.0.0.1:{self.redis_port}",
-            "--threads", "1", "--hash", "16", "--trusted-proxies", "127.0.0.1",
+            "--threads", "1", "--hash", "16", "--trusted-proxies", PROXY_ADDRESS,
             "--web-root", self.args.web_root])
         self._wait(lambda: self._ready(port), f"replica {index + 1} (port {port})")
 
@@ -323,10 +330,10 @@ http {{
     fastcgi_temp_path {self.workdir}/nginx-fastcgi;
     uwsgi_temp_path {self.workdir}/nginx-uwsgi;
     scgi_temp_path {self.workdir}/nginx-scgi;
-    map $http_upgrade $outpost_connection_upgrade {{
-        default upgrade;
-        ''      '';
-    }}
+    include {self.args.http_conf};
+    # nginx reaches the replicas from an address of its own, as in compose, so that the
+    # replicas can tell it from the clients (which connect from 127.0.0.1 here).
+    proxy_bind {PROXY_ADDRESS};
     upstream outpost {{
 {servers}
         keepalive 32;
@@ -505,6 +512,8 @@ def play(topology):
     for s in subscribers:
         s.stop()
 
+    proxy_rules(topology, game_id)
+
     # Restart everything, hard.
     topology.kill_all()
     log("killed nginx, every replica and redis-server with SIGKILL; starting them again")
@@ -516,6 +525,51 @@ def play(topology):
     game = restored
     move(game["legalMoves"][0])
     check(len(game["moves"]) > len(restored["moves"]), "and it can be played on")
+
+
+def proxy_rules(topology, game_id):
+    """What the shipped proxy rules hide and limit (docs/security.md)."""
+    nginx = topology.nginx_port
+    status, headers, _ = http_request(nginx, "GET", f"/api/v1/games/{game_id}", debug=False)
+    check(status == 200 and "x-outpost-upstream" not in headers,
+          "X-Outpost-Upstream only for a loopback client that asks for it")
+    status, _, _ = http_request(nginx, "GET", "/metrics")
+    check(status == 404, f"/metrics is not served through nginx (status {status})")
+    status, _, text = http_request(topology.replica_ports[0] if topology.replicas[0] else
+                                   topology.replica_ports[1], "GET", "/metrics")
+    check(status == 200 and "outpost_http_requests_total" in text,
+          "a replica serves /metrics directly (what Prometheus scrapes)")
+
+    # Invented first hops of X-Forwarded-For: nginx appends the address it saw, the replicas key
+    # on that one, so every request below counts against 127.0.0.1 alone.
+    status, headers, _ = http_request(nginx, "GET", "/healthz?probe=xff",
+                                      extra={"X-Forwarded-For": "198.51.100.1, 198.51.100.2"})
+    check(status == 200, "a request with an invented X-Forwarded-For is served")
+    replica = topology.replica_ports.index(int(upstream_of(headers).rsplit(":", 1)[1]))
+    clients = []
+    deadline = time.time() + 5
+    while not clients and time.time() < deadline:
+        with open(os.path.join(topology.workdir, f"replica-{replica + 1}.log"), errors="replace") as f:
+            for line in f:
+                if '"target":"/healthz?probe=xff"' in line:
+                    clients.append(json.loads(line).get("client"))
+        time.sleep(0.05)
+    check(clients == ["127.0.0.1"],
+          f"the replica keyed it on the address nginx saw, not an invented hop: {clients}")
+
+    # A burst far beyond the request rate: nginx answers 429 with Retry-After and a JSON error.
+    statuses = []
+    limited = None
+    for _ in range(120):
+        status, headers, body = http_request(nginx, "GET", "/healthz", debug=False)
+        statuses.append(status)
+        if status == 429 and limited is None:
+            limited = (headers, body)
+    check(statuses.count(200) >= 20, f"the burst allowance is served ({statuses.count(200)} x 200)")
+    check(limited is not None and limited[0].get("retry-after") == "1"
+          and isinstance(limited[1], dict) and limited[1]["error"]["code"] == "rate_limited",
+          f"beyond it: 429 rate_limited with Retry-After ({statuses.count(429)} x 429)")
+    time.sleep(3)  # the bucket refills (20 per second) before the scenario goes on
 
 
 DEFAULT_SQLITE_FILE = "outpost-games.db"  # the server's default --sqlite-path
@@ -558,7 +612,8 @@ def sqlite_kill9(args, workdir):
         # No engine: the client plays both sides, as fast as it can, from a thread.
         status, _, game = http_request(port, "POST", "/api/v1/games", {"engine": {"side": "none"}})
         check(status == 201, "sqlite: game created")
-        game_id, token = game["id"], game["playerToken"]
+        # Between people each side has its token: White's is the creator's, Black's the invite.
+        game_id, tokens = game["id"], {"white": game["playerToken"], "black": game["inviteToken"]}
         acked = {"moves": [], "version": game["version"]}
         stop = threading.Event()
 
@@ -571,7 +626,7 @@ def sqlite_kill9(args, workdir):
                     status, _, body = http_request(
                         port, "POST", f"/api/v1/games/{game_id}/moves",
                         {"move": chooser.choice(current["legalMoves"]), "version": current["version"]},
-                        token=token, timeout=5)
+                        token=tokens[current["turn"]], timeout=5)
                 except OSError:
                     return  # the server died under us: this move was not acknowledged
                 if status != 200:
@@ -608,10 +663,14 @@ def main():
     parser.add_argument("--redis", required=True)
     parser.add_argument("--nginx", required=True)
     parser.add_argument("--proxy-conf", required=True)
+    parser.add_argument("--http-conf", default="",
+                        help="the http-block rules (default: outpost-http.conf beside --proxy-conf)")
     parser.add_argument("--web-root", default="")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     args = parser.parse_args()
     args.proxy_conf = os.path.abspath(args.proxy_conf)
+    args.http_conf = os.path.abspath(
+        args.http_conf or os.path.join(os.path.dirname(args.proxy_conf), "outpost-http.conf"))
 
     workdir = tempfile.mkdtemp(prefix="outpost-topology-")
     os.chmod(workdir, 0o755)

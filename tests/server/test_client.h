@@ -89,9 +89,13 @@ class HttpClient {
     }
 
     // Reads one complete response. Throws on a closed connection or a timeout.
-    HttpResult read(std::chrono::steady_clock::duration timeout = kClientTimeout) {
+    // `headResponse`: the answer to a HEAD request, which has headers only (whatever its
+    // Content-Length says); bytes after them belong to the next response.
+    HttpResult read(std::chrono::steady_clock::duration timeout = kClientTimeout,
+                    bool headResponse = false) {
         bhttp::response_parser<bhttp::string_body> parser;
         parser.body_limit(64 * 1024 * 1024);
+        parser.skip(headResponse);
         bool done = false;
         beast::error_code error;
         bhttp::async_read(socket_, buffer_, parser, [&](beast::error_code ec, std::size_t) {
@@ -207,8 +211,15 @@ class HttpClient {
 
 class WsClient {
   public:
-    explicit WsClient(unsigned short port, const std::string& target = "/api/v1/ws") : ws_(io_) {
+    explicit WsClient(unsigned short port, const std::string& target = "/api/v1/ws",
+                      const std::map<std::string, std::string>& headers = {})
+        : ws_(io_) {
         ws_.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+        if (!headers.empty()) {
+            ws_.set_option(websocket::stream_base::decorator([headers](websocket::request_type& r) {
+                for (const auto& [name, value] : headers) r.set(name, value);
+            }));
+        }
         bool done = false;
         beast::error_code error;
         ws_.async_handshake("localhost", target, [&](beast::error_code ec) {

@@ -176,12 +176,13 @@ namespace {
 struct MoveBeforeLoad {
     MoveBeforeLoad() : store(std::make_shared<ScriptedStore>()), f(testConfig(), store) {
         std::tie(id, token) = f.createGame();
+        blackToken = f.lastInviteToken;
         store->beforeGet = [this] { REQUIRE(move("e4") == 200); };
     }
-    unsigned move(const std::string& text) {
+    unsigned move(const std::string& text, bool black = false) {
         return f
             .call(verb::post, "/api/v1/games/" + id + "/moves",
-                  nlohmann::json{{"move", text}}.dump(), bearer(token))
+                  nlohmann::json{{"move", text}}.dump(), bearer(black ? blackToken : token))
             ->status();
     }
 
@@ -189,6 +190,7 @@ struct MoveBeforeLoad {
     HandlerFixture f;
     std::string id;
     std::string token;
+    std::string blackToken;
 };
 
 }  // namespace
@@ -210,7 +212,7 @@ TEST_CASE("handlers: a change between subscribe and load reaches a WebSocket onc
     REQUIRE(messages[0]["id"] == 7);
     REQUIRE(messages[0]["game"]["version"] == 2);
     // Later changes still arrive, once each.
-    REQUIRE(race.move("e5") == 200);
+    REQUIRE(race.move("e5", true) == 200);
     messages = outbox->messages();
     REQUIRE(messages.size() == 2);
     REQUIRE(messages[1]["game"]["version"] == 3);
@@ -223,7 +225,7 @@ TEST_CASE("handlers: the same change between subscribe and load reaches an NDJSO
     MoveBeforeLoad race;
     auto stream = race.f.call(verb::get, "/api/v1/games/" + race.id + "/stream", "", {}, false);
     REQUIRE(stream->wait(1));
-    REQUIRE(race.move("e5") == 200);
+    REQUIRE(race.move("e5", true) == 200);
     REQUIRE(stream->wait(2));
     auto lines = stream->lines();
     REQUIRE(lines.size() == 2);

@@ -291,6 +291,7 @@ TEST_CASE("handlers: games, tokens and bad moves", "[server][handlers][games]") 
     auto game = created->json();
     const std::string id = game["id"];
     const std::string token = game["playerToken"];
+    const std::string blackToken = game["inviteToken"];  // people on both sides: one token each
     REQUIRE(id.size() >= 20);
     REQUIRE(token.size() >= 30);
     REQUIRE(game["fen"] == kStartFen);
@@ -328,16 +329,20 @@ TEST_CASE("handlers: games, tokens and bad moves", "[server][handlers][games]") 
     REQUIRE(e4->json()["san"] == nlohmann::json{"e4"});
     REQUIRE(e4->json()["version"] == 2);
     REQUIRE(e4->json()["turn"] == "black");
-    auto stale = f.call(verb::post, moves, R"({"move":"e7e5","version":1})", bearer(token));
+    auto stale = f.call(verb::post, moves, R"({"move":"e7e5","version":1})", bearer(blackToken));
     REQUIRE(stale->status() == 409);
     REQUIRE(stale->errorCode() == "version_conflict");
 
     // Fool's mate... of White: f3 e5 g4 Qh4#.
     auto g2 = f.createGame();
+    const std::string g2Black = f.lastInviteToken;
     const std::string m2 = "/api/v1/games/" + g2.first + "/moves";
+    bool white = true;
     for (const char* move : {"f3", "e5", "g4", "Qh4#"}) {
-        REQUIRE(f.call(verb::post, m2, nlohmann::json{{"move", move}}.dump(), bearer(g2.second))
+        REQUIRE(f.call(verb::post, m2, nlohmann::json{{"move", move}}.dump(),
+                       bearer(white ? g2.second : g2Black))
                     ->status() == 200);
+        white = !white;
     }
     auto over = f.call(verb::get, "/api/v1/games/" + g2.first)->json();
     REQUIRE(over["status"] == "checkmate");

@@ -31,7 +31,9 @@ TEST_CASE("live server: every route over HTTP, keep-alive", "[server][live]") {
     REQUIRE(client.request(verb::get, "/api/v1/nope").status == 404);
     REQUIRE(client.request(verb::post, "/healthz").status == 405);
 
-    auto [id, token] = createGame(client);
+    const auto created = client.request(verb::post, "/api/v1/games", "{}").json();
+    const std::string id = created["id"], token = created["playerToken"];
+    const std::string blackToken = created["inviteToken"];  // between people: a token per side
     REQUIRE(client.request(verb::get, "/api/v1/games/" + id).json()["id"] == id);
     REQUIRE(client
                 .request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e2e4"})",
@@ -39,10 +41,10 @@ TEST_CASE("live server: every route over HTTP, keep-alive", "[server][live]") {
                 .status == 200);
     REQUIRE(client
                 .request(verb::post, "/api/v1/games/" + id + "/engine-move",
-                         R"({"limits":{"depth":2}})", bearer(token))
+                         R"({"limits":{"depth":2}})", bearer(blackToken))
                 .json()["moves"]
                 .size() == 2);
-    REQUIRE(client.request(verb::post, "/api/v1/games/" + id + "/takeback", "", bearer(token))
+    REQUIRE(client.request(verb::post, "/api/v1/games/" + id + "/takeback", "", bearer(blackToken))
                 .json()["moves"]
                 .size() == 1);
     REQUIRE(client.request(verb::get, "/api/v1/games/" + id + "/pgn").body.find("1. e4") !=
@@ -306,7 +308,9 @@ TEST_CASE("live server: NDJSON game stream follows moves", "[server][live]") {
     config.streamKeepAliveMs = 50;
     LiveServer live(config);
     HttpClient http(live.port());
-    auto [id, token] = createGame(http);
+    const auto created = http.request(verb::post, "/api/v1/games", "{}").json();
+    const std::string id = created["id"], token = created["playerToken"];
+    const std::string blackToken = created["inviteToken"];
     HttpClient stream(live.port());
     stream.send(verb::get, "/api/v1/games/" + id + "/stream");
     stream.readStreamHeader();
@@ -318,7 +322,7 @@ TEST_CASE("live server: NDJSON game stream follows moves", "[server][live]") {
     REQUIRE(nlohmann::json::parse(*stream.readLine())["game"]["version"] == 2);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     REQUIRE(http.request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"d5"})",
-                         bearer(token))
+                         bearer(blackToken))
                 .status == 200);
     REQUIRE(nlohmann::json::parse(*stream.readLine())["game"]["version"] == 3);
     REQUIRE(stream.keepAliveLines() >= 1);

@@ -12,7 +12,7 @@ namespace {
 GameRecord sampleGame(const std::string& id) {
     GameRecord game;
     game.id = id;
-    game.playerToken = "secret";
+    game.whiteTokenHash = "0123456789abcdef";
     game.initialFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     game.moves = {"e2e4", "e7e5"};
     game.engine.side = "black";

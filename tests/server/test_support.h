@@ -172,6 +172,8 @@ inline ServerConfig testConfig() {
     // These tests keep games in memory (ServerParts' store, HandlerFixture's MemoryGameStore);
     // say so, since the server's own default is the SQLite file.
     config.store = "memory";
+    // Tests create games by the dozen from one address; the quota has tests of its own.
+    config.perClientGamesPerMinute = 0;
     return config;
 }
 
@@ -204,13 +206,16 @@ struct HandlerFixture {
         return sink;
     }
 
-    // Creates a game; returns {id, token}.
+    // Creates a game; returns {id, token}. Between people the token moves White, and
+    // lastInviteToken Black.
     std::pair<std::string, std::string> createGame(
         const nlohmann::json& body = nlohmann::json::object()) {
         auto sink = call(http::verb::post, "/api/v1/games", body.dump());
         auto json = sink->json();
+        lastInviteToken = json.value("inviteToken", "");
         return {json.at("id").get<std::string>(), json.at("playerToken").get<std::string>()};
     }
+    std::string lastInviteToken;
 
     std::shared_ptr<FakeControl> control;
     std::shared_ptr<CountingEventBus> bus;
@@ -219,10 +224,13 @@ struct HandlerFixture {
 
 // The real server on 127.0.0.1:<ephemeral>, with scripted searchers unless told otherwise.
 struct LiveServer {
-    explicit LiveServer(ServerConfig config = testConfig(), bool realEngine = false)
+    // `store`: in memory unless given.
+    explicit LiveServer(ServerConfig config = testConfig(), bool realEngine = false,
+                        std::shared_ptr<GameStore> store = nullptr)
         : control(std::make_shared<FakeControl>()), bus(std::make_shared<CountingEventBus>()) {
         ServerParts parts;
         parts.bus = bus;
+        parts.store = std::move(store);
         if (!realEngine) parts.searchers = fakeSearchers(control);
         server = std::make_unique<Server>(config, std::move(parts));
         server->start();

@@ -20,6 +20,8 @@ import { adoptServerTechniques } from './ui/techniques';
 type Side = 'white' | 'black';
 
 const TOKEN_KEY_PREFIX = 'outpost.token.';
+/** Games between people have a token per side; an analysis board keeps Black's here. */
+const INVITE_KEY_PREFIX = 'outpost.invite.';
 const ORIENTATION_KEY_PREFIX = 'outpost.orientation.';
 const RESIGN_CONFIRM_MS = 3000;
 
@@ -31,6 +33,7 @@ export class App {
   private readonly clocks = new Clocks(() => void this.refresh());
   private game: Game | null = null;
   private token: string | null = null;
+  private inviteToken: string | null = null;
   private viewPly = 0;
   private engineInfo: SearchInfo | null = null;
   /** GET /api/v1/engine, once it has arrived. */
@@ -119,6 +122,7 @@ export class App {
       const game = await api.getGame(id);
       rememberGame(id);
       this.token = localStorage.getItem(TOKEN_KEY_PREFIX + id);
+      this.inviteToken = localStorage.getItem(INVITE_KEY_PREFIX + id);
       const savedOrientation = localStorage.getItem(ORIENTATION_KEY_PREFIX + id) as Side | null;
       this.setGame(game, savedOrientation ?? this.defaultOrientation(game));
     } catch (err) {
@@ -177,9 +181,11 @@ export class App {
 
   private adoptNewGame(game: Game, orientation: Side): void {
     if (game.playerToken) localStorage.setItem(TOKEN_KEY_PREFIX + game.id, game.playerToken);
+    if (game.inviteToken) localStorage.setItem(INVITE_KEY_PREFIX + game.id, game.inviteToken);
     localStorage.setItem(ORIENTATION_KEY_PREFIX + game.id, orientation);
     rememberGame(game.id);
     this.token = game.playerToken ?? null;
+    this.inviteToken = game.inviteToken ?? null;
     history.pushState(null, '', `?game=${encodeURIComponent(game.id)}`);
     this.setGame(game, orientation);
   }
@@ -228,6 +234,11 @@ export class App {
     if (changed) this.followAnalysis();
   }
 
+  /** The token that moves `side`: White's is `token` on an analysis board, Black's `inviteToken`. */
+  private tokenFor(side: Side): string | null {
+    return side === 'black' && this.inviteToken ? this.inviteToken : this.token;
+  }
+
   private engineToMove(game: Game): boolean {
     return game.status === 'ongoing' && game.engine.side === game.turn;
   }
@@ -274,7 +285,7 @@ export class App {
     if (game.engine.side !== 'none') this.engineThinking = true;
     this.renderStatus();
     try {
-      const updated = await api.move(game.id, this.token, move, game.version);
+      const updated = await api.move(game.id, this.tokenFor(game.turn) ?? this.token, move, game.version);
       this.moveInFlight = false;
       this.applyGame(updated);
       return true;
@@ -473,7 +484,8 @@ export class App {
     const game = this.game;
     if (!game || !this.token) return;
     try {
-      const updated = await api.takeback(game.id, this.token);
+      // A takeback is the side that moved last's.
+      const updated = await api.takeback(game.id, this.tokenFor(opposite(game.turn)) ?? this.token);
       this.board.cancelPremove();
       this.engineInfo = null;
       this.applyGame(updated);
@@ -501,7 +513,7 @@ export class App {
     button.textContent = '⚑ Resign';
     button.classList.remove('armed');
     try {
-      this.applyGame(await api.resign(game.id, this.token));
+      this.applyGame(await api.resign(game.id, this.tokenFor(game.turn) ?? this.token));
     } catch (err) {
       toast(`Resign refused: ${(err as Error).message}`, 'error');
     }

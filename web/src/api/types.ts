@@ -66,8 +66,12 @@ export interface Game {
   clock?: Clock;
   version: number;
   engineMove?: EngineMove;
-  /** Only in the reply that created the game. */
+  /** Only in the reply that created the game: the token of the creator's side. */
   playerToken?: string;
+  playerSide?: Color;
+  /** Games between people: the other side's token (for an invited player; an analysis board keeps both). */
+  inviteToken?: string;
+  inviteSide?: Color;
 }
 
 /** What GET /api/v1/games?ids=… tells of a game (a "recent games" list). */
