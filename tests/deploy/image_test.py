@@ -103,6 +103,15 @@ class Image:
     def mount(self, container):
         return run(["buildah", "mount", container]).stdout.strip()
 
+    @staticmethod
+    def remove_stale_containers():
+        """Containers left by a run of this test that was killed (its pid is gone)."""
+        names = run(["buildah", "containers", "--format", "{{.ContainerName}}"]).stdout.split()
+        for name in names:
+            match = re.fullmatch(r"outpost-image-test-(\d+)-.*", name)
+            if match and not os.path.exists(f"/proc/{match.group(1)}"):
+                subprocess.run(["buildah", "rm", name], capture_output=True, timeout=120)
+
     def cleanup(self):
         for container in self.containers:
             subprocess.run(["buildah", "rm", container], capture_output=True, timeout=120)
@@ -476,6 +485,7 @@ def main():
     started = time.time()
     image = None
     try:
+        Image.remove_stale_containers()
         image = Image(args.image)
         probe = image.container("probe")
         uid = check_image(image, probe)
