@@ -23,6 +23,7 @@
 #   OUTPOST_IMAGE_MAX_ADDED_MB  the most the image may add to its base (default: 100)
 #   OUTPOST_IMAGE_WORK          scratch folder for the base image's root (default: /var/tmp)
 set -euo pipefail
+# shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 image="${OUTPOST_IMAGE:-localhost/outpost-server:test}"
@@ -57,7 +58,7 @@ make_base_image() {
     security="$(apt_mirror debian-security)"
     mirror="${mirror:-http://deb.debian.org/debian}"
     work="$(mktemp -d "${OUTPOST_IMAGE_WORK:-/var/tmp}/outpost-base-XXXXXX")"
-    rootfs="$work/rootfs"
+    rootfs="${work:?}/rootfs"
     t0=$(date +%s)
     say "base image $base_image absent: debootstrap --variant=minbase bookworm from $mirror"
     if ! timeout 1200 debootstrap --variant=minbase bookworm "$rootfs" "$mirror" \
@@ -82,7 +83,8 @@ path-exclude /usr/share/groff/*
 EOF
     find "$rootfs/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
     find "$rootfs/usr/share/doc" -mindepth 1 -type d -empty -delete
-    rm -rf "$rootfs"/usr/share/{info,linda,man,groff,locale}/* "$rootfs"/usr/share/lintian/overrides/*
+    rm -rf "${rootfs:?}"/usr/share/{info,linda,man,groff,locale}/* \
+        "${rootfs:?}"/usr/share/lintian/overrides/*
     cat >"$rootfs/etc/apt/apt.conf.d/docker-clean" <<'EOF'
 DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
 APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true"; };
@@ -100,9 +102,9 @@ EOF
             printf 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n'
         fi
     } >"$rootfs/etc/apt/sources.list.d/debian.sources"
-    rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/* "$rootfs"/var/cache/debconf/*-old \
-        "$rootfs"/var/lib/dpkg/*-old "$rootfs"/var/log/* "$rootfs"/dev/* "$rootfs"/tmp/* \
-        "$rootfs"/run/*
+    rm -rf "${rootfs:?}"/var/lib/apt/lists/* "${rootfs:?}"/var/cache/apt/* \
+        "${rootfs:?}"/var/cache/debconf/*-old "${rootfs:?}"/var/lib/dpkg/*-old \
+        "${rootfs:?}"/var/log/* "${rootfs:?}"/dev/* "${rootfs:?}"/tmp/* "${rootfs:?}"/run/*
     : >"$rootfs/etc/machine-id"
     ctr="$(buildah from scratch)"
     mnt="$(buildah mount "$ctr")"

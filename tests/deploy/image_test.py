@@ -7,7 +7,8 @@ which makes the base image and builds the Dockerfile first.
   1. The image: its user is `outpost` (not root), its programs find every shared library, and it
      has a HEALTHCHECK.
   2. One server, as `docker run -v outpost-data:/var/lib/outpost` starts it (the image's
-     environment; only the address and port are set, to stay on loopback): GET / serves the board
+     environment; only the address and port, to stay on loopback, and a small search pool are
+     set): GET / serves the board
      page and its scripts, a game lands in the SQLite file on the volume, the process runs as
      `outpost`, and the HEALTHCHECK command itself passes.
   3. SIGTERM (what `docker stop` sends) during a long search: /readyz turns 503, the search's
