@@ -1,16 +1,23 @@
 # Outpost server image: multi-stage on Debian 12.
 #   docker build -t outpost-server .
 #   docker run -p 8080:8080 -v outpost-data:/var/lib/outpost outpost-server
+#   behind a TLS-intercepting proxy, give the build its CA certificates as the secret `ca`:
+#   docker build --secret id=ca,src=/etc/ssl/certs/ca-certificates.crt -t outpost-server .
 # The build stage runs scripts/build.sh, the same recipe CI and scripts/run.sh use, so the image
 # cannot drift from what is tested. The runtime stage holds the binaries, the page and only the
-# runtime libraries.
+# runtime libraries. scripts/image_test.sh builds this file and runs the image (docs/deployment.md).
 
 FROM debian:12-slim AS build
 ENV DEBIAN_FRONTEND=noninteractive
 WORKDIR /src
 # The package lists first: this layer is cached until they change.
+# The npm steps (Node 20 here, the page's packages below) accept extra CA certificates from the
+# optional build secret `ca` (mounted at /run/secrets/ca for that step only, never in a layer);
+# without it node's own CA list is used.
 COPY scripts/deps.sh scripts/common.sh scripts/
-RUN bash -c 'source scripts/deps.sh && \
+RUN --mount=type=secret,id=ca \
+    if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi && \
+    bash -c 'source scripts/deps.sh && \
     apt-get update -q && \
     apt-get install -y -q --no-install-recommends \
         "${OUTPOST_BUILD_PACKAGES[@]}" "${OUTPOST_WEB_PACKAGES[@]}" && \
@@ -18,10 +25,12 @@ RUN bash -c 'source scripts/deps.sh && \
     rm -rf /var/lib/apt/lists/*'
 COPY . .
 # x86-64-v2 (SSE4.2, POPCNT) runs on any x86-64 server of the last decade; `native` would tie the
-# image to the build machine's CPU. Tests are not built into the image (CI runs them).
+# image to the build machine's CPU. Tests and tools are not built into the image (CI runs them).
 ARG OUTPOST_ARCH=x86-64-v2
-RUN OUTPOST_ARCH="$OUTPOST_ARCH" OUTPOST_JOBS="$(nproc)" \
-    OUTPOST_CMAKE_ARGS="-DOUTPOST_BUILD_TESTS=OFF" bash scripts/build.sh && \
+RUN --mount=type=secret,id=ca \
+    if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi && \
+    OUTPOST_ARCH="$OUTPOST_ARCH" OUTPOST_JOBS="$(nproc)" \
+    OUTPOST_CMAKE_ARGS="-DOUTPOST_BUILD_TESTS=OFF -DOUTPOST_BUILD_TOOLS=OFF" bash scripts/build.sh && \
     mkdir -p /out/bin /out/web && \
     cp build/server/outpost-server build/engine/outpost /out/bin/ && \
     if [ -d web/dist ]; then cp -r web/dist/. /out/web/; fi && \
@@ -29,12 +38,16 @@ RUN OUTPOST_ARCH="$OUTPOST_ARCH" OUTPOST_JOBS="$(nproc)" \
 
 FROM debian:12-slim AS runtime
 ENV DEBIAN_FRONTEND=noninteractive
+# The user has a fixed uid/gid (999) so that orchestrators can state it as a number
+# (docker/k8s/outpost.yaml: runAsUser, runAsNonRoot) and volumes keep their owner across images.
 # Runtime libraries only: SQLite (embedded store) and hiredis (shared store). Boost.Asio/Beast
 # and nlohmann/json are header-only; libstdc++ is in the base image.
 RUN apt-get update -q && \
     apt-get install -y -q --no-install-recommends libsqlite3-0 libhiredis0.14 && \
     rm -rf /var/lib/apt/lists/* && \
-    useradd --system --home-dir /var/lib/outpost --shell /usr/sbin/nologin outpost && \
+    groupadd --system --gid 999 outpost && \
+    useradd --system --uid 999 --gid outpost --home-dir /var/lib/outpost \
+        --shell /usr/sbin/nologin outpost && \
     mkdir -p /var/lib/outpost && chown outpost:outpost /var/lib/outpost
 COPY --from=build /out/bin/ /usr/local/bin/
 COPY --from=build /out/web/ /usr/share/outpost/web/

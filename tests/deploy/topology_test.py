@@ -296,13 +296,18 @@ class Topology:
         except OSError:
             return False
 
-    def start_replica(self, index):
-        port = self.replica_ports[index]
-        self.replicas[index] = self._spawn(f"replica-{index + 1}", [
+    def replica_command(self, index, port):
+        """How replica `index` is started (tests/deploy/image_test.py runs it from the image)."""
+        return [
             self.args.server, "--bind", "127.0.0.1", "--port", str(port),
             "--store", "redis", "--redis-url", f"redis://127.0.0.1:{self.redis_port}",
             "--threads", "1", "--hash", "16", "--trusted-proxies", PROXY_ADDRESS,
-            "--web-root", self.args.web_root])
+            "--web-root", self.args.web_root]
+
+    def start_replica(self, index):
+        port = self.replica_ports[index]
+        self.replicas[index] = self._spawn(f"replica-{index + 1}",
+                                           self.replica_command(index, port))
         self._wait(lambda: self._ready(port), f"replica {index + 1} (port {port})")
 
     def _ready(self, port):
