@@ -63,6 +63,7 @@ struct Options {
     int threads = 2;
     unsigned seed = 1;
     std::string verify;  // only measure this network file on the data
+    bool mirror = true;  // also learn from positions mirrored a-h (twice the data, nearly)
 };
 
 // --- Data ------------------------------------------------------------------------------------
@@ -166,12 +167,14 @@ Dataset readData(const Options& opt) {
     return data;
 }
 
-// The network inputs of a sample from both perspectives (side to move first).
-int features(const Sample& s, std::array<int, 32>& us, std::array<int, 32>& them) {
+// The network inputs of a sample from both perspectives (side to move first); mirrored swaps
+// the a- and h-files (chess is symmetric that way but for castling, which the inputs ignore).
+int features(const Sample& s, bool mirrored, std::array<int, 32>& us, std::array<int, 32>& them) {
     const Color stm = Color(s.stm);
+    const int flip = mirrored ? 7 : 0;
     int n = 0;
     for (std::uint64_t b = s.occupied; b; b &= b - 1, ++n) {
-        const Square sq = Square(std::countr_zero(b));
+        const Square sq = Square(std::countr_zero(b) ^ flip);
         const int code = (s.pieces[n / 2] >> (4 * (n % 2))) & 15;
         const Piece pc = makePiece(Color(code / 6), PieceType(code % 6 + 1));
         us[n] = nnue::featureIndex(stm, pc, sq);
@@ -206,9 +209,9 @@ struct Params {
 
 // Forward (and with grad, backward) for one sample; returns its loss. The output is in units of
 // nnue::kScale centipawns, as in the engine.
-double step(const Params& p, const Sample& s, const Options& opt, Params* grad) {
+double step(const Params& p, const Sample& s, bool mirrored, const Options& opt, Params* grad) {
     std::array<int, 32> us, them;
-    const int n = features(s, us, them);
+    const int n = features(s, mirrored, us, them);
     alignas(64) float accUs[kHidden], accThem[kHidden];
     std::copy(p.b1.begin(), p.b1.end(), accUs);
     std::copy(p.b1.begin(), p.b1.end(), accThem);
@@ -291,7 +294,7 @@ std::unique_ptr<nnue::Network> quantiseNetwork(const Params& p) {
 double floatError(const Params& p, const Dataset& data, const Options& opt) {
     double sum = 0;
     for (std::size_t i = data.trainCount; i < data.samples.size(); ++i)
-        sum += step(p, data.samples[i], opt, nullptr);
+        sum += step(p, data.samples[i], false, opt, nullptr);
     return data.samples.size() > data.trainCount
                ? sum / double(data.samples.size() - data.trainCount)
                : 0;
@@ -352,6 +355,7 @@ void usage() {
                  "[--lambda X]\n"
                  "           [--wdl-scale CP] [--holdout F] [--max-positions N] [--threads N] "
                  "[--seed N]\n"
+                 "           [--no-mirror]\n"
                  "           [--out FILE.nnue] DATA...\n"
                  "       outpost-nnue-train --verify FILE.nnue [--holdout F] DATA...\n";
 }
@@ -385,6 +389,8 @@ int main(int argc, char** argv) {
             opt.seed = unsigned(std::stoul(args.value()));
         else if (a == "--out")
             opt.output = args.value();
+        else if (a == "--no-mirror")
+            opt.mirror = false;
         else if (a == "--verify")
             opt.verify = args.value();
         else if (a == "--help" || a.starts_with("--")) {
@@ -443,8 +449,14 @@ int main(int argc, char** argv) {
                 g.zero();
                 const std::size_t per = (end - start + threads - 1) / threads;
                 const std::size_t from = start + id * per, to = std::min(end, from + per);
-                for (std::size_t i = from; i < to; ++i)
-                    losses[id] += step(params, data.samples[order[i]], opt, &g);
+                for (std::size_t i = from; i < to; ++i) {
+                    // Half the positions, a different half each epoch, are seen mirrored.
+                    const bool mirrored =
+                        opt.mirror && ((order[i] * 0x9E3779B97F4A7C15ULL +
+                                        std::uint64_t(epoch) * 0xD1B54A32D192ED03ULL) >>
+                                       63) != 0;
+                    losses[id] += step(params, data.samples[order[i]], mirrored, opt, &g);
+                }
             };
             std::vector<std::thread> pool;
             for (std::size_t id = 1; id < threads; ++id) pool.emplace_back(work, id);
