@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "core/movegen.h"
+#include "core/notation.h"
 #include "core/position.h"
+#include "engine.h"
 #include "eval/evaluate.h"
 #include "eval/nnue.h"
 #include "fen_flip.h"
@@ -154,4 +156,27 @@ TEST_CASE("the evaluator switches between the network and the hand-crafted terms
     REQUIRE(evaluator.evaluate(pos) == nnue::evaluate(*nnue::embeddedNetwork(), pos));
     evaluator.useNetwork(false);
     REQUIRE(evaluator.evaluate(pos) == classical);
+}
+
+TEST_CASE("searches with the network find mates and play legal moves", "[nnue]") {
+    EngineOptions options;
+    options.config.network = true;
+    Engine engine(options);
+    SearchRequest request;
+    request.fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";  // Rd8#
+    request.limits.depth = 6;
+    SearchResult result = engine.run(request);
+    REQUIRE(result.bestmove == "d1d8");
+    REQUIRE(result.info.score.kind == Score::Kind::Mate);
+    for (const std::string& fen : kFens) {
+        request.fen = fen;
+        request.limits.depth = 7;
+        result = engine.run(request);
+        const Position pos = *Position::fromFen(fen);
+        MoveList legal;
+        generateLegal(pos, legal);
+        bool found = false;
+        for (const auto& sm : legal) found |= moveToUci(sm.move) == result.bestmove;
+        CHECK(found);
+    }
 }
