@@ -300,9 +300,12 @@ double floatError(const Params& p, const Dataset& data, const Options& opt) {
                : 0;
 }
 
-// The held-out error of centipawn evaluations produced by evalCp(position).
+// The held-out error of centipawn evaluations produced by evalCp(position), against the
+// training target, or with resultsOnly against the game results alone (a yardstick that does not
+// depend on --lambda).
 template <typename EvalCp>
-double engineError(const Dataset& data, const Options& opt, EvalCp evalCp) {
+double engineError(const Dataset& data, Options opt, EvalCp evalCp, bool resultsOnly = false) {
+    if (resultsOnly) opt.lambda = 0;
     double sum = 0;
     std::size_t n = 0;
     for (std::size_t i = 0; i < data.fens.size(); ++i) {
@@ -340,13 +343,13 @@ int reportEngineErrors(const std::string& path, const Dataset& data, const Optio
         return 1;
     }
     Evaluator classical;
+    const auto network = [&](const Position& pos) { return nnue::evaluate(*net, pos); };
+    const auto handCrafted = [&](const Position& pos) { return classical.evaluate(pos); };
     std::cout << std::setprecision(6) << "held-out error as the engine sees it: network "
-              << engineError(data, opt,
-                             [&](const Position& pos) { return nnue::evaluate(*net, pos); })
-              << ", hand-crafted "
-              << engineError(data, opt,
-                             [&](const Position& pos) { return classical.evaluate(pos); })
-              << " (" << data.fens.size() << " positions)\n";
+              << engineError(data, opt, network) << ", hand-crafted "
+              << engineError(data, opt, handCrafted) << " (" << data.fens.size() << " positions)\n"
+              << "against the game results alone: network " << engineError(data, opt, network, true)
+              << ", hand-crafted " << engineError(data, opt, handCrafted, true) << "\n";
     return 0;
 }
 
