@@ -74,6 +74,8 @@ struct SearchConfig {
     bool reverseFutility = true;
     bool lateMovePruning = true;
     bool internalIterativeReductions = true;
+    // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
+    bool network = false;
 
     // Switch by name (the boundary where strings become typed fields). False if unknown.
     bool set(std::string_view name, bool on);

@@ -108,6 +108,7 @@ void Position::clear() {
     st_ = &states_.back();
     st_->epSquare = NoSquare;
     st_->captured = NoPiece;
+    st_->moved = NoPiece;
     st_->move = Move::none();
 }
 
@@ -192,6 +193,7 @@ void Position::makeMove(Move m) {
     ++st->pliesFromNull;
     st->move = m;
     st->captured = NoPiece;
+    st->moved = pc;
 
     if (m.isCastling()) {
         const RookMove rook = castlingRook(to);
@@ -284,6 +286,7 @@ void Position::makeNullMove() {
     st->pliesFromNull = 0;
     st->move = Move::null();
     st->captured = NoPiece;
+    st->moved = NoPiece;
     // The board is unchanged, so the blockers stay valid; the side now to move cannot be in
     // check because the side that passed was not.
     st->checkers = 0;

@@ -42,6 +42,7 @@ struct StateInfo {
     Key key;
     Square epSquare;                // NoSquare unless the side to move can capture en passant there
     Piece captured;                 // piece captured by the move that led here (NoPiece if none)
+    Piece moved;                    // the piece that made that move (NoPiece: root, null move)
     Move move;                      // the move that led here (Move::none() for the root)
     Bitboard checkers;              // enemy pieces giving check to the side to move
     Bitboard blockers[ColorCount];  // pieces of either color shielding king c from a slider
@@ -105,6 +106,10 @@ class Position {
     Move lastMove() const { return st_->move; }
     // Number of moves made on this object (the depth of the unmake stack).
     int historyLength() const { return int(states_.size()) - 1; }
+    // The state of the position `plies` moves ago (0: now; at most historyLength()). Its move,
+    // moved and captured pieces say how the board changed since: the network's accumulators
+    // (eval/nnue.h) follow those changes instead of reading the whole board again.
+    const StateInfo& stateBack(int plies) const { return states_[states_.size() - 1 - plies]; }
 
     // --- Checks and attacks -------------------------------------------------------------------
     Bitboard checkers() const { return st_->checkers; }

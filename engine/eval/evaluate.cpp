@@ -16,6 +16,7 @@
 #include "eval/endgame.h"
 #include "eval/kpk.h"
 #include "eval/masks.h"
+#include "eval/nnue.h"
 #include "eval/pawns.h"
 #include "eval/terms.h"
 #include "eval/trace.h"
@@ -382,6 +383,7 @@ void Evaluation<kTrace>::threats(Color us) {
 
 struct Evaluator::Impl {
     eval::PawnTable pawns;
+    std::unique_ptr<nnue::AccumulatorStack> network;  // set while the network is in use
 };
 
 // The first evaluator builds the king-and-pawn table, so no search pays for it mid-game.
@@ -391,11 +393,26 @@ Evaluator::Evaluator() : impl_(std::make_unique<Impl>()) {
 Evaluator::~Evaluator() = default;
 
 int Evaluator::evaluate(const Position& pos) {
+    if (impl_->network) return impl_->network->evaluate(pos);
     return eval::Evaluation<false>(pos, &impl_->pawns, nullptr).run();
 }
 
 void Evaluator::clear() {
     impl_->pawns.clear();
+    if (impl_->network) impl_->network->clear();
+}
+
+void Evaluator::useNetwork(bool on) {
+    if (!on) {
+        impl_->network.reset();
+    } else if (!impl_->network) {
+        if (const nnue::Network* net = nnue::embeddedNetwork())
+            impl_->network = std::make_unique<nnue::AccumulatorStack>(*net);
+    }
+}
+
+bool Evaluator::usingNetwork() const {
+    return impl_->network != nullptr;
 }
 
 namespace eval {

@@ -24,6 +24,11 @@ class Evaluator {
     int evaluate(const Position& pos);
     void clear();  // forget cached pawn structures (new game)
 
+    // Which evaluation evaluate() uses: the network (eval/nnue.h) or the hand-crafted terms.
+    // Without a usable network the hand-crafted one answers.
+    void useNetwork(bool on);
+    bool usingNetwork() const;
+
   private:
     struct Impl;
     std::unique_ptr<Impl> impl_;

@@ -37,6 +37,7 @@ constexpr std::array kSwitches{
     SwitchField{"reverseFutility", &SearchConfig::reverseFutility},
     SwitchField{"lateMovePruning", &SearchConfig::lateMovePruning},
     SwitchField{"internalIterativeReductions", &SearchConfig::internalIterativeReductions},
+    SwitchField{"network", &SearchConfig::network},
 };
 
 }  // namespace

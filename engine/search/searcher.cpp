@@ -112,6 +112,7 @@ void Searcher::prepare(const Position& root, const std::vector<Move>& rootMoves,
                        SharedSearch& shared) {
     pos_ = root;
     shared_ = &shared;
+    evaluator_.useNetwork(shared.config.network);
     counters_ = Counters{};
     nodes_.store(0, std::memory_order_relaxed);
     rootMoves_.clear();

@@ -7,6 +7,7 @@
 #include "core/perft.h"
 #include "core/position.h"
 #include "eval/explain.h"
+#include "eval/nnue.h"
 
 namespace outpost::uci {
 
@@ -107,7 +108,16 @@ std::string evaluationReport(const std::string& fen, const std::vector<std::stri
     std::string error;
     std::optional<Position> pos = replay(fen, moves, error);
     if (!pos) return "info string error: " + error;
-    return eval::formatExplanation(eval::explain(*pos));
+    std::string report = eval::formatExplanation(eval::explain(*pos));
+    // The hand-crafted terms above; the network (the switch `network`) has no terms, one number.
+    if (const nnue::Network* net = nnue::embeddedNetwork()) {
+        const int mover = nnue::evaluate(*net, *pos);
+        const int white = pos->sideToMove() == White ? mover : -mover;
+        report += "\nnetwork evaluation: " + std::string(white >= 0 ? "+" : "") +
+                  std::to_string(white) + " cp for White, " + (mover >= 0 ? "+" : "") +
+                  std::to_string(mover) + " cp for the side to move";
+    }
+    return report;
 }
 
 std::string describePosition(const std::string& fen, const std::vector<std::string>& moves) {

@@ -188,4 +188,5 @@ TEST_CASE("eval prints the static evaluation by term", "[uci][loop]") {
     REQUIRE(total > material);
     CHECK(lines[total].find("cp for White, -") != std::string::npos);
     CHECK(indexOf(lines, "phase 23/24") >= 0);  // a knight counts 1 of 24
+    CHECK(indexOf(lines, "network evaluation: +") > total);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Resumable background self-play for the network's training data.
 #
-#   nice -n 19 tools/nnue/datagen_loop.sh DATAGEN OUT_FILE [CONCURRENCY] [NODES]
+#   nice -n 19 tools/nnue/datagen_loop.sh DATAGEN OUT_FILE [CONCURRENCY] [NODES] [DATAGEN FLAGS...]
 #
 # Runs outpost-datagen in chunks of 200 games, each chunk with a fresh seed (the time and the
 # chunk number), appending to OUT_FILE (keep it outside the repository: data stays out of git).
@@ -9,6 +9,8 @@
 # A copy of DATAGEN is taken first, so rebuilding the tree does not change the program mid-run.
 set -euo pipefail
 datagen=$1 out=$2 concurrency=${3:-2} nodes=${4:-5000}
+shift $(( $# < 4 ? $# : 4 ))
+extra=("$@")  # e.g. --network: the games are played with the network evaluation
 dir=$(dirname "$out")
 mkdir -p "$dir"
 copy="$dir/outpost-datagen.$$"
@@ -18,7 +20,7 @@ chunk=0
 while true; do
     seed=$(( $(date +%s) % 1000000 * 100 + chunk % 100 ))
     "$copy" --games 200 --nodes "$nodes" --random-plies 8 --max-score 3000 \
-        --concurrency "$concurrency" --seed "$seed" --out "$out" 2>>"$dir/datagen.log"
+        --concurrency "$concurrency" --seed "$seed" --out "$out" "${extra[@]}" 2>>"$dir/datagen.log"
     chunk=$((chunk + 1))
     echo "$(date -Is) chunk $chunk done, $(wc -l <"$out") positions in $out" >>"$dir/datagen.log"
 done

@@ -47,7 +47,8 @@ struct Options {
     int maxScore = kWinScore;  // positions whose |score| is at least this are not kept
     unsigned seed = 1;
     std::string output = "selfplay.epd";
-    std::string book;  // optional EPD/FEN file of opening positions
+    std::string book;      // optional EPD/FEN file of opening positions
+    bool network = false;  // play with the network evaluation (net N makes the data of net N+1)
 };
 
 struct Labelled {
@@ -148,7 +149,8 @@ std::vector<std::string> readBook(const std::string& path) {
 
 void usage() {
     std::cerr << "usage: outpost-datagen [--games N] [--nodes N] [--random-plies N] "
-                 "[--concurrency N] [--seed N] [--max-score CP] [--book FILE.epd] [--out FILE]\n";
+                 "[--concurrency N] [--seed N] [--max-score CP] [--book FILE.epd] [--network] "
+                 "[--out FILE]\n";
 }
 
 }  // namespace
@@ -174,6 +176,8 @@ int main(int argc, char** argv) {
             opt.output = args.value();
         else if (a == "--book")
             opt.book = args.value();
+        else if (a == "--network")
+            opt.network = true;
         else {
             usage();
             return a == "--help" ? 0 : 2;
@@ -195,6 +199,7 @@ int main(int argc, char** argv) {
         EngineOptions eo;
         eo.hashMb = 16;
         eo.threads = 1;
+        eo.config.network = opt.network;
         Engine engine(eo);
         std::mt19937_64 rng(opt.seed * 7919ULL + static_cast<unsigned>(id));
         for (int g = nextGame++; g < opt.games; g = nextGame++) {

@@ -37,6 +37,7 @@ export const TECHNIQUES: Technique[] = [
   { name: 'reverseFutility', label: 'Reverse futility', defaultOn: true, counters: ['reverseFutilityPrunes'] },
   { name: 'lateMovePruning', label: 'Late move pruning', defaultOn: true, counters: ['lateMovePrunes'] },
   { name: 'internalIterativeReductions', label: 'Internal iterative reductions', defaultOn: true, counters: ['internalIterativeReductions'] },
+  { name: 'network', label: 'Network evaluation (off: hand-crafted)', defaultOn: false },
 ];
 
 /** "lateMovePruning" -> "Late move pruning": a label for a switch the page does not know. */

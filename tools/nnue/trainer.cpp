@@ -1,0 +1,509 @@
+// outpost-nnue-train: trains the evaluation network (engine/eval/nnue.h) on self-play positions.
+//
+// Input: outpost-datagen's lines, "FEN [result] score": the game's result and the search score
+// in centipawns, both from White's point of view. Each position is packed into 32 bytes (the
+// occupied squares and a 4-bit piece code per piece); its inputs are the 768-wide one-hot
+// vectors of the network, kept sparse: a forward pass adds the ~30 weight rows of the pieces on
+// the board, a backward pass updates only those rows.
+//
+// Loss: the mean squared difference between sigmoid(eval / K) and a target that blends the
+// search score and the result: lambda x sigmoid(score / K) + (1 - lambda) x result, everything
+// from the side to move's point of view (K: --wdl-scale, centipawns). Adam, mini-batches split
+// across threads (each thread sums its own gradients; the sums are added in a fixed order, so a
+// run repeats exactly for a given seed and thread count), the learning rate decaying
+// exponentially to --lr-end.
+//
+// Quantisation-aware: weights are clamped during training to the ranges the int16 file can hold
+// (the output weights to +-127/64, so the engine's 16-bit multiply cannot overflow), and the
+// exported file is read back through the engine's own loader and integer inference to report
+// the error the engine will actually see. The last fraction of the input (whole games: the file
+// is in game order) is held out and only measured.
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../tuner/arg_reader.h"
+#include "core/position.h"
+#include "eval/evaluate.h"
+#include "eval/nnue.h"
+
+using namespace outpost;
+
+namespace {
+
+constexpr int kInputs = nnue::kInputs;
+constexpr int kHidden = nnue::kHidden;
+// Training ranges that the quantised file can represent (see eval/nnue.h).
+constexpr float kMaxFeatureWeight = 1.98f;  // 32 pieces x 1.98 x 255 stays inside int16
+constexpr float kMaxOutputWeight = float(nnue::kMaxOutputWeight) / nnue::kQB;
+
+struct Options {
+    std::vector<std::string> dataFiles;
+    std::string output = "outpost.nnue";
+    int epochs = 20;
+    std::size_t batch = 16384;
+    double learningRate = 0.001;
+    double learningRateEnd = 0.00005;
+    double lambda = 0.7;      // weight of the search score in the target (the rest: result)
+    double wdlScale = 400.0;  // K: centipawns of eval per unit of the sigmoid's argument
+    double holdout = 0.05;
+    std::size_t maxPositions = 0;  // 0: all
+    int threads = 2;
+    unsigned seed = 1;
+    std::string verify;  // only measure this network file on the data
+    bool mirror = true;  // also learn from positions mirrored a-h (twice the data, nearly)
+};
+
+// --- Data ------------------------------------------------------------------------------------
+
+struct Sample {
+    std::uint64_t occupied;
+    std::array<std::uint8_t, 16> pieces;  // 4-bit codes in square order: colour x 6 + type - 1
+    std::int16_t score;                   // centipawns, side to move
+    std::uint8_t result;                  // 0 loss, 1 draw, 2 win for the side to move
+    std::uint8_t stm;
+};
+static_assert(sizeof(Sample) == 32);
+
+struct Dataset {
+    std::vector<Sample> samples;
+    std::vector<std::string> fens;  // of the held-out samples, for the engine's own inference
+    std::size_t trainCount = 0;
+    std::size_t skipped = 0;
+};
+
+int pieceCode(char c) {
+    static constexpr std::string_view kChars = "PNBRQKpnbrqk";
+    const auto at = kChars.find(c);
+    return at == std::string_view::npos ? -1 : int(at);
+}
+
+// "FEN [r] score" into a sample; false for anything else.
+bool parseLine(const std::string& line, Sample& s) {
+    std::istringstream in(line);
+    std::string board, side, castling, ep, half, full, result;
+    int score = 0;
+    if (!(in >> board >> side >> castling >> ep >> half >> full >> result >> score)) return false;
+    if (result == "[1.0]")
+        s.result = 2;
+    else if (result == "[0.5]")
+        s.result = 1;
+    else if (result == "[0.0]")
+        s.result = 0;
+    else
+        return false;
+    if (side != "w" && side != "b") return false;
+    s.stm = side == "w" ? White : Black;
+    s.occupied = 0;
+    s.pieces.fill(0);
+    // FEN runs from a8 to h1; collect (square, code) and pack them in square order.
+    std::array<int, 64> codeAt;
+    codeAt.fill(-1);
+    int rank = 7, file = 0;
+    for (const char c : board) {
+        if (c == '/') {
+            --rank;
+            file = 0;
+        } else if (c >= '1' && c <= '8') {
+            file += c - '0';
+        } else {
+            const int code = pieceCode(c);
+            if (code < 0 || rank < 0 || file > 7) return false;
+            codeAt[rank * 8 + file] = code;
+            ++file;
+        }
+    }
+    int n = 0;
+    for (int sq = 0; sq < 64; ++sq) {
+        if (codeAt[sq] < 0) continue;
+        if (n == 32) return false;
+        s.occupied |= std::uint64_t(1) << sq;
+        s.pieces[n / 2] |= std::uint8_t(codeAt[sq] << (4 * (n % 2)));
+        ++n;
+    }
+    const int stmScore = s.stm == White ? score : -score;
+    s.score = std::int16_t(std::clamp(stmScore, -32000, 32000));
+    if (s.stm == Black) s.result = std::uint8_t(2 - s.result);
+    return true;
+}
+
+Dataset readData(const Options& opt) {
+    Dataset data;
+    std::vector<std::string> lines;
+    for (const std::string& path : opt.dataFiles) {
+        std::ifstream in(path);
+        if (!in) {
+            std::cerr << "cannot read " << path << "\n";
+            std::exit(2);
+        }
+        for (std::string line; std::getline(in, line);) {
+            if (in.eof()) break;  // a last line without its newline may still be being written
+            Sample s;
+            if (!parseLine(line, s)) {
+                ++data.skipped;
+                continue;
+            }
+            data.samples.push_back(s);
+            lines.push_back(line);
+            if (opt.maxPositions && data.samples.size() >= opt.maxPositions) break;
+        }
+    }
+    const std::size_t held = std::size_t(double(data.samples.size()) * opt.holdout);
+    data.trainCount = data.samples.size() - held;
+    for (std::size_t i = data.trainCount; i < lines.size(); ++i)
+        data.fens.push_back(lines[i].substr(0, lines[i].find('[')));
+    return data;
+}
+
+// The network inputs of a sample from both perspectives (side to move first); mirrored swaps
+// the a- and h-files (chess is symmetric that way but for castling, which the inputs ignore).
+int features(const Sample& s, bool mirrored, std::array<int, 32>& us, std::array<int, 32>& them) {
+    const Color stm = Color(s.stm);
+    const int flip = mirrored ? 7 : 0;
+    int n = 0;
+    for (std::uint64_t b = s.occupied; b; b &= b - 1, ++n) {
+        const Square sq = Square(std::countr_zero(b) ^ flip);
+        const int code = (s.pieces[n / 2] >> (4 * (n % 2))) & 15;
+        const Piece pc = makePiece(Color(code / 6), PieceType(code % 6 + 1));
+        us[n] = nnue::featureIndex(stm, pc, sq);
+        them[n] = nnue::featureIndex(~stm, pc, sq);
+    }
+    return n;
+}
+
+double sigmoid(double x) {
+    return 1.0 / (1.0 + std::exp(-x));
+}
+
+double target(const Sample& s, const Options& opt) {
+    return opt.lambda * sigmoid(s.score / opt.wdlScale) + (1 - opt.lambda) * (s.result / 2.0);
+}
+
+// --- The float network and its gradients --------------------------------------------------------
+
+struct Params {
+    std::vector<float> w1 = std::vector<float>(std::size_t(kInputs) * kHidden);
+    std::vector<float> b1 = std::vector<float>(kHidden);
+    std::vector<float> w2 = std::vector<float>(2 * kHidden);
+    float b2 = 0;
+
+    void zero() {
+        std::fill(w1.begin(), w1.end(), 0.f);
+        std::fill(b1.begin(), b1.end(), 0.f);
+        std::fill(w2.begin(), w2.end(), 0.f);
+        b2 = 0;
+    }
+};
+
+// Forward (and with grad, backward) for one sample; returns its loss. The output is in units of
+// nnue::kScale centipawns, as in the engine.
+double step(const Params& p, const Sample& s, bool mirrored, const Options& opt, Params* grad) {
+    std::array<int, 32> us, them;
+    const int n = features(s, mirrored, us, them);
+    alignas(64) float accUs[kHidden], accThem[kHidden];
+    std::copy(p.b1.begin(), p.b1.end(), accUs);
+    std::copy(p.b1.begin(), p.b1.end(), accThem);
+    for (int k = 0; k < n; ++k) {
+        const float* ru = &p.w1[std::size_t(us[k]) * kHidden];
+        const float* rt = &p.w1[std::size_t(them[k]) * kHidden];
+        for (int i = 0; i < kHidden; ++i) accUs[i] += ru[i];
+        for (int i = 0; i < kHidden; ++i) accThem[i] += rt[i];
+    }
+    float out = p.b2;
+    for (int i = 0; i < kHidden; ++i) {
+        const float u = std::clamp(accUs[i], 0.f, 1.f), t = std::clamp(accThem[i], 0.f, 1.f);
+        out += u * u * p.w2[i] + t * t * p.w2[kHidden + i];
+    }
+    const double scaleToSigmoid = nnue::kScale / opt.wdlScale;
+    const double predicted = sigmoid(out * scaleToSigmoid);
+    const double diff = predicted - target(s, opt);
+    if (!grad) return diff * diff;
+
+    const float g = float(2 * diff * predicted * (1 - predicted) * scaleToSigmoid);
+    grad->b2 += g;
+    float dUs[kHidden], dThem[kHidden];
+    for (int i = 0; i < kHidden; ++i) {
+        const float u = accUs[i], t = accThem[i];
+        const bool uLive = u > 0.f && u<1.f, tLive = t> 0.f && t < 1.f;
+        const float uc = std::clamp(u, 0.f, 1.f), tc = std::clamp(t, 0.f, 1.f);
+        grad->w2[i] += g * uc * uc;
+        grad->w2[kHidden + i] += g * tc * tc;
+        dUs[i] = uLive ? g * p.w2[i] * 2 * u : 0.f;
+        dThem[i] = tLive ? g * p.w2[kHidden + i] * 2 * t : 0.f;
+        grad->b1[i] += dUs[i] + dThem[i];
+    }
+    for (int k = 0; k < n; ++k) {
+        float* ru = &grad->w1[std::size_t(us[k]) * kHidden];
+        float* rt = &grad->w1[std::size_t(them[k]) * kHidden];
+        for (int i = 0; i < kHidden; ++i) ru[i] += dUs[i];
+        for (int i = 0; i < kHidden; ++i) rt[i] += dThem[i];
+    }
+    return diff * diff;
+}
+
+struct Adam {
+    static constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEpsilon = 1e-8;
+    std::vector<float> m, v;
+    explicit Adam(std::size_t n) : m(n), v(n) {}
+
+    void apply(float* params, const float* grad, std::size_t n, std::size_t offset, double lr,
+               long t, float limit) {
+        const double c1 = 1 - std::pow(kBeta1, double(t)), c2 = 1 - std::pow(kBeta2, double(t));
+        for (std::size_t i = 0; i < n; ++i) {
+            float& mi = m[offset + i];
+            float& vi = v[offset + i];
+            mi = float(kBeta1 * mi + (1 - kBeta1) * grad[i]);
+            vi = float(kBeta2 * vi + (1 - kBeta2) * double(grad[i]) * grad[i]);
+            const double update = lr * (mi / c1) / (std::sqrt(vi / c2) + kEpsilon);
+            params[i] = std::clamp(float(params[i] - update), -limit, limit);
+        }
+    }
+};
+
+// --- Quantisation -------------------------------------------------------------------------------
+
+std::int16_t quantise(float x, double scale, int limit) {
+    return std::int16_t(std::clamp<long>(std::lround(x * scale), -limit, limit));
+}
+
+std::unique_ptr<nnue::Network> quantiseNetwork(const Params& p) {
+    auto net = std::make_unique<nnue::Network>();
+    for (std::size_t i = 0; i < p.w1.size(); ++i)
+        net->featureWeights[i] = quantise(p.w1[i], nnue::kQA, 32767);
+    for (int i = 0; i < kHidden; ++i) net->featureBias[i] = quantise(p.b1[i], nnue::kQA, 32767);
+    for (int i = 0; i < 2 * kHidden; ++i)
+        net->outputWeights[i] = quantise(p.w2[i], nnue::kQB, nnue::kMaxOutputWeight);
+    net->outputBias = std::int32_t(std::lround(double(p.b2) * nnue::kQA * nnue::kQB));
+    return net;
+}
+
+// --- Measuring ---------------------------------------------------------------------------------
+
+double floatError(const Params& p, const Dataset& data, const Options& opt) {
+    double sum = 0;
+    for (std::size_t i = data.trainCount; i < data.samples.size(); ++i)
+        sum += step(p, data.samples[i], false, opt, nullptr);
+    return data.samples.size() > data.trainCount
+               ? sum / double(data.samples.size() - data.trainCount)
+               : 0;
+}
+
+// The held-out error of centipawn evaluations produced by evalCp(position), against the
+// training target, or with resultsOnly against the game results alone (a yardstick that does not
+// depend on --lambda).
+template <typename EvalCp>
+double engineError(const Dataset& data, Options opt, EvalCp evalCp, bool resultsOnly = false) {
+    if (resultsOnly) opt.lambda = 0;
+    double sum = 0;
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < data.fens.size(); ++i) {
+        const auto pos = Position::fromFen(data.fens[i]);
+        if (!pos) continue;
+        const double d =
+            sigmoid(evalCp(*pos) / opt.wdlScale) - target(data.samples[data.trainCount + i], opt);
+        sum += d * d;
+        ++n;
+    }
+    return n ? sum / double(n) : 0;
+}
+
+bool writeNetwork(const nnue::Network& net, const std::string& path) {
+    std::ofstream out(path, std::ios::binary);
+    const std::string bytes = nnue::serializeNetwork(net);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    return bool(out);
+}
+
+std::unique_ptr<nnue::Network> readNetwork(const std::string& path, std::string& error) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return nnue::loadNetwork({reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
+                             &error);
+}
+
+// The engine's view of a network file on the held-out positions: its integer inference against
+// the hand-crafted evaluation.
+int reportEngineErrors(const std::string& path, const Dataset& data, const Options& opt) {
+    std::string error;
+    const auto net = readNetwork(path, error);
+    if (!net) {
+        std::cerr << "the engine cannot load " << path << ": " << error << "\n";
+        return 1;
+    }
+    Evaluator classical;
+    const auto network = [&](const Position& pos) { return nnue::evaluate(*net, pos); };
+    const auto handCrafted = [&](const Position& pos) { return classical.evaluate(pos); };
+    std::cout << std::setprecision(6) << "held-out error as the engine sees it: network "
+              << engineError(data, opt, network) << ", hand-crafted "
+              << engineError(data, opt, handCrafted) << " (" << data.fens.size() << " positions)\n"
+              << "against the game results alone: network " << engineError(data, opt, network, true)
+              << ", hand-crafted " << engineError(data, opt, handCrafted, true) << "\n";
+    return 0;
+}
+
+void usage() {
+    std::cerr << "usage: outpost-nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] "
+                 "[--lambda X]\n"
+                 "           [--wdl-scale CP] [--holdout F] [--max-positions N] [--threads N] "
+                 "[--seed N]\n"
+                 "           [--no-mirror]\n"
+                 "           [--out FILE.nnue] DATA...\n"
+                 "       outpost-nnue-train --verify FILE.nnue [--holdout F] DATA...\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options opt;
+    tools::ArgReader args(argc, argv, usage);
+    while (!args.done()) {
+        const std::string a = args.take();
+        if (a == "--epochs")
+            opt.epochs = std::stoi(args.value());
+        else if (a == "--batch")
+            opt.batch = std::max<std::size_t>(1, std::stoul(args.value()));
+        else if (a == "--lr")
+            opt.learningRate = std::stod(args.value());
+        else if (a == "--lr-end")
+            opt.learningRateEnd = std::stod(args.value());
+        else if (a == "--lambda")
+            opt.lambda = std::stod(args.value());
+        else if (a == "--wdl-scale")
+            opt.wdlScale = std::stod(args.value());
+        else if (a == "--holdout")
+            opt.holdout = std::clamp(std::stod(args.value()), 0.0, 0.5);
+        else if (a == "--max-positions")
+            opt.maxPositions = std::stoul(args.value());
+        else if (a == "--threads")
+            opt.threads = std::max(1, std::stoi(args.value()));
+        else if (a == "--seed")
+            opt.seed = unsigned(std::stoul(args.value()));
+        else if (a == "--out")
+            opt.output = args.value();
+        else if (a == "--no-mirror")
+            opt.mirror = false;
+        else if (a == "--verify")
+            opt.verify = args.value();
+        else if (a == "--help" || a.starts_with("--")) {
+            usage();
+            return a == "--help" ? 0 : 2;
+        } else
+            opt.dataFiles.push_back(a);
+    }
+    if (opt.dataFiles.empty()) {
+        usage();
+        return 2;
+    }
+
+    const auto started = std::chrono::steady_clock::now();
+    auto seconds = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    const Dataset data = readData(opt);
+    std::cout << "read " << data.samples.size() << " positions (" << data.skipped
+              << " lines skipped): " << data.trainCount << " to train, "
+              << data.samples.size() - data.trainCount << " held out, " << std::fixed
+              << std::setprecision(1) << seconds() << " s\n";
+    if (!opt.verify.empty()) return reportEngineErrors(opt.verify, data, opt);
+    if (data.trainCount == 0) {
+        std::cerr << "no training positions\n";
+        return 1;
+    }
+
+    // Small random weights: about 30 active rows keep the accumulators inside the ReLU's range.
+    Params params;
+    std::mt19937_64 rng(opt.seed);
+    std::normal_distribution<float> featureInit(0.f, 0.04f), outputInit(0.f, 0.1f);
+    for (float& w : params.w1) w = featureInit(rng);
+    for (float& b : params.b1) b = 0.25f + featureInit(rng);
+    for (float& w : params.w2) w = outputInit(rng);
+
+    const std::size_t threads = std::size_t(opt.threads);
+    std::vector<Params> grads(threads);
+    Adam adam(params.w1.size() + params.b1.size() + params.w2.size() + 1);
+    std::vector<std::size_t> order(data.trainCount);
+    std::iota(order.begin(), order.end(), 0);
+    const std::size_t batchesPerEpoch = (data.trainCount + opt.batch - 1) / opt.batch;
+    const long totalBatches = long(batchesPerEpoch) * opt.epochs;
+    long t = 0;
+
+    std::cout << std::setprecision(6) << "epoch 0 held-out error " << floatError(params, data, opt)
+              << "\n";
+    for (int epoch = 1; epoch <= opt.epochs; ++epoch) {
+        std::shuffle(order.begin(), order.end(), rng);
+        double epochLoss = 0;
+        for (std::size_t start = 0; start < data.trainCount; start += opt.batch) {
+            const std::size_t end = std::min(data.trainCount, start + opt.batch);
+            std::vector<double> losses(threads, 0.0);
+            auto work = [&](std::size_t id) {
+                Params& g = grads[id];
+                g.zero();
+                const std::size_t per = (end - start + threads - 1) / threads;
+                const std::size_t from = start + id * per, to = std::min(end, from + per);
+                for (std::size_t i = from; i < to; ++i) {
+                    // Half the positions, a different half each epoch, are seen mirrored.
+                    const bool mirrored =
+                        opt.mirror && ((order[i] * 0x9E3779B97F4A7C15ULL +
+                                        std::uint64_t(epoch) * 0xD1B54A32D192ED03ULL) >>
+                                       63) != 0;
+                    losses[id] += step(params, data.samples[order[i]], mirrored, opt, &g);
+                }
+            };
+            std::vector<std::thread> pool;
+            for (std::size_t id = 1; id < threads; ++id) pool.emplace_back(work, id);
+            work(0);
+            for (auto& th : pool) th.join();
+            Params& g = grads[0];
+            for (std::size_t id = 1; id < threads; ++id) {
+                for (std::size_t i = 0; i < g.w1.size(); ++i) g.w1[i] += grads[id].w1[i];
+                for (int i = 0; i < kHidden; ++i) g.b1[i] += grads[id].b1[i];
+                for (int i = 0; i < 2 * kHidden; ++i) g.w2[i] += grads[id].w2[i];
+                g.b2 += grads[id].b2;
+            }
+            for (const double l : losses) epochLoss += l;
+            // Mean gradients; the learning rate decays exponentially from --lr to --lr-end.
+            const float inv = 1.f / float(end - start);
+            for (float& x : g.w1) x *= inv;
+            for (float& x : g.b1) x *= inv;
+            for (float& x : g.w2) x *= inv;
+            g.b2 *= inv;
+            ++t;
+            const double lr = opt.learningRate * std::pow(opt.learningRateEnd / opt.learningRate,
+                                                          double(t - 1) / double(totalBatches));
+            std::size_t offset = 0;
+            adam.apply(params.w1.data(), g.w1.data(), g.w1.size(), offset, lr, t,
+                       kMaxFeatureWeight);
+            offset += g.w1.size();
+            adam.apply(params.b1.data(), g.b1.data(), g.b1.size(), offset, lr, t,
+                       kMaxFeatureWeight);
+            offset += g.b1.size();
+            adam.apply(params.w2.data(), g.w2.data(), g.w2.size(), offset, lr, t, kMaxOutputWeight);
+            offset += g.w2.size();
+            adam.apply(&params.b2, &g.b2, 1, offset, lr, t, 1e6f);
+        }
+        // Written every epoch, so a long run can be stopped with a usable net.
+        const auto net = quantiseNetwork(params);
+        if (!writeNetwork(*net, opt.output)) {
+            std::cerr << "cannot write " << opt.output << "\n";
+            return 2;
+        }
+        std::cout << "epoch " << epoch << " train error " << epochLoss / double(data.trainCount)
+                  << " held-out error " << floatError(params, data, opt) << std::setprecision(1)
+                  << " (" << seconds() << " s)" << std::setprecision(6) << "\n"
+                  << std::flush;
+    }
+    std::cout << "wrote " << opt.output << "\n";
+    return reportEngineErrors(opt.output, data, opt);
+}
