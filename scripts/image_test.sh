@@ -147,6 +147,7 @@ status=0
 python3 "$OUTPOST_ROOT/tests/deploy/image_test.py" --image "$image" --base-image "$base_image" \
     --redis "$(command -v redis-server)" --nginx "$nginx" \
     --proxy-conf "$OUTPOST_ROOT/docker/outpost-proxy.conf" \
+    --http-conf "$OUTPOST_ROOT/docker/outpost-http.conf" \
     --compose "$OUTPOST_ROOT/docker/compose.yaml" --expected-bench "$expected_bench" \
     --max-added-mb "${OUTPOST_IMAGE_MAX_ADDED_MB:-100}" "$@" || status=$?
 if [ "$status" -ne 0 ]; then fail "the image test failed (above); $(($(date +%s) - started)) s"; fi

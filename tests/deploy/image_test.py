@@ -474,12 +474,18 @@ def main():
     parser.add_argument("--redis", required=True)
     parser.add_argument("--nginx", required=True)
     parser.add_argument("--proxy-conf", required=True)
+    # The topology test's nginx options, with its defaults (Topology reads them from args).
+    parser.add_argument("--http-conf", default="",
+                        help="the http-block proxy rules (default: outpost-http.conf beside "
+                             "--proxy-conf)")
     parser.add_argument("--compose", required=True)
     parser.add_argument("--expected-bench", default="")
     parser.add_argument("--max-added-mb", type=float, default=100)
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
     args = parser.parse_args()
     args.proxy_conf = os.path.abspath(args.proxy_conf)
+    args.http_conf = os.path.abspath(
+        args.http_conf or os.path.join(os.path.dirname(args.proxy_conf), "outpost-http.conf"))
 
     workdir = tempfile.mkdtemp(prefix="outpost-image-")
     os.chmod(workdir, 0o755)
@@ -498,6 +504,11 @@ def main():
         return 0
     except (TestFailure, OSError, KeyError, ValueError, subprocess.TimeoutExpired) as error:
         log(f"FAILED: {error}")
+        return 1
+    except Exception:  # a defect of the test itself (e.g. the topology test's arguments changed)
+        import traceback
+        traceback.print_exc()
+        log("FAILED: the image test itself broke (traceback above)")
         return 1
     finally:
         if image:

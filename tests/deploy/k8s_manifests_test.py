@@ -92,8 +92,12 @@ def main():
           f"{deployment['spec']['replicas']} replicas, as compose runs {len(replicas)}")
     for key, value in compose_env.items():
         if key == "OUTPOST_TRUSTED_PROXIES":
-            continue  # an address of compose's own network (the manifest explains why not here)
+            continue  # an address of compose's own network; checked below
         check(env.get(key) == value, f"{key}={env.get(key)} (compose: {value})")
+    trusted = env.get("OUTPOST_TRUSTED_PROXIES", "").split(",")
+    check(trusted != [""] and all(re.fullmatch(r"[0-9.]+/\d+", t) for t in trusted),
+          f"OUTPOST_TRUSTED_PROXIES is the pod network's ranges (the ingress controller's pods "
+          f"have no fixed address): {trusted}")
     redis_service = objects[("Service", "redis")]
     check(env.get("OUTPOST_REDIS_URL") ==
           f"redis://{redis_service['metadata']['name']}:{redis_service['spec']['ports'][0]['port']}",
@@ -164,10 +168,21 @@ def main():
     check(outpost_service["spec"]["ports"][0]["targetPort"] in ("http", port),
           "the outpost Service targets the container's port")
     ingress = objects[("Ingress", "outpost")]
-    backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
-    check(backend["name"] == "outpost" and
-          backend["port"].get("name") == outpost_service["spec"]["ports"][0]["name"],
-          "the Ingress routes to the outpost Service")
+    paths = [p for rule in ingress["spec"]["rules"] for p in rule["http"]["paths"]]
+    for path in paths:
+        backend = path["backend"]["service"]
+        check(backend["name"] == "outpost" and
+              backend["port"].get("name") == outpost_service["spec"]["ports"][0]["name"],
+              f"the Ingress routes {path['path']} ({path['pathType']}) to the outpost Service")
+
+    def routed(url):
+        return any(url == p["path"] if p["pathType"] == "Exact" else url.startswith(p["path"])
+                   for p in paths)
+
+    for url in ("/", "/?game=abc", "/assets/index.js", "/api/v1/games", "/api/v1/ws"):
+        check(routed(url.split("?")[0]), f"the Ingress routes {url}")
+    for url in ("/metrics", "/healthz", "/readyz"):
+        check(not routed(url), f"the Ingress does not expose {url} (docs/security.md)")
     annotations = ingress["metadata"].get("annotations", {})
     prefix = "nginx.ingress.kubernetes.io/"
     for annotation, directive in [("proxy-read-timeout", "proxy_read_timeout"),
@@ -181,6 +196,26 @@ def main():
     check(annotations.get(prefix + "proxy-buffering") ==
           proxy_directive(proxy, "/api/", "proxy_buffering"),
           f"Ingress proxy-buffering {annotations.get(prefix + 'proxy-buffering')} = the proxy rules'")
+    http_conf_path = os.path.join(root, "docker", "outpost-http.conf")
+    if os.path.exists(http_conf_path):
+        with open(http_conf_path) as f:
+            http_conf = f.read()
+        rate = re.search(r"limit_req_zone \$binary_remote_addr zone=(\w+):\S+ rate=(\d+)r/s", http_conf)
+        burst = rate and re.search(r"limit_req zone=" + rate.group(1) + r" burst=(\d+)", proxy)
+        connections = re.search(r"^limit_conn \w+ (\d+);", proxy, re.M)
+        rps = annotations.get(prefix + "limit-rps")
+        multiplier = int(annotations.get(prefix + "limit-burst-multiplier", "5"))
+        check(rate is not None and rps == rate.group(2),
+              f"Ingress limit-rps {rps} = the proxy's per-address rate "
+              f"{rate.group(2) if rate else '?'}/s")
+        check(burst is not None and rps is not None and
+              int(rps) * multiplier == int(burst.group(1)),
+              f"Ingress burst {rps} x {multiplier} = the proxy's burst "
+              f"{burst.group(1) if burst else '?'}")
+        check(connections is not None and
+              annotations.get(prefix + "limit-connections") == connections.group(1),
+              f"Ingress limit-connections {annotations.get(prefix + 'limit-connections')} = the "
+              f"proxy's {connections.group(1) if connections else '?'}")
     body = proxy_directive(proxy, "/", "client_max_body_size")
     check(annotations.get(prefix + "proxy-body-size") == body,
           f"Ingress proxy-body-size {annotations.get(prefix + 'proxy-body-size')} = "
