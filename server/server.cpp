@@ -40,7 +40,9 @@ Server::Server(ServerConfig config, ServerParts parts) {
 Server::~Server() {
     shutdown();
     wait();
-    context_->flags.stop();  // no more events from its thread into sessions being destroyed
+    // No more flag events, searches or store work posting into sessions: the I/O context and the
+    // sessions go next.
+    context_->quiesce();
     listener_.reset();
     signals_.reset();
     io_.reset();

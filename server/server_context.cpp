@@ -50,6 +50,11 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
 // work); that store work done (a search it would start is refused: the pool drains); then the
 // pool's threads joined. Only then do the members go.
 ServerContext::~ServerContext() {
+    quiesce();
+    pool.reset();
+}
+
+void ServerContext::quiesce() {
     flags.stop();
     if (pool) {
         pool->beginDrain();
@@ -57,7 +62,6 @@ ServerContext::~ServerContext() {
         pool->waitIdle(kStopWaitOnDestruction);
     }
     storeWork.join();
-    pool.reset();
 }
 
 std::uint64_t SessionRegistry::add(CloseFn close) {

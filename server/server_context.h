@@ -42,6 +42,10 @@ struct ServerContext {
     // Stops what calls into the rest before the rest goes (see the .cpp): the flag watch, then
     // the searches, then the store work they hand on, and only then the members they use.
     ~ServerContext();
+    // Ends the work that calls into sessions and into the members: the flag watch, the searches
+    // (stopped, waited for), the store work they hand on. Nothing runs on the context's own
+    // threads afterwards. Idempotent; the destructor calls it too.
+    void quiesce();
     ServerContext(const ServerContext&) = delete;
     ServerContext& operator=(const ServerContext&) = delete;
 

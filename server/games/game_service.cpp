@@ -71,6 +71,14 @@ void endGame(GameRecord& game, std::string status, std::string result, std::stri
 
 }  // namespace
 
+namespace {
+// A reply is owed by a game at one version: a search for an older version (before a takeback)
+// does not stand for the current one.
+std::string replyKey(const std::string& gameId, std::uint64_t version) {
+    return gameId + "@" + std::to_string(version);
+}
+}  // namespace
+
 bool owesEngineReply(const GameRecord& game, const ChessState& state) {
     return game.status == "ongoing" && game.engine.side == sideName(state.whiteToMove());
 }
@@ -358,7 +366,7 @@ void GameService::checkDeadlines(const std::string& id, std::uint64_t version) {
     const bool flagFell = game.clock && game.clock->running && applyFlagFall(game, state, now);
     if (!flagFell) {
         if (owesEngineReply(game, state) && now >= replyDeadlineMs(game)) {
-            if (context_.replies.contains(id)) {
+            if (context_.replies.contains(replyKey(id, version))) {
                 // This replica is still at it (a long queue): look again later.
                 context_.flags.watch(id, version, now + kReplyRecheckMs);
                 return;
@@ -464,7 +472,8 @@ void GameService::startEngine(const GameRecord& game, const std::optional<Limits
         applied = capped.applied;
     }
 
-    if (!context_.replies.begin(game.id)) {
+    const std::string reply = replyKey(game.id, game.version);
+    if (!context_.replies.begin(reply)) {
         // A search for this game runs here already; its move reaches every subscriber.
         return done(GameReply{game, nullptr, true});
     }
@@ -493,7 +502,7 @@ void GameService::startEngine(const GameRecord& game, const std::optional<Limits
     Submission submission = context_.pool->submit(client.address, std::move(request),
                                                   std::move(callbacks), JobPriority::Game);
     if (submission.admission == Admission::Accepted) return;
-    context_.replies.end(game.id);
+    context_.replies.end(reply);
     context_.metrics.searchRejected(toString(submission.admission));
     if (!owed) return done(admissionError(submission.admission, context_.config));
     // The player's move is stored: it is accepted, and the engine owes the reply. This replica
@@ -513,19 +522,25 @@ void GameService::finishEngine(const GameRecord& searched, const JobOutcome& out
     // take it up again if it was not stored).
     struct EndReply {
         RepliesInFlight& replies;
-        const std::string& id;
+        const std::string key;
         bool pending = true;
         void now() {
-            if (std::exchange(pending, false)) replies.end(id);
+            if (std::exchange(pending, false)) replies.end(key);
         }
         ~EndReply() { now(); }
-    } endReply{context_.replies, gameId};
+    } endReply{context_.replies, replyKey(gameId, searched.version)};
+    // Answering ends this replica's search for the reply first: the answer lets the client
+    // move again at once, and that move's reply must find no search in flight.
+    auto finish = [&](GameOutcome answer) {
+        endReply.now();
+        done(std::move(answer));
+    };
     // Not delivered: a stored move waits for it (the deadline watch takes it up again), or the
     // request that asked for it gets the error.
     auto notDelivered = [&](ApiError error) {
-        if (!owed) return done(std::move(error));
+        if (!owed) return finish(std::move(error));
         context_.flags.watch(gameId, searched.version, nowEpochMs() + kReplyRecheckMs);
-        done(GameReply{searched, nullptr, true});
+        finish(GameReply{searched, nullptr, true});
     };
     const std::string& best = outcome.result.bestmove;
     if (!outcome.error.empty() || best.empty() || best == "0000") {
@@ -541,7 +556,7 @@ void GameService::finishEngine(const GameRecord& searched, const JobOutcome& out
     if (current.version != searched.version || current.status != "ongoing") {
         // The game moved on while the engine thought (a takeback, a resignation, a flag, the
         // same reply from another replica): the answer is the game as it is now.
-        return done(GameReply{std::move(current), nullptr});
+        return finish(GameReply{std::move(current), nullptr});
     }
     ChessState position = replay(current);
     const ChessState root = position;
@@ -551,9 +566,9 @@ void GameService::finishEngine(const GameRecord& searched, const JobOutcome& out
         if (error->code != "version_conflict") return notDelivered(*error);
         read = context_.store->get(gameId);  // lost the race: answer with what won
         if (read.status != StoreStatus::Ok) return notDelivered(storeError(read.status, gameId));
-        return done(GameReply{std::move(*read.game), nullptr});
+        return finish(GameReply{std::move(*read.game), nullptr});
     }
-    if (!played) return done(GameReply{std::move(current), nullptr});  // the engine's flag fell
+    if (!played) return finish(GameReply{std::move(current), nullptr});  // the engine's flag fell
     const SearchInfo& info = outcome.result.info;
     nlohmann::json engineMove = {
         {"move", best},
@@ -580,7 +595,7 @@ void GameService::finishEngine(const GameRecord& searched, const JobOutcome& out
         endReply.now();  // this reply is stored; the next one is a search of its own
         return startEngine(current, std::nullopt, client, true, std::move(done));
     }
-    done(GameReply{std::move(current), std::move(engineMove)});
+    finish(GameReply{std::move(current), std::move(engineMove)});
 }
 
 std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,

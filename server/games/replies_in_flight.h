@@ -1,6 +1,7 @@
-// The games whose engine reply this replica is computing now. A deadline check that finds a
-// reply owed (games/game_service.h) starts a search only when none is in flight here; another
-// replica may start one too, and then the compare-and-set on the game's version keeps one move.
+// The engine replies this replica is computing now, by game and version ("id@version"). A deadline
+// check that finds a reply owed (games/game_service.h) starts a search only when none is in flight
+// here; another replica may start one too, and then the compare-and-set on the game's version keeps
+// one move.
 //
 // Thread-safety: every method from any thread.
 #pragma once
@@ -13,18 +14,18 @@ namespace outpost::server {
 
 class RepliesInFlight {
   public:
-    // False when a reply for gameId is already in flight here.
-    bool begin(const std::string& gameId) {
+    // False when a reply for key is already in flight here.
+    bool begin(const std::string& key) {
         std::lock_guard lock(mutex_);
-        return games_.insert(gameId).second;
+        return games_.insert(key).second;
     }
-    void end(const std::string& gameId) {
+    void end(const std::string& key) {
         std::lock_guard lock(mutex_);
-        games_.erase(gameId);
+        games_.erase(key);
     }
-    bool contains(const std::string& gameId) const {
+    bool contains(const std::string& key) const {
         std::lock_guard lock(mutex_);
-        return games_.count(gameId) > 0;
+        return games_.count(key) > 0;
     }
 
   private:

@@ -88,7 +88,8 @@ void streamGame(ServerContext& context, const std::string& gameId, const Request
     // The exchange keeps the stream until it ends, however it ends (client gone, stream ended
     // at shutdown); then the subscription goes too.
     std::shared_ptr<GameEventBus> bus = context.bus;
-    sink->onEnd([bus, id = subscription, stream, lease] { bus->unsubscribe(id); });
+    sink->onEnd(
+        [bus, id = subscription, stream, lease = std::move(lease)] { bus->unsubscribe(id); });
     Response header{http::status::ok, request.version()};
     header.set(http::field::content_type, "application/x-ndjson");
     const GameRecord& game = std::get<GameRecord>(loaded);

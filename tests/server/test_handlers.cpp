@@ -456,7 +456,12 @@ TEST_CASE("handlers: engine replies, not your turn, takeback, resign",
 TEST_CASE("handlers: the engine moves first when it has White", "[server][handlers][games]") {
     HandlerFixture f;
     auto [id, token] = f.createGame({{"engine", {{"side", "white"}, {"level", 1}}}});
-    REQUIRE(f.context.pool->waitIdle(kWait));
+    // The search ends on a searcher thread; its move is stored by the store executor after it.
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    while (f.context.store->get(id).game->moves.empty() &&
+           std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
     auto game = f.call(verb::get, "/api/v1/games/" + id)->json();
     REQUIRE(game["moves"].size() == 1);
     REQUIRE(game["turn"] == "black");
