@@ -30,21 +30,19 @@ WsConnection::WsConnection(ServerContext& context, ClientInfo client,
       outbox_(std::move(outbox)),
       storeStrand_(context.storeWork.makeStrand()) {}
 
-void WsConnection::offload(nlohmann::json id, void (WsConnection::*task)(const nlohmann::json&),
+void WsConnection::offload(void (WsConnection::*task)(const nlohmann::json&),
                            nlohmann::json message) {
-    context_.storeWork.post(storeStrand_, [self = shared_from_this(), id = std::move(id), task,
-                                           message = std::move(message)] {
-        try {
-            ((*self).*task)(message);
-        } catch (const std::exception& error) {
-            self->context_.metrics.internalError("websocket");
-            self->context_.logger.log({{"event", "internal_error"},
-                                       {"where", "websocket"},
-                                       {"type", message.value("type", "")},
-                                       {"error", error.what()}});
-            self->sendError(id, "internal", "internal error; it was logged");
-        }
-    });
+    context_.storeWork.post(storeStrand_,
+                            [self = shared_from_this(), task, message = std::move(message)] {
+                                // The same boundary as onMessage's, on the store strand.
+                                try {
+                                    ((*self).*task)(message);
+                                } catch (const std::exception& error) {
+                                    self->failMessage(message.dump(), error.what());
+                                } catch (...) {
+                                    self->failMessage(message.dump(), "unknown exception");
+                                }
+                            });
 }
 
 void WsConnection::send(const nlohmann::json& message, bool coalescable) {
@@ -103,9 +101,9 @@ void WsConnection::handleMessage(std::string_view text) {
     const std::string type = message.at("type").get<std::string>();
     if (type == "analyse" || type == "analyze") return analyse(message);
     if (type == "stop") return stop(message);
-    if (type == "subscribe") return offload(id, &WsConnection::subscribe, std::move(message));
-    if (type == "unsubscribe") return offload(id, &WsConnection::unsubscribe, std::move(message));
-    if (type == "move") return offload(id, &WsConnection::move, std::move(message));
+    if (type == "subscribe") return offload(&WsConnection::subscribe, std::move(message));
+    if (type == "unsubscribe") return offload(&WsConnection::unsubscribe, std::move(message));
+    if (type == "move") return offload(&WsConnection::move, std::move(message));
     if (type == "ping") return send(withId({{"type", "pong"}}, id));
     sendError(id, "bad_request", "unknown message type '" + type + "'");
 }

@@ -49,9 +49,8 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     void unsubscribe(const nlohmann::json& message);
     void move(const nlohmann::json& message);
     void send(const nlohmann::json& message, bool coalescable = false);
-    // Runs `task` on this connection's store strand; an exception is answered `internal`.
-    void offload(nlohmann::json id, void (WsConnection::*task)(const nlohmann::json&),
-                 nlohmann::json message);
+    // Runs `task` on this connection's store strand; an exception goes to failMessage().
+    void offload(void (WsConnection::*task)(const nlohmann::json&), nlohmann::json message);
 
     ServerContext& context_;
     const ClientInfo client_;
