@@ -128,6 +128,12 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.perClientGamesPerMinute = parseNumber("client-games-per-minute", v, 0, 1 << 20);
          }},
+        {"admit-game-wait",
+         "new games against the engine are refused (503 at_capacity) while game replies wait "
+         "this long in the queue, in ms (0: always admitted)",
+         [](ServerConfig& c, const std::string& v) {
+             c.admitGameWaitMs = parseNumber<std::int64_t>("admit-game-wait", v, 0, 60000);
+         }},
         {"retry-after", "seconds sent in Retry-After with 429 and 503",
          [](ServerConfig& c, const std::string& v) {
              c.retryAfterSeconds = parseNumber("retry-after", v, 0, 3600);

@@ -29,6 +29,9 @@ struct ServerConfig {
     std::size_t queueSize = 64;  // searches waiting for a searcher; beyond: 503
     int perClientSearches = 4;   // running + queued per client; beyond: 429
     int retryAfterSeconds = 1;
+    // Admission of new games against the engine (past the knee, docs/performance.md): refused
+    // while the game replies' queue wait, smoothed or the oldest one's, is above this.
+    std::int64_t admitGameWaitMs = 50;
     // Per-address quotas (docs/security.md); 0: no limit. Beyond one: 429 with Retry-After.
     int perClientConnections = 64;     // open connections per peer address (proxies excepted)
     int perClientStreams = 16;         // open NDJSON game streams

@@ -219,6 +219,9 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     if (auto* error = std::get_if<ApiError>(&position)) return *error;
     ChessState& state = std::get<ChessState>(position);
 
+    if (game.engine.side != "none") {
+        if (auto refused = admitNewGame()) return *refused;
+    }
     game.id = newGameId();
     CreatedGame created;
     created.playerToken = newPlayerToken();
@@ -249,6 +252,26 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     }
     created.game = std::move(game);
     return created;
+}
+
+std::optional<ApiError> GameService::admitNewGame() const {
+    const std::int64_t limitMs = context_.config.admitGameWaitMs;
+    if (limitMs <= 0) return std::nullopt;
+    const GameBacklog backlog = context_.pool->gameBacklog();
+    // The oldest waiting reply past the limit, or the recent ones on average: the searchers
+    // cannot keep up with the games they have; a new game would slow every one of them.
+    constexpr std::int64_t kOldestWaitFactor = 2;
+    if (backlog.recentWaitMs <= static_cast<double>(limitMs) &&
+        backlog.oldestWaitMs <= kOldestWaitFactor * limitMs) {
+        return std::nullopt;
+    }
+    context_.metrics.searchRejected("at_capacity");
+    return ApiError{http::status::service_unavailable, "at_capacity",
+                    "the engine is at capacity: its replies in running games wait " +
+                        std::to_string(static_cast<std::int64_t>(backlog.recentWaitMs)) +
+                        " ms on average (" + std::to_string(backlog.queued) +
+                        " waiting); games already running keep being served, try again later",
+                    context_.config.retryAfterSeconds};
 }
 
 std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {

@@ -45,6 +45,8 @@ class GameService {
 
     // The stored game; a flag that fell since the last change is recorded first.
     std::variant<GameRecord, ApiError> load(const std::string& id);
+    // Refuses a new game against the engine while the searchers fall behind the running games.
+    std::optional<ApiError> admitNewGame() const;
 
     // `token`: nullopt when the client sent none (401); a wrong one is 403.
     // `done` is called once, on this thread or on a searcher thread.

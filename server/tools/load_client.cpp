@@ -6,6 +6,9 @@
 //             movetime --movetime; for every result it checks
 //                 latency <= queueWaitMs + movetime + --slack
 //             (latency: from sending `analyse` to receiving `bestmove`)
+//   players   simulated browser players against the engine (load_players.h): --players,
+//             --duration s, --think-min/--think-max ms, --seed, --high-level-percent,
+//             --clock-percent, --target-p99 ms, --json 1, --pid
 #include <algorithm>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -17,6 +20,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "tools/load_players.h"
 
 namespace net = boost::asio;
 namespace beast = boost::beast;
@@ -166,10 +171,29 @@ double percentile(std::vector<double> values, double p) {
 
 int main(int argc, char** argv) {
     Options options;
+    outpost::load::PlayerOptions players;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         const std::string value = argv[i + 1];
-        if (flag == "--mode")
+        if (flag == "--players")
+            players.players = std::stoi(value);
+        else if (flag == "--duration")
+            players.durationSeconds = std::stoi(value);
+        else if (flag == "--think-min")
+            players.thinkMinMs = std::stoi(value);
+        else if (flag == "--think-max")
+            players.thinkMaxMs = std::stoi(value);
+        else if (flag == "--seed")
+            players.seed = std::stoi(value);
+        else if (flag == "--high-level-percent")
+            players.highLevelPercent = std::stoi(value);
+        else if (flag == "--clock-percent")
+            players.clockPercent = std::stoi(value);
+        else if (flag == "--target-p99")
+            players.targetP99Ms = std::stoi(value);
+        else if (flag == "--json")
+            players.json = value == "1" || value == "true";
+        else if (flag == "--mode")
             options.mode = value;
         else if (flag == "--host")
             options.host = value;
@@ -191,6 +215,17 @@ int main(int argc, char** argv) {
             std::cerr << "unknown flag " << flag << "\n";
             return 2;
         }
+    }
+    if (options.mode == "players") {
+        players.host = options.host;
+        players.port = options.port;
+        players.pid = options.pid;
+        if (players.players < 1 || players.thinkMinMs < 0 ||
+            players.thinkMaxMs < players.thinkMinMs) {
+            std::cerr << "players mode: --players >= 1 and 0 <= --think-min <= --think-max\n";
+            return 2;
+        }
+        return outpost::load::runPlayers(players);
     }
     net::io_context io;
     std::vector<Sample> samples;

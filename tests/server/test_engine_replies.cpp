@@ -103,3 +103,43 @@ TEST_CASE(
     REQUIRE(moved->json()["engineMove"]["move"].is_string());
     REQUIRE(analysis->wait());
 }
+
+// Issue 14, past the knee: the server degrades by admission. While the running games' replies
+// wait, a new game against the engine is refused with 503 at_capacity and Retry-After; a move in
+// a running game is still served, and a game between people is still created.
+TEST_CASE("engine replies: new games are refused at capacity, running games keep their replies",
+          "[server][games]") {
+    ServerConfig config = testConfig();
+    config.searchThreads = 1;
+    config.admitGameWaitMs = 20;
+    config.retryAfterSeconds = 3;
+    HandlerFixture f(config);
+    auto [first, firstToken] =
+        f.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
+    auto [second, secondToken] =
+        f.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
+    f.control->closeGate();
+    auto busy = f.call(Verb::post, "/api/v1/games/" + first + "/moves", R"({"move":"e4"})",
+                       {{"Authorization", "Bearer " + firstToken}}, false);
+    REQUIRE(f.control->waitStarted(1));
+    auto queued = f.call(Verb::post, "/api/v1/games/" + second + "/moves", R"({"move":"d4"})",
+                         {{"Authorization", "Bearer " + secondToken}}, false);
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));  // the queued reply waits
+
+    auto refused = f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":2}})");
+    REQUIRE(refused->status() == 503);
+    REQUIRE(refused->json()["error"]["code"] == "at_capacity");
+    REQUIRE(refused->response()[boost::beast::http::field::retry_after] == "3");
+    auto people = f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"none"}})");
+    REQUIRE(people->status() == 201);
+    // Bad input is still told apart from a busy server.
+    auto invalid = f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":9}})");
+    REQUIRE(invalid->status() == 422);
+
+    f.control->openGate();
+    REQUIRE(busy->wait());
+    REQUIRE(queued->wait());
+    REQUIRE(busy->status() == 200);
+    REQUIRE(queued->status() == 200);
+    REQUIRE(queued->json()["engineMove"]["move"].is_string());
+}
