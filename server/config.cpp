@@ -134,6 +134,12 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.admitGameWaitMs = parseNumber<std::int64_t>("admit-game-wait", v, 0, 60000);
          }},
+        {"max-engine-games",
+         "games against the engine active at once on this replica; more are refused (503 "
+         "at_capacity; 0, the default: searcher threads x kGamesPerSearcher, in config.h)",
+         [](ServerConfig& c, const std::string& v) {
+             c.maxEngineGames = parseNumber("max-engine-games", v, 0, 1 << 20);
+         }},
         {"retry-after", "seconds sent in Retry-After with 429 and 503",
          [](ServerConfig& c, const std::string& v) {
              c.retryAfterSeconds = parseNumber("retry-after", v, 0, 3600);

@@ -29,6 +29,7 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
               metrics.internalError("store_work");
               logger.log({{"event", "internal_error"}, {"where", "store_work"}, {"error", what}});
           }),
+      activeGames(std::chrono::seconds(config.activeGameIdleSeconds)),
       flags([this](const std::string& gameId, std::uint64_t version) {
           try {
               GameService(*this).checkDeadlines(gameId, version);

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "config.h"
+#include "games/active_games.h"
 #include "games/flag_watch.h"
 #include "games/replies_in_flight.h"
 #include "ops/client_quotas.h"
@@ -65,6 +66,8 @@ struct ServerContext {
     StoreExecutor storeWork;
     // Engine replies being searched on this replica (a deadline check skips those).
     RepliesInFlight replies;
+    // Games against the engine served lately: the admission of new games.
+    ActiveGames activeGames;
     // Ends games on time, and resumes engine replies nobody delivered, when nobody asks
     // (declared last: its thread uses everything above).
     FlagWatch flags;

@@ -243,6 +243,7 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     const StoreStatus status = context_.store->create(game);
     if (status != StoreStatus::Ok) return storeError(status, game.id);
     context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
+    noteActivity(game);
 
     if (owesEngineReply(game, state)) {
         // The engine moves first: start at once; the creator sees the move through the stream.
@@ -255,6 +256,20 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
 }
 
 std::optional<ApiError> GameService::admitNewGame() const {
+    const auto refuse = [&](const std::string& why) {
+        context_.metrics.searchRejected("at_capacity");
+        return ApiError{http::status::service_unavailable, "at_capacity",
+                        "the engine is at capacity (" + why +
+                            "); games already running keep being served, try again later",
+                        context_.config.retryAfterSeconds};
+    };
+    const int threads = context_.pool->threads();
+    const auto limit =
+        static_cast<std::size_t>(context_.config.maxEngineGames > 0 ? context_.config.maxEngineGames
+                                                                    : threads * kGamesPerSearcher);
+    if (const std::size_t active = context_.activeGames.count(); active >= limit) {
+        return refuse(std::to_string(active) + " games against it are running on this replica");
+    }
     const std::int64_t limitMs = context_.config.admitGameWaitMs;
     if (limitMs <= 0) return std::nullopt;
     const GameBacklog backlog = context_.pool->gameBacklog();
@@ -265,13 +280,18 @@ std::optional<ApiError> GameService::admitNewGame() const {
         backlog.oldestWaitMs <= kOldestWaitFactor * limitMs) {
         return std::nullopt;
     }
-    context_.metrics.searchRejected("at_capacity");
-    return ApiError{http::status::service_unavailable, "at_capacity",
-                    "the engine is at capacity: its replies in running games wait " +
-                        std::to_string(static_cast<std::int64_t>(backlog.recentWaitMs)) +
-                        " ms on average (" + std::to_string(backlog.queued) +
-                        " waiting); games already running keep being served, try again later",
-                    context_.config.retryAfterSeconds};
+    return refuse("its replies in running games wait " +
+                  std::to_string(static_cast<std::int64_t>(backlog.recentWaitMs)) +
+                  " ms on average, " + std::to_string(backlog.queued) + " waiting");
+}
+
+void GameService::noteActivity(const GameRecord& game) {
+    if (game.engine.side == "none") return;
+    if (game.status == "ongoing") {
+        context_.activeGames.touch(game.id);
+    } else {
+        context_.activeGames.finished(game.id);
+    }
 }
 
 std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
@@ -344,6 +364,7 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
     context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
                                     gameEventPayload(updated)});
     if (updated.status == "ongoing") watchDeadlines(updated, replay(updated));
+    noteActivity(updated);
     return std::nullopt;
 }
 

@@ -47,6 +47,8 @@ class GameService {
     std::variant<GameRecord, ApiError> load(const std::string& id);
     // Refuses a new game against the engine while the searchers fall behind the running games.
     std::optional<ApiError> admitNewGame() const;
+    // Counts the game as active against the engine (ActiveGames), or no longer once it ended.
+    void noteActivity(const GameRecord& game);
 
     // `token`: nullopt when the client sent none (401); a wrong one is 403.
     // `done` is called once, on this thread or on a searcher thread.

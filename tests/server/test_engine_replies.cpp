@@ -143,3 +143,38 @@ TEST_CASE("engine replies: new games are refused at capacity, running games keep
     REQUIRE(queued->status() == 200);
     REQUIRE(queued->json()["engineMove"]["move"].is_string());
 }
+
+// Issue 14, past the knee: at most --max-engine-games games against the engine run at once on a
+// replica; a finished game frees its place.
+TEST_CASE("engine replies: the number of active games against the engine is bounded",
+          "[server][games]") {
+    ServerConfig config = testConfig();
+    config.maxEngineGames = 2;
+    HandlerFixture f(config);
+    auto [first, firstToken] =
+        f.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
+    f.createGame(nlohmann::json{{"engine", {{"side", "white"}, {"level", 1}}}});
+    auto refused = f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":1}})");
+    REQUIRE(refused->status() == 503);
+    REQUIRE(refused->json()["error"]["code"] == "at_capacity");
+    REQUIRE_FALSE(refused->response()[boost::beast::http::field::retry_after].empty());
+    // Games between people do not use the engine.
+    REQUIRE(f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"none"}})")->status() == 201);
+    auto resigned = f.call(Verb::post, "/api/v1/games/" + first + "/resign", "",
+                           {{"Authorization", "Bearer " + firstToken}});
+    REQUIRE(resigned->status() == 200);
+    REQUIRE(
+        f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":1}})")->status() ==
+        201);
+}
+
+TEST_CASE("active games: idle games stop counting, finished ones at once", "[server][games]") {
+    ActiveGames games(std::chrono::seconds(10));
+    const auto t0 = ActiveGames::Clock::now();
+    games.touch("a", t0);
+    games.touch("b", t0 + std::chrono::seconds(5));
+    REQUIRE(games.count(t0 + std::chrono::seconds(6)) == 2);
+    REQUIRE(games.count(t0 + std::chrono::seconds(11)) == 1);  // "a" idle for 11 s
+    games.finished("b");
+    REQUIRE(games.count(t0 + std::chrono::seconds(11)) == 0);
+}

@@ -161,7 +161,7 @@ TEST_CASE("pool: a searcher error is reported, not thrown", "[server][pool]") {
     REQUIRE(outcome.error == "bad fen");
 }
 
-TEST_CASE("pool: drain refuses new jobs; stopAll ends running ones", "[server][pool]") {
+TEST_CASE("pool: drain refuses new jobs, stopAll ends running ones", "[server][pool]") {
     auto gate = std::make_shared<Gate>();
     gate->closed = true;
     SearchPool pool({2, 4, 4}, [gate] { return std::make_unique<GatedSearcher>(gate); });
