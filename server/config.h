@@ -11,7 +11,7 @@ namespace outpost::server {
 
 // Active games against the engine per searcher thread admitted by default: the knee measured
 // with server/tools/capacity.sh (docs/performance.md, "Players per replica").
-inline constexpr int kGamesPerSearcher = 5;
+inline constexpr int kGamesPerSearcher = 3;
 
 struct ServerConfig {
     std::string bind = "0.0.0.0";

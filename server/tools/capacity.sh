@@ -12,7 +12,9 @@
 #   PLAYERS   the ramp, e.g. "5 10 20 40" (default)
 #   DURATION  seconds per step (default 60)
 #   THREADS   searcher threads per replica (default 2; three: 1 each)
-#   ADMIT     --admit-game-wait in ms (default 50; 0 turns admission off, to see the collapse)
+#   ADMIT     --admit-game-wait in ms (default 50; 0 turns this signal off)
+#   MAX_GAMES --max-engine-games per replica (default 0: the server's default, threads x 3;
+#             a large number with ADMIT=0 turns admission off, to find the knee and the collapse)
 #   THINK     "min max" think time in ms (default "2000 6000")
 # Loopback only. Each step starts a fresh server, so games of one step do not load the next.
 set -euo pipefail
@@ -23,6 +25,7 @@ topology="${TOPOLOGY:-single}"
 ramp="${PLAYERS:-5 10 20 40}"
 duration="${DURATION:-60}"
 admit="${ADMIT:-50}"
+max_games="${MAX_GAMES:-0}"
 read -r think_min think_max <<<"${THINK:-2000 6000}"
 server="$build/server/outpost-server"
 load="$build/server/outpost-server-load"
@@ -47,6 +50,7 @@ wait_ready() {
 # Every player connects from 127.0.0.1: no per-address quotas (docs/security.md); admission of
 # new games stays on (ADMIT).
 common_flags=(--io-threads 2 --log-requests false --hash 16 --admit-game-wait "$admit"
+    --max-engine-games "$max_games"
     --client-searches 100000 --client-connections 0 --client-websockets 0
     --client-subscriptions 0 --client-streams 0 --client-games-per-minute 0)
 
@@ -121,7 +125,7 @@ EOF
     server_pid=0
 }
 
-echo "# topology $topology, $(nproc) cores, admission ${admit} ms, think ${think_min}-${think_max} ms, ${duration} s per step" >&2
+echo "# topology $topology, $(nproc) cores, admission ${admit} ms / ${max_games} games, think ${think_min}-${think_max} ms, ${duration} s per step" >&2
 for players in $ramp; do
     case "$topology" in
         single) start_single --store memory ;;
