@@ -169,6 +169,12 @@ export class Analysis {
     this.wanted = true;
   }
 
+  /** No search until Analyse is pressed (a board opened to show a review). */
+  pause(): void {
+    this.wanted = false;
+    this.stop();
+  }
+
   render(): void {
     const card = byId('analysis-card');
     card.hidden = !this.target;
