@@ -1,6 +1,6 @@
 // A small stand-in for outpost-server, for developing the page before (or without) the real
 // server: the API contract's games, PGN, game subscriptions and analysis over the WebSocket, with a
-// toy "engine" that prefers captures. The end-to-end tests run against the real server; this mock
+// toy "engine" that prefers captures, and game reviews (mock-review.mjs). The end-to-end tests run against the real server; this mock
 // is only used when OUTPOST_WEB_MOCK=1 (see run.sh).
 //
 //   node tests/web/mock-server.mjs --port 8090 --web-root web/dist
@@ -13,6 +13,7 @@ import { makeFen, parseFen } from 'chessops/fen';
 import { makeSan, parseSan } from 'chessops/san';
 import { makeSquare, parseUci } from 'chessops/util';
 import { WebSocketServer } from 'ws';
+import { handleReview } from './mock-review.mjs';
 
 const INITIAL_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const ENGINE_ITERATIONS = 4;
@@ -158,7 +159,8 @@ function think(fen, moves, multipv, report, done, iterations = ENGINE_ITERATIONS
   const legal = legalUci(pos);
   const best = chooseMove(pos);
   const others = legal.filter((m) => m !== best);
-  const lines = [best, ...others].slice(0, Math.max(1, multipv));
+  // A finished position (mate, stalemate) has no lines.
+  const lines = [best, ...others].filter(Boolean).slice(0, Math.max(1, multipv));
   let depth = 0;
   const timer = setInterval(() => {
     depth++;
@@ -252,6 +254,8 @@ const server = http.createServer(async (req, res) => {
     if (!file.startsWith(webRoot) || !fs.existsSync(file)) return send(res, 404, 'not found', 'text/plain');
     return send(res, 200, fs.readFileSync(file, 'utf8'), MIME[path.extname(file)] ?? 'application/octet-stream');
   }
+  // Game review (docs/review.md): /api/v1/review, /api/v1/reviews/..., /api/v1/games/{id}/review
+  if (await handleReview(req, res, parts, { send, readBody, gameOf: (id) => games.get(id) })) return;
   // /api/v1/games[/id[/action]]
   if (parts[2] !== 'games') return fail(res, 404, 'not_found', 'No such endpoint');
   if (parts.length === 3 && req.method === 'GET') {

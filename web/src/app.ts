@@ -143,7 +143,7 @@ export class App {
       this.token = localStorage.getItem(TOKEN_KEY_PREFIX + id);
       this.inviteToken = localStorage.getItem(INVITE_KEY_PREFIX + id);
       const savedOrientation = localStorage.getItem(ORIENTATION_KEY_PREFIX + id) as Side | null;
-      this.setGame(game, savedOrientation ?? this.defaultOrientation(game));
+      this.setGame(game, savedOrientation ?? this.defaultOrientation(game), 'loaded');
     } catch (err) {
       if (this.game?.id === id) return; // loaded meanwhile by another path
       this.setGame(null);
@@ -208,7 +208,7 @@ export class App {
     this.token = game.playerToken ?? null;
     this.inviteToken = game.inviteToken ?? null;
     history.pushState(null, '', this.gameUrl(game.id, keepReview ? this.review.review : null));
-    this.setGame(game, orientation, keepReview);
+    this.setGame(game, orientation, keepReview ? 'branch' : 'created');
   }
 
   /** `?game=<id>`, plus `&review=<id>` for a review that is not the game's own (a pasted PGN's). */
@@ -222,12 +222,19 @@ export class App {
     return game.engine.side === 'white' ? 'black' : 'white';
   }
 
-  private setGame(game: Game | null, orientation?: Side, keepReview = false): void {
+  /**
+   * `origin`: "loaded" (a link or a reload: the game may have a kept review), "created" (a new
+   * game: no review yet), "branch" (a branch of the game on screen: its review stays).
+   */
+  private setGame(game: Game | null, orientation?: Side, origin: 'loaded' | 'created' | 'branch' = 'created'): void {
     this.game = game;
-    if (!keepReview || !game) {
+    if (origin !== 'branch' || !game) {
       this.review.reset();
-      // A reload (or a link) shows the game's kept review, or the review named in the URL.
-      if (game) void this.review.load(game.id, new URLSearchParams(location.search).get('review'));
+      // A reload (or a link) shows the review named in the URL, or the game's kept review. Only
+      // games the page offers to review are asked about (the others would answer 404).
+      const named = new URLSearchParams(location.search).get('review');
+      const reviewable = !!game && game.moves.length > 0 && (game.status !== 'ongoing' || game.engine.side === 'none');
+      if (game && origin === 'loaded' && (named || reviewable)) void this.review.load(reviewable ? game.id : null, named);
     }
     void renderRecentGames(game?.id ?? null);
     this.engineInfo = null;
