@@ -437,6 +437,7 @@ export class App {
     // The game's own review from now on: no other review named in the URL.
     if (new URLSearchParams(location.search).has('review')) history.replaceState(null, '', this.gameUrl(game.id, null));
     this.gameOverDismissed = game.id;
+    this.renderStatus();
     await this.review.start({ gameId: game.id });
   }
 

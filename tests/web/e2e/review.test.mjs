@@ -160,6 +160,15 @@ test('a finished game with a blunder: graph, classes, summary, navigation, reloa
   assert.equal(await page.locator(`#eval-graph .eg-blunder[data-ply="${SCHOLAR_BLUNDER}"]`).count(), 1);
   await page.click(`#move-list .move[data-ply="${SCHOLAR_BLUNDER}"]`);
   await shot(page, 'review-3-after-reload');
+  // The same in the dark theme, and on a phone (the graph under the board, full width).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(400); // the buttons' colour transition
+  await shot(page, 'review-3-dark');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#eval-graph').scrollIntoViewIfNeeded();
+  await shot(page, 'review-3-phone');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
   assert.deepEqual(unexpected(errors), []);
 });
 

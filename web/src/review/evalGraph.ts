@@ -79,6 +79,9 @@ export class EvalGraph {
     let run: Array<[number, number]> = [];
     const flush = () => {
       if (run.length === 0) return;
+      // The first and last positions reach the edges (no dark strip beside the curve).
+      if (run[0][0] === x(0)) run.unshift([0, run[0][1]]);
+      if (run[run.length - 1][0] === x(model.plies)) run.push([width, run[run.length - 1][1]]);
       const line = run.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(' L');
       const first = run[0][0].toFixed(1);
       const last = run[run.length - 1][0].toFixed(1);
