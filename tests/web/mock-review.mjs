@@ -385,11 +385,9 @@ export async function handleReview(req, res, parts, { send, readBody, gameOf }) 
     }
     if (action === 'stream' && req.method === 'GET') {
       res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-store' });
-      res.write(`${JSON.stringify(view(state))}\n`);
-      if (state.status !== 'running') {
-        res.end(`${JSON.stringify({ type: 'review', review: view(state) })}\n`);
-        return true;
-      }
+      // As the real server: the review as it stands, a line per position, the final review.
+      res.write(`${JSON.stringify({ type: 'review', review: view(state) })}\n`);
+      if (state.status !== 'running') return res.end(), true;
       state.listeners.add(res);
       const keepAlive = setInterval(() => res.write('\n'), KEEPALIVE_MS);
       res.on('close', () => {

@@ -512,7 +512,7 @@ export class App {
       const move = session.moveAt(ply);
       const mark = move ? CLASS_MARK[move.class] ?? '' : '';
       const cls = move && mark ? `, ${CLASS_NAME[move.class].toLowerCase()}` : '';
-      const score = move ? ` (${formatScore(move.after)})` : '';
+      const score = move ? ` (${move.after.mate === 0 ? 'mate' : formatScore(move.after)})` : '';
       return `${numberedLine(before, [review.san[ply - 1] ?? review.moves[ply - 1]])}${mark}${cls}: ${chance}${score}`;
     };
     this.evalGraph.render({

@@ -1,6 +1,6 @@
 // The review card beside the board: progress, each side's summary, the move on the board with
 // its class and the better move, and "previous/next mistake" navigation.
-import type { MoveClass, Review, ReviewedMove, SideSummary } from '../api/types';
+import type { MoveClass, Review, ReviewedMove, Score, SideSummary } from '../api/types';
 import { lineToSan, numberedLine, viewAt } from '../chess/position';
 import { byId, el } from '../ui/dom';
 import { formatScore } from '../ui/format';
@@ -52,6 +52,11 @@ function summarise(moves: ReviewedMove[]): { white: SideSummary; black: SideSumm
     };
   };
   return { white: side('white'), black: side('black') };
+}
+
+/** A score for people; a position already mated (mate 0) says so. */
+function scoreText(score: Score): string {
+  return score.mate === 0 ? 'mate' : formatScore(score);
 }
 
 function limitsText(review: Review | null): string {
@@ -222,7 +227,7 @@ export class ReviewPanel {
       return;
     }
     const badge = el('span', `rm-class rv-${move.class}`, CLASS_NAME[move.class]);
-    head.append(badge, el('span', 'rm-eval', `${formatScore(move.before)} → ${formatScore(move.after)}`));
+    head.append(badge, el('span', 'rm-eval', `${scoreText(move.before)} → ${scoreText(move.after)}`));
     box.append(head);
     const notes: string[] = [];
     if (move.walkedIntoMate) notes.push('This allows a forced mate.');
