@@ -75,6 +75,25 @@ export class EvalGraph {
 
     root.appendChild(svg('rect', { x: 0, y: 0, width, height: HEIGHT, class: 'eg-black', rx: 4 }));
 
+    // Positions not reviewed (yet): a hatched band, so they do not read as Black's.
+    const defs = svg('defs', {});
+    const pattern = svg('pattern', { id: 'eg-hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
+    pattern.appendChild(svg('rect', { width: 6, height: 6, class: 'eg-pending' }));
+    pattern.appendChild(svg('line', { x1: 0, y1: 0, x2: 0, y2: 6, class: 'eg-hatch-line' }));
+    defs.appendChild(pattern);
+    root.appendChild(defs);
+    let gapStart: number | null = null;
+    for (let ply = 0; ply <= model.plies + 1; ply++) {
+      const known = ply <= model.plies && model.winAt(ply) !== undefined;
+      if (!known && ply <= model.plies && gapStart === null) gapStart = ply;
+      if ((known || ply > model.plies) && gapStart !== null) {
+        const left = gapStart === 0 ? 0 : x(gapStart - 1);
+        const right = ply > model.plies ? width : x(ply);
+        root.appendChild(svg('rect', { x: left, y: 0, width: Math.max(0, right - left), height: HEIGHT, fill: 'url(#eg-hatch)' }));
+        gapStart = null;
+      }
+    }
+
     // White's area, one path per run of known positions (a review fills in as it goes).
     let run: Array<[number, number]> = [];
     const flush = () => {
