@@ -496,7 +496,8 @@ export class App {
     const covered = this.reviewCovered();
     this.reviewPanel.render({ session, viewPly: this.viewPly, covered, gameMoves: game?.moves.length ?? 0 });
     const graph = byId('eval-graph');
-    const shown = !!game && !!review && session.phase !== 'idle' && covered > 0;
+    // Shown while positions come in, and whenever some are known (not for a review that failed at once).
+    const shown = !!game && !!review && covered > 0 && (session.phase === 'running' || session.hasPositions());
     const wasShown = !graph.hidden;
     graph.hidden = !shown;
     document.body.dataset.review = shown ? 'on' : 'off';
@@ -880,11 +881,9 @@ export class App {
     byId<HTMLButtonElement>('btn-copy-pgn').disabled = !game;
     byId<HTMLButtonElement>('btn-download-pgn').disabled = !game;
     byId<HTMLInputElement>('move-input').disabled = !player || !ongoing;
-    // Review: a finished game, or an analysis board, that has no review of all its moves yet.
-    const phase = this.review.phase;
-    const reviewed =
-      phase === 'starting' || phase === 'running' || (phase === 'done' && !!game && this.reviewCovered() === game.moves.length);
-    const reviewable = !!game && game.moves.length > 0 && (!ongoing || this.isAnalysisBoard()) && !reviewed;
+    // Review: a finished game, or an analysis board, with no review on screen (once there is one,
+    // its card offers "Review again" / "Try again" where that makes sense).
+    const reviewable = !!game && game.moves.length > 0 && (!ongoing || this.isAnalysisBoard()) && this.review.phase === 'idle';
     byId('btn-review').hidden = !reviewable;
     byId('game-over-review').hidden = !reviewable;
   }

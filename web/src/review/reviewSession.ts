@@ -134,6 +134,11 @@ export class ReviewSession {
     return this.plies.get(ply)?.after ?? this.plies.get(ply + 1)?.before;
   }
 
+  /** Whether any reviewed move is known. */
+  hasPositions(): boolean {
+    return this.plies.size > 0;
+  }
+
   /** Plies of the inaccuracies, mistakes and blunders, in order. */
   flaggedPlies(): number[] {
     return [...this.plies.values()]
