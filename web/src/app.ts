@@ -679,7 +679,10 @@ export class App {
   private async fetchPgn(): Promise<string | null> {
     if (!this.game) return null;
     try {
-      return await api.pgn(this.game.id);
+      // A game with its own finished review: the PGN carries it ([%eval], NAGs, better moves).
+      const review = this.review.review;
+      const reviewed = review?.gameId === this.game.id && (this.review.phase === 'done' || this.review.phase === 'stopped');
+      return await api.pgn(this.game.id, reviewed);
     } catch (err) {
       toast(`No PGN: ${(err as Error).message}`, 'error');
       return null;

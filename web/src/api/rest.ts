@@ -83,6 +83,7 @@ export const api = {
     request<Game>('POST', `games/${encodeURIComponent(id)}/resign`, {}, token),
   engineMove: (id: string, token: string) =>
     request<Game>('POST', `games/${encodeURIComponent(id)}/engine-move`, {}, token),
-  pgn: (id: string) =>
-    request<string>('GET', `games/${encodeURIComponent(id)}/pgn`, undefined, null, 'application/x-chess-pgn'),
+  /** The game's PGN; `withReview`: with the kept review's comments (GET …/pgn?review=1). */
+  pgn: (id: string, withReview = false) =>
+    request<string>('GET', `games/${encodeURIComponent(id)}/pgn${withReview ? '?review=1' : ''}`, undefined, null, 'application/x-chess-pgn'),
 };
