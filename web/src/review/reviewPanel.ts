@@ -137,6 +137,8 @@ export class ReviewPanel {
     }
     if (session.phase === 'running' && session.message) text += ` (${session.message})`;
     status.textContent = text;
+    // Not read out on every position while it runs (the progress bar carries that); the end is.
+    status.setAttribute('aria-busy', String(session.phase === 'running'));
     status.classList.toggle('error', ['failed', 'busy', 'error'].includes(session.phase));
 
     const progress = byId('review-progress');
