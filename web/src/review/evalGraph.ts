@@ -40,6 +40,11 @@ export class EvalGraph {
       const ply = this.plyAt(event.clientX);
       if (ply !== null) this.onSelect(ply);
     });
+    // The pointer's position, as a tooltip.
+    host.addEventListener('mousemove', (event) => {
+      const ply = this.plyAt(event.clientX);
+      if (ply !== null && this.model) host.title = this.model.describe(ply);
+    });
     // Redraw at the new width (the board and the graph follow the window).
     new ResizeObserver(() => {
       if (this.model && this.host.clientWidth !== this.width) this.render(this.model);
