@@ -3,10 +3,9 @@
 import type { MoveClass, Review, ReviewedMove, Score, SideSummary } from '../api/types';
 import { lineToSan, numberedLine, viewAt } from '../chess/position';
 import { byId, el } from '../ui/dom';
-import { formatScore } from '../ui/format';
+import { CLASS_MARK, formatScore } from '../ui/format';
 import type { ReviewSession } from './reviewSession';
 
-export const CLASS_MARK: Partial<Record<MoveClass, string>> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 export const CLASS_NAME: Record<MoveClass, string> = {
   best: 'Best move',
   good: 'Good move',

@@ -3,8 +3,7 @@
 import type { MoveClass } from '../api/types';
 import { fenTurn, fullmoveNumber } from '../chess/position';
 import { el } from './dom';
-
-const MARKS: Partial<Record<MoveClass, string>> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+import { CLASS_MARK } from './format';
 
 export function renderMoveList(
   list: HTMLElement,
@@ -28,7 +27,7 @@ export function renderMoveList(
     const cls = classOf?.(ply);
     if (cls) {
       button.dataset.class = cls;
-      const mark = MARKS[cls];
+      const mark = CLASS_MARK[cls];
       if (mark) {
         button.append(el('span', 'move-mark', mark));
         button.setAttribute('aria-label', `${san[ply - 1]}, ${cls}`);
