@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "store/clock_deadline.h"
 #include "store/game_record_json.h"
 
 namespace outpost::server {
@@ -42,13 +43,19 @@ std::int64_t updatedAt(const GameRecord& game) {
 }
 
 // The columns every write sets, numbered alike in the INSERT and the UPDATE:
-// ?1 id, ?2 version, ?3 status, ?4 updated_at, ?5 doc.
+// ?1 id, ?2 version, ?3 status, ?4 updated_at, ?5 doc, ?7 clock_deadline (NULL: no running clock).
+constexpr int kClockDeadlineParameter = 7;
 void bindWrittenColumns(sqlite3_stmt* statement, const GameRecord& game, const std::string& doc) {
     bindText(statement, 1, game.id);
     sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(game.version));
     bindText(statement, 3, game.status);
     sqlite3_bind_int64(statement, 4, updatedAt(game));
     bindText(statement, 5, doc);
+    if (const auto deadline = runningClockDeadlineMs(game)) {
+        sqlite3_bind_int64(statement, kClockDeadlineParameter, *deadline);
+    } else {
+        sqlite3_bind_null(statement, kClockDeadlineParameter);
+    }
 }
 
 }  // namespace
@@ -101,19 +108,31 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
         exec(
             "CREATE INDEX IF NOT EXISTS games_unfinished_by_age ON games(updated_at)"
             " WHERE status = 'ongoing'");
+        addClockDeadlineColumn();
+        // One row that readiness rewrites after a failure, to learn whether writes work again.
+        exec(
+            "CREATE TABLE IF NOT EXISTS write_probe (id INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
+        // The running clocks by deadline: a replica re-arms the flag falls from it.
+        exec(
+            "CREATE INDEX IF NOT EXISTS games_running_clocks ON games(clock_deadline)"
+            " WHERE clock_deadline IS NOT NULL");
         statements_.insert = prepare(
-            "INSERT INTO games(id, version, status, updated_at, doc, created_at)"
-            " VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
+            "INSERT INTO games(id, version, status, updated_at, doc, created_at, clock_deadline)"
+            " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
         statements_.select = prepare("SELECT doc FROM games WHERE id = ?1");
         statements_.update = prepare(
-            "UPDATE games SET version = ?2, status = ?3, updated_at = ?4, doc = ?5"
-            " WHERE id = ?1 AND version = ?6");
+            "UPDATE games SET version = ?2, status = ?3, updated_at = ?4, doc = ?5,"
+            " clock_deadline = ?7 WHERE id = ?1 AND version = ?6");
         statements_.exists = prepare("SELECT 1 FROM games WHERE id = ?1");
         statements_.count = prepare("SELECT COUNT(*) FROM games");
         statements_.prune =
             prepare("DELETE FROM games WHERE status <> 'ongoing' AND updated_at < ?1");
         statements_.pruneUnfinished =
             prepare("DELETE FROM games WHERE status = 'ongoing' AND updated_at < ?1");
+        statements_.probe = prepare("INSERT OR REPLACE INTO write_probe(id, at) VALUES(1, ?1)");
+        statements_.runningClocks = prepare(
+            "SELECT doc FROM games WHERE clock_deadline IS NOT NULL AND clock_deadline <= ?1"
+            " ORDER BY clock_deadline LIMIT ?2");
         pruneLocked();
     } catch (...) {
         close();
@@ -128,7 +147,8 @@ SqliteGameStore::~SqliteGameStore() {
 void SqliteGameStore::close() {
     for (sqlite3_stmt* statement :
          {statements_.insert, statements_.select, statements_.update, statements_.exists,
-          statements_.count, statements_.prune, statements_.pruneUnfinished}) {
+          statements_.count, statements_.prune, statements_.pruneUnfinished,
+          statements_.runningClocks, statements_.probe}) {
         sqlite3_finalize(statement);  // a no-op on the null of a statement never prepared
     }
     sqlite3_close(db_);
@@ -163,7 +183,10 @@ StoreStatus SqliteGameStore::create(const GameRecord& game) {
         int rc = sqlite3_step(statement);
         if (rc == SQLITE_CONSTRAINT) return StoreStatus::AlreadyExists;
         lastOperationFailed_ = rc != SQLITE_DONE;
-        if (lastOperationFailed_) return StoreStatus::Unavailable;
+        if (lastOperationFailed_) {
+            rollBackIfOpenLocked();
+            return StoreStatus::Unavailable;
+        }
     }
     pruneIfDueLocked();
     return StoreStatus::Ok;
@@ -225,7 +248,10 @@ StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expect
         sqlite3_bind_int64(statement, 6, static_cast<sqlite3_int64>(expectedVersion));
         int rc = sqlite3_step(statement);
         lastOperationFailed_ = rc != SQLITE_DONE;
-        if (lastOperationFailed_) return StoreStatus::Unavailable;
+        if (lastOperationFailed_) {
+            rollBackIfOpenLocked();
+            return StoreStatus::Unavailable;
+        }
         if (sqlite3_changes(db_) == 1) {
             pruneIfDueLocked();
             return StoreStatus::Ok;
@@ -242,6 +268,69 @@ StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expect
     return StoreStatus::Unavailable;
 }
 
+void SqliteGameStore::addClockDeadlineColumn() {
+    bool present = false;
+    {
+        sqlite3_stmt* columns = prepare("PRAGMA table_info(games)");
+        constexpr int kNameColumn = 1;
+        while (sqlite3_step(columns) == SQLITE_ROW) {
+            const auto* name =
+                reinterpret_cast<const char*>(sqlite3_column_text(columns, kNameColumn));
+            if (name && std::string_view(name) == "clock_deadline") present = true;
+        }
+        sqlite3_finalize(columns);
+    }
+    if (present) return;
+    // A file of an earlier version: add the column, and fill it for the games it has, in one
+    // transaction (all or nothing).
+    exec("BEGIN IMMEDIATE");
+    try {
+        exec("ALTER TABLE games ADD COLUMN clock_deadline INTEGER");
+        sqlite3_stmt* ongoing = prepare("SELECT id, doc FROM games WHERE status = 'ongoing'");
+        sqlite3_stmt* set = prepare("UPDATE games SET clock_deadline = ?2 WHERE id = ?1");
+        while (sqlite3_step(ongoing) == SQLITE_ROW) {
+            const auto* doc = reinterpret_cast<const char*>(sqlite3_column_text(ongoing, 1));
+            std::optional<GameRecord> game =
+                parseStoredGame(std::string_view(doc, sqlite3_column_bytes(ongoing, 1)));
+            const auto deadline = game ? runningClockDeadlineMs(*game) : std::nullopt;
+            if (!deadline) continue;
+            sqlite3_bind_value(set, 1, sqlite3_column_value(ongoing, 0));
+            sqlite3_bind_int64(set, 2, *deadline);
+            sqlite3_step(set);
+            sqlite3_reset(set);
+        }
+        sqlite3_finalize(ongoing);
+        sqlite3_finalize(set);
+        exec("COMMIT");
+    } catch (...) {
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+StoreManyResult SqliteGameStore::runningClocks(std::int64_t untilMs, std::size_t limit) {
+    std::vector<std::string> docs;
+    {
+        std::lock_guard lock(mutex_);
+        sqlite3_stmt* statement = statements_.runningClocks;
+        StatementScope scope(statement);
+        sqlite3_bind_int64(statement, 1, untilMs);
+        sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(limit));
+        int rc;
+        while ((rc = sqlite3_step(statement)) == SQLITE_ROW) {
+            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+            docs.emplace_back(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)));
+        }
+        if (rc != SQLITE_DONE) return {StoreStatus::Unavailable, {}};
+    }
+    StoreManyResult result;
+    for (const std::string& doc : docs) {
+        std::optional<GameRecord> game = parseStoredGame(doc);
+        if (game) result.games.push_back(std::move(*game));
+    }
+    return result;
+}
+
 std::uint64_t SqliteGameStore::count() {
     std::lock_guard lock(mutex_);
     sqlite3_stmt* statement = statements_.count;
@@ -252,7 +341,22 @@ std::uint64_t SqliteGameStore::count() {
 
 bool SqliteGameStore::healthy() {
     std::lock_guard lock(mutex_);
+    if (!lastOperationFailed_) return true;
+    // The last operation failed (a full disk, a lock held too long, an I/O error). A replica
+    // that is not ready gets no requests, so readiness cannot wait for one to succeed: it tries
+    // a write of its own, and is ready again as soon as that works.
+    sqlite3_stmt* statement = statements_.probe;
+    StatementScope scope(statement);
+    sqlite3_bind_int64(statement, 1, nowEpochMs());
+    lastOperationFailed_ = sqlite3_step(statement) != SQLITE_DONE;
+    rollBackIfOpenLocked();
     return !lastOperationFailed_;
+}
+
+void SqliteGameStore::rollBackIfOpenLocked() {
+    // SQLite may leave the transaction of a failed statement open (SQLITE_FULL, SQLITE_IOERR):
+    // end it, so the next statement starts clean and the file keeps only what was committed.
+    if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
 std::uint64_t SqliteGameStore::pruneFinished() {

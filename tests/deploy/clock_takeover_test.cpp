@@ -1,0 +1,146 @@
+// Issue 14, faults: a clock keeps running when the replica that armed it dies. Replica A stores
+// a move that starts a clock and goes away before its flag watch fires (destroyed, as after a
+// kill -9); replicas B and C, started on the same store, find the running clock in the store's
+// index and end the game on time with no request, once. For every backend.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "fake_searcher.h"
+#include "server.h"
+#include "store/memory_game_store.h"
+#include "store/redis_event_bus.h"
+#include "store/redis_game_store.h"
+#include "store/sqlite_game_store.h"
+#include "test_client.h"
+#include "test_support.h"
+
+using namespace outpost::server;
+using namespace outpost::server::testing;
+using namespace std::chrono_literals;
+using Verb = boost::beast::http::verb;
+using outpost::test::eventually;
+using outpost::test::RedisServerProcess;
+using outpost::test::TempDir;
+
+namespace {
+
+// The clock of the game: the side to move has this long after the first move.
+constexpr std::int64_t kClockMs = 1500;
+// How late after its deadline the flag may be recorded: the sweep at start arms it at once, so
+// only the watch's wake-up and one store round trip are in between.
+constexpr std::int64_t kFlagToleranceMs = 1000;
+
+using StoreFactory = std::function<std::shared_ptr<GameStore>()>;
+
+std::int64_t epochMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::unique_ptr<Server> startReplica(std::shared_ptr<GameStore> store, std::ostream* log) {
+    ServerConfig config;
+    config.bind = "127.0.0.1";
+    config.port = 0;
+    config.searchThreads = 1;
+    config.hashMb = 1;
+    config.logRequests = false;
+    config.drainGraceMs = 100;
+    ServerParts parts;
+    parts.store = std::move(store);
+    parts.bus = std::make_shared<MemoryEventBus>();
+    parts.searchers = fakeSearchers(std::make_shared<FakeControl>());
+    parts.log = log;
+    auto server = std::make_unique<Server>(config, std::move(parts));
+    server->start();
+    return server;
+}
+
+int countLines(const std::string& log, const std::string& needle) {
+    int count = 0;
+    std::istringstream lines(log);
+    for (std::string line; std::getline(lines, line);)
+        if (line.find(needle) != std::string::npos) ++count;
+    return count;
+}
+
+void checkTakeover(const StoreFactory& openStore) {
+    std::ostringstream logA;
+    std::ostringstream logB;
+    std::ostringstream logC;
+    std::string id;
+    std::int64_t deadline = 0;
+    {
+        auto replicaA = startReplica(openStore(), &logA);
+        HttpClient client(replicaA->port());
+        auto created = client.request(
+            Verb::post, "/api/v1/games",
+            R"({"engine":{"side":"none"},"clock":{"initial":)" + std::to_string(kClockMs) + "}}");
+        REQUIRE(created.status == 201);
+        id = created.json()["id"];
+        const std::string token = created.json()["playerToken"];
+        const std::int64_t before = epochMs();
+        auto moved = client.request(Verb::post, "/api/v1/games/" + id + "/moves",
+                                    R"({"move":"e2e4"})", {{"Authorization", "Bearer " + token}});
+        REQUIRE(moved.status == 200);
+        deadline = before + kClockMs;  // Black's flag falls then (or a little later)
+        client.close();
+        replicaA->shutdown();
+        replicaA->wait();
+    }  // A is gone, its flag watch with it, well before the deadline
+    REQUIRE(epochMs() < deadline);
+
+    std::shared_ptr<GameStore> store = openStore();
+    auto replicaB = startReplica(store, &logB);
+    auto replicaC = startReplica(openStore(), &logC);
+    // Nobody asks: the store is read directly (a GET would record the flag fall itself).
+    REQUIRE(eventually(
+        [&] {
+            auto read = store->get(id);
+            return read.game && read.game->status != "ongoing";
+        },
+        std::chrono::milliseconds(kClockMs + 3 * kFlagToleranceMs)));
+    const std::int64_t endedAt = epochMs();
+    GameRecord ended = *store->get(id).game;
+    CHECK(ended.status == "timeout");
+    CHECK(ended.winner == "white");
+    CHECK(ended.version == 3);  // created, e2e4, the flag fall: recorded once
+    CHECK(ended.updatedAtMs >= deadline);
+    CHECK(endedAt <= deadline + kFlagToleranceMs);
+    CHECK(ended.clock->blackMs == 0);
+    replicaB->shutdown();
+    replicaB->wait();
+    replicaC->shutdown();
+    replicaC->wait();
+    replicaB.reset();
+    replicaC.reset();
+    CHECK(countLines(logA.str(), "\"flag_fall\"") == 0);
+    CHECK(countLines(logB.str(), "\"flag_fall\"") + countLines(logC.str(), "\"flag_fall\"") == 1);
+}
+
+}  // namespace
+
+TEST_CASE("faults: a running clock outlives its replica (memory store)", "[deploy][faults]") {
+    auto shared = std::make_shared<MemoryGameStore>();
+    checkTakeover([&] { return shared; });
+}
+
+TEST_CASE("faults: a running clock outlives its replica (SQLite)", "[deploy][faults]") {
+    TempDir dir;
+    SqliteStoreOptions options;
+    options.path = (dir.path() / "games.db").string();
+    checkTakeover([&] { return std::make_shared<SqliteGameStore>(options); });
+}
+
+TEST_CASE("faults: a running clock outlives its replica (Redis)", "[deploy][faults][redis]") {
+    RedisServerProcess redis;
+    if (!redis.available()) {
+        WARN("redis-server is not installed; test skipped");
+        return;
+    }
+    REQUIRE(redis.start());
+    RedisStoreOptions options;
+    options.url = redis.url();
+    options.timeout = 1000ms;
+    checkTakeover([&] { return std::make_shared<RedisGameStore>(options); });
+}
