@@ -182,8 +182,8 @@ StoreStatus SqliteGameStore::create(const GameRecord& game) {
         sqlite3_bind_int64(statement, 6, game.createdAtMs != 0 ? game.createdAtMs : nowEpochMs());
         int rc = sqlite3_step(statement);
         if (rc == SQLITE_CONSTRAINT) return StoreStatus::AlreadyExists;
-        lastOperationFailed_ = rc != SQLITE_DONE;
-        if (lastOperationFailed_) {
+        writesFailing_ = rc != SQLITE_DONE;
+        if (writesFailing_) {
             rollBackIfOpenLocked();
             return StoreStatus::Unavailable;
         }
@@ -198,8 +198,8 @@ StoreStatus SqliteGameStore::readDocLocked(std::string_view id, std::string* doc
     bindText(statement, 1, id);
     int rc = sqlite3_step(statement);
     if (rc == SQLITE_DONE) return StoreStatus::NotFound;
-    lastOperationFailed_ = rc != SQLITE_ROW;
-    if (lastOperationFailed_) return StoreStatus::Unavailable;
+    readsFailing_ = rc != SQLITE_ROW;
+    if (readsFailing_) return StoreStatus::Unavailable;
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
     doc->assign(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)));
     return StoreStatus::Ok;
@@ -247,8 +247,8 @@ StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expect
         bindWrittenColumns(statement, game, doc);
         sqlite3_bind_int64(statement, 6, static_cast<sqlite3_int64>(expectedVersion));
         int rc = sqlite3_step(statement);
-        lastOperationFailed_ = rc != SQLITE_DONE;
-        if (lastOperationFailed_) {
+        writesFailing_ = rc != SQLITE_DONE;
+        if (writesFailing_) {
             rollBackIfOpenLocked();
             return StoreStatus::Unavailable;
         }
@@ -264,7 +264,7 @@ StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expect
     int rc = sqlite3_step(statement);
     if (rc == SQLITE_ROW) return StoreStatus::VersionConflict;
     if (rc == SQLITE_DONE) return StoreStatus::NotFound;
-    lastOperationFailed_ = true;
+    readsFailing_ = true;
     return StoreStatus::Unavailable;
 }
 
@@ -341,16 +341,18 @@ std::uint64_t SqliteGameStore::count() {
 
 bool SqliteGameStore::healthy() {
     std::lock_guard lock(mutex_);
-    if (!lastOperationFailed_) return true;
-    // The last operation failed (a full disk, a lock held too long, an I/O error). A replica
-    // that is not ready gets no requests, so readiness cannot wait for one to succeed: it tries
-    // a write of its own, and is ready again as soon as that works.
+    if (!writesFailing_ && !readsFailing_) return true;
+    // The last write (or read) failed: a full disk, a lock held too long, an I/O error. A read
+    // that works since says nothing about writes, and a replica that is not ready gets no
+    // requests, so readiness cannot wait for a move to succeed: it tries a write of its own,
+    // and is ready again as soon as that works.
     sqlite3_stmt* statement = statements_.probe;
     StatementScope scope(statement);
     sqlite3_bind_int64(statement, 1, nowEpochMs());
-    lastOperationFailed_ = sqlite3_step(statement) != SQLITE_DONE;
+    writesFailing_ = sqlite3_step(statement) != SQLITE_DONE;
+    readsFailing_ = writesFailing_;
     rollBackIfOpenLocked();
-    return !lastOperationFailed_;
+    return !writesFailing_;
 }
 
 void SqliteGameStore::rollBackIfOpenLocked() {

@@ -94,7 +94,10 @@ class SqliteGameStore final : public GameStore {
     sqlite3* db_ = nullptr;
     Statements statements_;
     std::chrono::steady_clock::time_point lastPrune_;
-    bool lastOperationFailed_ = false;
+    // Whether the last write, and the last read, failed; cleared by one that works (or by the
+    // write probe of healthy()).
+    bool writesFailing_ = false;
+    bool readsFailing_ = false;
 };
 
 }  // namespace outpost::server

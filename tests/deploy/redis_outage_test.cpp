@@ -28,6 +28,7 @@ constexpr auto kRedisTimeout = 500ms;
 constexpr auto kBusMaxReconnectDelay = 200ms;
 // How long a subscriber may wait for a move once Redis is back.
 constexpr auto kCatchUp = 5s;
+constexpr int kNoKeepAliveMs = 600'000;
 
 struct Replica {
     std::shared_ptr<RedisEventBus> bus;
@@ -51,6 +52,8 @@ Replica startReplica(const std::string& storeUrl, const std::string& busUrl) {
     config.logRequests = false;
     config.store = "redis";
     config.drainGraceMs = 100;
+    // No keep-alive lines on the streams: a subscriber that gets nothing times out.
+    config.streamKeepAliveMs = kNoKeepAliveMs;
     Replica replica;
     replica.bus = std::make_shared<RedisEventBus>(busOptions);
     ServerParts parts;
@@ -181,6 +184,9 @@ TEST_CASE(
     stream.readStreamHeader();
     REQUIRE(stream.streamStatus() == 200);
     REQUIRE(streamShows(stream, 0));
+    WsClient watcher(b.server->port());
+    watcher.send({{"type", "subscribe"}, {"gameId", id}});
+    REQUIRE(watcher.readType("game")["game"]["moves"].empty());
     REQUIRE(eventually([&] { return b.bus->subscribedGames().count(id) == 1; }));
 
     partition.cut();
@@ -194,5 +200,7 @@ TEST_CASE(
     partition.restore();
     // B reconnects by itself, subscribes again, and sends the game as stored.
     CHECK(streamShows(stream, 2));
+    CHECK(watcher.readType("game")["game"]["moves"].size() == 2);
     stream.close();
+    watcher.close();
 }

@@ -192,6 +192,7 @@ TEST_CASE("faults: SQLite disk full: 503, nothing half-written, ready again once
     CHECK(refused.json()["error"]["code"] == "store_unavailable");
     CHECK(readyz(replica) == 503);
     CHECK(storedMoves(replica) == 1);  // reads still work, and see only the acknowledged move
+    CHECK(readyz(replica) == 503);     // a read that works does not make writes work
     CHECK(integrityOf(path) == "ok");
 
     std::filesystem::remove(filler);
