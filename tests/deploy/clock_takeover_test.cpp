@@ -38,8 +38,10 @@ std::int64_t epochMs() {
         .count();
 }
 
-std::unique_ptr<Server> startReplica(std::shared_ptr<GameStore> store, std::ostream* log) {
+std::unique_ptr<Server> startReplica(std::shared_ptr<GameStore> store, std::ostream* log,
+                                     std::int64_t clockSweepMs = ServerConfig().clockSweepMs) {
     ServerConfig config;
+    config.clockSweepMs = clockSweepMs;
     config.bind = "127.0.0.1";
     config.port = 0;
     config.searchThreads = 1;
@@ -64,14 +66,16 @@ int countLines(const std::string& log, const std::string& needle) {
     return count;
 }
 
-void checkTakeover(const StoreFactory& openStore) {
-    std::ostringstream logA;
-    std::ostringstream logB;
-    std::ostringstream logC;
+// A replica that stores a move starting a clock, and dies (is destroyed) before the flag falls.
+struct ArmedGame {
+    std::string id;
+    std::int64_t deadline = 0;
+};
+ArmedGame armAndDie(std::shared_ptr<GameStore> store, std::ostream* log) {
     std::string id;
     std::int64_t deadline = 0;
     {
-        auto replicaA = startReplica(openStore(), &logA);
+        auto replicaA = startReplica(std::move(store), log);
         HttpClient client(replicaA->port());
         auto created = client.request(
             Verb::post, "/api/v1/games",
@@ -89,25 +93,41 @@ void checkTakeover(const StoreFactory& openStore) {
         replicaA->wait();
     }  // A is gone, its flag watch with it, well before the deadline
     REQUIRE(epochMs() < deadline);
+    return {id, deadline};
+}
 
-    std::shared_ptr<GameStore> store = openStore();
-    auto replicaB = startReplica(store, &logB);
-    auto replicaC = startReplica(openStore(), &logC);
-    // Nobody asks: the store is read directly (a GET would record the flag fall itself).
+// Waits (reading the store, never asking the server) until the game ended; checks it ended on
+// time, by the flag, once.
+void checkEndedOnTime(GameStore& store, const ArmedGame& armed) {
+    const std::string& id = armed.id;
+    const std::int64_t deadline = armed.deadline;
     REQUIRE(eventually(
         [&] {
-            auto read = store->get(id);
+            auto read = store.get(id);
             return read.game && read.game->status != "ongoing";
         },
         std::chrono::milliseconds(kClockMs + 3 * kFlagToleranceMs)));
     const std::int64_t endedAt = epochMs();
-    GameRecord ended = *store->get(id).game;
+    GameRecord ended = *store.get(id).game;
     CHECK(ended.status == "timeout");
     CHECK(ended.winner == "white");
     CHECK(ended.version == 3);  // created, e2e4, the flag fall: recorded once
     CHECK(ended.updatedAtMs >= deadline);
     CHECK(endedAt <= deadline + kFlagToleranceMs);
     CHECK(ended.clock->blackMs == 0);
+}
+
+void checkTakeover(const StoreFactory& openStore) {
+    std::ostringstream logA;
+    std::ostringstream logB;
+    std::ostringstream logC;
+    const ArmedGame armed = armAndDie(openStore(), &logA);
+
+    std::shared_ptr<GameStore> store = openStore();
+    auto replicaB = startReplica(store, &logB);
+    auto replicaC = startReplica(openStore(), &logC);
+    // Nobody asks: the store is read directly (a GET would record the flag fall itself).
+    checkEndedOnTime(*store, armed);
     replicaB->shutdown();
     replicaB->wait();
     replicaC->shutdown();
@@ -143,4 +163,20 @@ TEST_CASE("faults: a running clock outlives its replica (Redis)", "[deploy][faul
     options.url = redis.url();
     options.timeout = 1000ms;
     checkTakeover([&] { return std::make_shared<RedisGameStore>(options); });
+}
+
+TEST_CASE("faults: a replica already running takes a dead replica's clock up on its next sweep",
+          "[deploy][faults]") {
+    constexpr std::int64_t kShortSweepMs = 200;
+    auto shared = std::make_shared<MemoryGameStore>();
+    std::ostringstream logA;
+    std::ostringstream logB;
+    // B runs before the game exists: only its periodic sweep can find the clock.
+    auto replicaB = startReplica(shared, &logB, kShortSweepMs);
+    const ArmedGame armed = armAndDie(shared, &logA);
+    checkEndedOnTime(*shared, armed);
+    replicaB->shutdown();
+    replicaB->wait();
+    replicaB.reset();
+    CHECK(countLines(logB.str(), "\"flag_fall\"") == 1);
 }
