@@ -134,6 +134,13 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
             "SELECT doc FROM games WHERE clock_deadline IS NOT NULL AND clock_deadline <= ?1"
             " ORDER BY clock_deadline LIMIT ?2");
         pruneLocked();
+    } catch (const std::runtime_error& error) {
+        close();
+        // Name the file: "database is locked" alone does not say which one, or that another
+        // process holds it.
+        const std::string what = error.what();
+        if (what.find(options_.path) != std::string::npos) throw;
+        throw std::runtime_error("SQLite database '" + options_.path + "': " + what);
     } catch (...) {
         close();
         throw;

@@ -234,3 +234,33 @@ TEST_CASE("faults: SQLite folder read-only at start: a clear error, and a start 
     StoreSelection reopened = selectGameStores(existing);
     CHECK(reopened.store->get("kept").status == StoreStatus::Ok);
 }
+
+TEST_CASE("faults: SQLite file of an earlier version locked at start: a clear error, then a start",
+          "[deploy][faults][sqlite]") {
+    TempDir dir;
+    const std::string path = (dir.path() / "games.db").string();
+    sqlite3* other = nullptr;
+    REQUIRE(sqlite3_open(path.c_str(), &other) == SQLITE_OK);
+    // A file as earlier versions left it, which this one must extend (a write) when it opens it,
+    // while another process holds the write lock.
+    REQUIRE(sqlite3_exec(other,
+                         "PRAGMA journal_mode=WAL; CREATE TABLE games (id TEXT PRIMARY KEY, "
+                         "version INTEGER NOT NULL, status TEXT NOT NULL, created_at INTEGER NOT "
+                         "NULL, updated_at INTEGER NOT NULL, doc TEXT NOT NULL); BEGIN IMMEDIATE",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    SqliteStoreOptions options;
+    options.path = path;
+    options.busyTimeout = kBusyTimeout;
+    std::string message;
+    try {
+        SqliteGameStore store(options);
+    } catch (const std::runtime_error& error) {
+        message = error.what();
+    }
+    CHECK_THAT(message, Catch::Contains(path) && Catch::Contains("locked"));
+    REQUIRE(sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(other);
+    SqliteGameStore store(options);  // the lock is gone: it opens
+    CHECK(store.create(outpost::test::sampleGame("after")) == StoreStatus::Ok);
+    CHECK(integrityOf(path) == "ok");
+}
