@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
@@ -17,6 +18,12 @@ std::int64_t nowEpochMs() {
                std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
+
+struct StatementFinalizer {
+    void operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
+};
+// A statement used once (at open), finalized whatever path the code takes.
+using OneShotStatement = std::unique_ptr<sqlite3_stmt, StatementFinalizer>;
 
 // Resets a prepared statement when the scope ends, whatever path the code took.
 class StatementScope {
@@ -278,14 +285,13 @@ StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expect
 void SqliteGameStore::addClockDeadlineColumn() {
     bool present = false;
     {
-        sqlite3_stmt* columns = prepare("PRAGMA table_info(games)");
+        OneShotStatement columns(prepare("PRAGMA table_info(games)"));
         constexpr int kNameColumn = 1;
-        while (sqlite3_step(columns) == SQLITE_ROW) {
+        while (sqlite3_step(columns.get()) == SQLITE_ROW) {
             const auto* name =
-                reinterpret_cast<const char*>(sqlite3_column_text(columns, kNameColumn));
+                reinterpret_cast<const char*>(sqlite3_column_text(columns.get(), kNameColumn));
             if (name && std::string_view(name) == "clock_deadline") present = true;
         }
-        sqlite3_finalize(columns);
     }
     if (present) return;
     // A file of an earlier version: add the column, and fill it for the games it has, in one
@@ -293,21 +299,25 @@ void SqliteGameStore::addClockDeadlineColumn() {
     exec("BEGIN IMMEDIATE");
     try {
         exec("ALTER TABLE games ADD COLUMN clock_deadline INTEGER");
-        sqlite3_stmt* ongoing = prepare("SELECT id, doc FROM games WHERE status = 'ongoing'");
-        sqlite3_stmt* set = prepare("UPDATE games SET clock_deadline = ?2 WHERE id = ?1");
-        while (sqlite3_step(ongoing) == SQLITE_ROW) {
-            const auto* doc = reinterpret_cast<const char*>(sqlite3_column_text(ongoing, 1));
-            std::optional<GameRecord> game =
-                parseStoredGame(std::string_view(doc, sqlite3_column_bytes(ongoing, 1)));
+        OneShotStatement ongoing(prepare("SELECT id, doc FROM games WHERE status = 'ongoing'"));
+        OneShotStatement set(prepare("UPDATE games SET clock_deadline = ?2 WHERE id = ?1"));
+        while (sqlite3_step(ongoing.get()) == SQLITE_ROW) {
+            const auto* doc = reinterpret_cast<const char*>(sqlite3_column_text(ongoing.get(), 1));
+            std::optional<GameRecord> game = parseStoredGame(std::string_view(
+                doc, static_cast<std::size_t>(sqlite3_column_bytes(ongoing.get(), 1))));
             const auto deadline = game ? runningClockDeadlineMs(*game) : std::nullopt;
             if (!deadline) continue;
-            sqlite3_bind_value(set, 1, sqlite3_column_value(ongoing, 0));
-            sqlite3_bind_int64(set, 2, *deadline);
-            sqlite3_step(set);
-            sqlite3_reset(set);
+            sqlite3_bind_value(set.get(), 1, sqlite3_column_value(ongoing.get(), 0));
+            sqlite3_bind_int64(set.get(), 2, *deadline);
+            const int rc = sqlite3_step(set.get());
+            sqlite3_reset(set.get());
+            if (rc != SQLITE_DONE) {
+                throw std::runtime_error(std::string("SQLite: filling clock_deadline: ") +
+                                         sqlite3_errmsg(db_));
+            }
         }
-        sqlite3_finalize(ongoing);
-        sqlite3_finalize(set);
+        ongoing.reset();
+        set.reset();
         exec("COMMIT");
     } catch (...) {
         sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
