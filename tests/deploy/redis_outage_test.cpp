@@ -99,7 +99,7 @@ unsigned status(unsigned short port, Verb verb, const std::string& target,
 
 }  // namespace
 
-TEST_CASE("faults: Redis restarts in the middle of games; nothing acknowledged is lost",
+TEST_CASE("faults: Redis restarts in the middle of games and nothing acknowledged is lost",
           "[deploy][faults][redis]") {
     RedisServerProcess redis;
     if (!redis.available()) {
