@@ -178,6 +178,12 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.engineReplyGraceMs = parseNumber<std::int64_t>("engine-reply-grace", v, 0, kMaxMs);
          }},
+        {"clock-sweep",
+         "ms between two scans of the store for running clocks, whose flag falls this replica "
+         "then watches too (a replica that watched one may have died)",
+         [](ServerConfig& c, const std::string& v) {
+             c.clockSweepMs = parseNumber<std::int64_t>("clock-sweep", v, 10, kMaxMs);
+         }},
         {"web-root", "directory served at / (the board page)",
          [](ServerConfig& c, const std::string& v) { c.webRoot = v; }},
         {"cors-origins", "comma-separated origins allowed to call the API ('*': any)",

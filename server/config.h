@@ -59,6 +59,9 @@ struct ServerConfig {
     // time, or the time cap) is taken up by any replica that watches the game: its owner died,
     // drained or could not queue it.
     std::int64_t engineReplyGraceMs = 3000;
+    // How often every replica re-arms the running clocks found in the store (and once at start),
+    // so a flag falls on time when the replica that watched it died.
+    std::int64_t clockSweepMs = 5000;
 
     std::string webRoot = "web/dist";
     std::vector<std::string> corsOrigins;     // "*" allows any origin

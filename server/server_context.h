@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "games/active_games.h"
+#include "games/clock_sweep.h"
 #include "games/flag_watch.h"
 #include "games/replies_in_flight.h"
 #include "ops/client_quotas.h"
@@ -71,6 +72,9 @@ struct ServerContext {
     // Ends games on time, and resumes engine replies nobody delivered, when nobody asks
     // (declared last: its thread uses everything above).
     FlagWatch flags;
+    // Watches the running clocks the store lists, whichever replica armed them (started by
+    // Server::start(); declared after the flag watch it feeds).
+    ClockSweep clockSweep;
 
     MetricGauges gauges();
 };

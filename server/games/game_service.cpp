@@ -9,6 +9,7 @@
 #include "games/game_view.h"
 #include "ops/tokens.h"
 #include "search/levels.h"
+#include "store/clock_deadline.h"
 
 namespace outpost::server {
 
@@ -22,6 +23,10 @@ constexpr std::array<std::int64_t, kMaxLevel> kLevelMovetimeMs = {50,  100, 150,
                                                                   300, 500, 700, 1000};
 // When the store cannot be reached at a flag fall: try again after this long.
 constexpr std::int64_t kFlagRetryMs = 1000;
+// The clock sweep watches the flags that fall before its sweep after next (a sweep may come
+// late), at most this many games a sweep (the soonest first; the next sweep takes the rest).
+constexpr std::int64_t kSweepHorizonSweeps = 2;
+constexpr std::size_t kMaxClocksPerSweep = 10000;
 // An overdue engine reply that could not be started (draining, queue full, store down), or that
 // this replica is still computing: look at it again after this long.
 constexpr std::int64_t kReplyRecheckMs = 1000;
@@ -433,6 +438,33 @@ void GameService::checkDeadlines(const std::string& id, std::uint64_t version) {
     }
     context_.logger.log(
         {{"event", "flag_fall"}, {"game", id}, {"status", game.status}, {"result", game.result}});
+}
+
+void GameService::rearmClocks() {
+    const std::int64_t until = nowEpochMs() + kSweepHorizonSweeps * context_.config.clockSweepMs;
+    StoreManyResult due = context_.store->runningClocks(until, kMaxClocksPerSweep);
+    if (due.status != StoreStatus::Ok) {
+        context_.logger.log({{"event", "clock_sweep_failed"}, {"store", toString(due.status)}});
+        return;
+    }
+    for (const GameRecord& game : due.games) {
+        if (const auto deadline = runningClockDeadlineMs(game))
+            context_.flags.adopt(game.id, game.version, *deadline);
+    }
+}
+
+void GameService::resendGame(const std::string& id) {
+    StoreReadResult read = context_.store->get(id);
+    if (read.status != StoreStatus::Ok) {
+        // Still cut off (or the game is gone): the next reconnection asks again.
+        context_.logger.log(
+            {{"event", "bus_resync_failed"}, {"game", id}, {"store", toString(read.status)}});
+        return;
+    }
+    const GameRecord& game = *read.game;
+    context_.bus->publish(
+        GameEvent{GameEvent::Kind::GameChanged, game.id, game.version, gameEventPayload(game)});
+    context_.logger.log({{"event", "bus_resync"}, {"game", id}, {"version", game.version}});
 }
 
 void GameService::move(const std::string& id, const std::optional<std::string>& token,

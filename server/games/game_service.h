@@ -71,6 +71,16 @@ class GameService {
     // never on an I/O thread (it reads the store).
     void checkDeadlines(const std::string& id, std::uint64_t version);
 
+    // The clock sweep (games/clock_sweep.h): watches the flag falls of the running clocks the
+    // store lists, due within the next sweeps, whichever replica stored them. Call on the sweep's
+    // thread (it reads the store).
+    void rearmClocks();
+
+    // The event bus was cut off and subscribed to game `id` again: sends the game as stored to
+    // its subscribers (a feed forwards it only when it is newer than what it sent), since the
+    // events published meanwhile were lost. Call on the store executor.
+    void resendGame(const std::string& id);
+
     // When an owed engine reply counts as overdue: the game's last change, plus the time the
     // engine may think for it, plus --engine-reply-grace.
     std::int64_t replyDeadlineMs(const GameRecord& game) const;

@@ -17,6 +17,8 @@ class MemoryGameStore final : public GameStore {
     StoreManyResult getMany(const std::vector<std::string>& ids) override;
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
+    // A scan: the in-memory store serves one process and tests, not a fleet.
+    StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
 
   private:
     std::mutex mutex_;

@@ -3,6 +3,8 @@
 // Layout (prefix "outpost:" by default):
 //   <prefix>game:<id>      hash {version, doc}: doc is the stored JSON of the GameRecord
 //   <prefix>games:created  counter of games created (the `games` metric)
+//   <prefix>clocks         sorted set: the ids of the games whose clock runs, by flag-fall
+//                          deadline (epoch ms), kept by the same scripts that write the games
 // Every write is one Lua script, so Redis applies it atomically: update() compares the stored
 // version with the expected one and writes only when they match (a stale version gets
 // VersionConflict, which the server answers with 409). The scripts are idempotent (replaying a
@@ -50,9 +52,12 @@ class RedisGameStore final : public GameStore {
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
     bool healthy() override;
+    // One round trip: a script reads the index and the documents of the games it names.
+    StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
 
   private:
     std::string gameKey(std::string_view id) const;
+    std::string clocksKey() const;
     // The expiry a write sets on the game's key (0: none).
     std::int64_t keepSeconds(const GameRecord& game) const;
 

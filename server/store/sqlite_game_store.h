@@ -51,7 +51,9 @@ class SqliteGameStore final : public GameStore {
     StoreManyResult getMany(const std::vector<std::string>& ids) override;
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
+    // After a failed operation, true only once a write works again (a probe row is rewritten).
     bool healthy() override;
+    StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
 
     // Deletes finished games older than the retention, and unfinished ones older than theirs;
     // returns how many. Runs at open, and with
@@ -68,10 +70,16 @@ class SqliteGameStore final : public GameStore {
         sqlite3_stmt* count = nullptr;
         sqlite3_stmt* prune = nullptr;
         sqlite3_stmt* pruneUnfinished = nullptr;
+        sqlite3_stmt* runningClocks = nullptr;
+        sqlite3_stmt* probe = nullptr;
     };
     // Finalizes the prepared statements and closes the connection.
     void close();
     void exec(const char* sql);
+    // Ends a transaction that a failed statement left open. The caller holds mutex_.
+    void rollBackIfOpenLocked();
+    // Adds the running-clock deadline to a file of an earlier version, filled in for its games.
+    void addClockDeadlineColumn();
     sqlite3_stmt* prepare(const char* sql);
     std::uint64_t pruneLocked();
     // Runs one prune statement with the cutoff `retention` ago (nothing when it is zero).
@@ -86,7 +94,10 @@ class SqliteGameStore final : public GameStore {
     sqlite3* db_ = nullptr;
     Statements statements_;
     std::chrono::steady_clock::time_point lastPrune_;
-    bool lastOperationFailed_ = false;
+    // Whether the last write, and the last read, failed; cleared by one that works (or by the
+    // write probe of healthy()).
+    bool writesFailing_ = false;
+    bool readsFailing_ = false;
 };
 
 }  // namespace outpost::server
