@@ -1,5 +1,8 @@
 #include "search/engine_searcher.h"
 
+#include <memory>
+#include <mutex>
+
 #include "search/levels.h"
 #include "search/tt.h"
 
@@ -8,24 +11,35 @@ namespace outpost::server {
 namespace {
 
 // Two engines per pool thread: one on the shared table, one on a table of its own (see the
-// header for which request goes where). Only one of them searches at a time.
+// header for which request goes where), made at the first request that needs it so a pool that
+// never gets one holds no second table. Only one of them searches at a time.
 class EngineSearcher final : public Searcher {
   public:
-    EngineSearcher(const EngineOptions& pooled, const EngineOptions& isolated)
-        : pooled_(pooled), isolated_(isolated) {}
+    EngineSearcher(const EngineOptions& pooled, EngineOptions isolated)
+        : pooled_(pooled), isolatedOptions_(std::move(isolated)) {}
     SearchResult run(const SearchRequest& request, const SearchCallbacks& callbacks) override {
-        Engine& engine = usesSharedTable(request, pooled_.options().config) ? pooled_ : isolated_;
+        Engine& engine =
+            usesSharedTable(request, pooled_.options().config) ? pooled_ : isolatedEngine();
         engine.forgetSearches();
         return engine.run(request, callbacks);
     }
     void stop() override {
         pooled_.stop();
-        isolated_.stop();
+        std::lock_guard lock(mutex_);
+        if (isolated_) isolated_->stop();
     }
 
   private:
+    Engine& isolatedEngine() {
+        std::lock_guard lock(mutex_);
+        if (!isolated_) isolated_ = std::make_unique<Engine>(isolatedOptions_);
+        return *isolated_;
+    }
+
     Engine pooled_;
-    Engine isolated_;
+    const EngineOptions isolatedOptions_;
+    std::mutex mutex_;                  // guards isolated_ (stop() comes from other threads)
+    std::unique_ptr<Engine> isolated_;  // made once, never replaced
 };
 
 }  // namespace
