@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs each libFuzzer target for a bounded time from its seed corpus (fuzz/corpus_*), copied to a
-# scratch folder so new inputs never land in the repository. Exits non-zero when a target finds a
+# Runs each libFuzzer target for a bounded time from its seed corpus (fuzz/corpus_*, and for HTTP
+# the examples of api/openapi.yaml via fuzz/openapi_seeds.py), copied to a scratch folder so new inputs never land in the repository. Exits non-zero when a target finds a
 # failure (its reproducer is left in the scratch folder and named in the output).
 #   fuzz/run.sh BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]   (targets: fen http ws)
 set -euo pipefail
@@ -17,6 +17,10 @@ for target in "${targets[@]}"; do
     corpus="$scratch/$target"
     mkdir -p "$corpus"
     cp fuzz/corpus_"$target"/* "$corpus"/
+    # The HTTP target also starts from every operation's example in the API document.
+    if [ "$target" = http ] && python3 -c 'import yaml' 2>/dev/null; then
+        python3 fuzz/openapi_seeds.py api/openapi.yaml "$corpus"
+    fi
     echo "--- $target: ${seconds}s from $(ls "$corpus" | wc -l) seeds"
     # Leaks: the scripted server context is torn down per input, so leak checks stay on.
     if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
