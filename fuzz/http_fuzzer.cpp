@@ -11,6 +11,8 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -172,6 +174,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const unsigned status = sink->waitStatus();
     sink->disconnect();
     server.fixture.context.quiesce();
+    // Replaying an input by hand: OUTPOST_FUZZ_VERBOSE=1 prints the status it got.
+    if (std::getenv("OUTPOST_FUZZ_VERBOSE") != nullptr) std::fprintf(stderr, "status %u\n", status);
     if (status == 0) fuzz::broken("every request is answered", text);
     if (status >= 500) fuzz::broken("no 5xx", text);
     if (status >= 400 && server.store->writes() != writesBefore)
