@@ -519,6 +519,9 @@ void GameService::startEngine(const GameRecord& game, const std::optional<Limits
     request.fen = game.initialFen;
     request.moves = game.moves;
     request.level = game.engine.level.value_or(0);
+    // Per-game memory is keyed by the game, and a level's choice is seeded by the game and ply.
+    request.game = game.id;
+    request.seed = search::levelSeed(game.id, game.moves.size());
     nlohmann::json applied;
     const LimitsSpec* chosen = limits && !limits->empty() ? &*limits
                                : game.engine.limits       ? &*game.engine.limits
