@@ -18,6 +18,10 @@ namespace {
 constexpr int kAspirationMinDepth = 4;      // shallower scores swing too much for a narrow window
 constexpr int kAspirationWindow = 25;       // first half-width around the previous score (cp)
 constexpr int kAspirationFullWidth = 1000;  // beyond this half-width, search the full window
+// Fifty-move rule: at 100 half-moves the game is drawn (unless mated); from 90 on a table score
+// is not trusted for a cutoff, since the draw may be closer than the stored line knew.
+constexpr int kFiftyMoveDraw = 100;
+constexpr int kFiftyMoveTableTrust = 90;
 constexpr std::int64_t kBoundReportMs = 1000;  // report fail-high/low lines on longer searches
 constexpr std::int64_t kCurrMoveReportMs = 3000;
 
@@ -33,6 +37,9 @@ constexpr int kNullMoveDepthDivisor = 4;   // ... plus one per 4 plies of depth 
 constexpr int kNullMoveEvalDivisor = 200;  // ... plus one per 2 pawns the eval exceeds beta
 constexpr int kNullMoveMaxEvalReduction = 2;
 constexpr int kNullMoveVerifyDepth = 12;  // verify null-move cutoffs at and beyond this depth
+// The verification search allows no null move for this fraction of its remaining depth.
+constexpr int kNullMoveVerifyPlyNumerator = 3;
+constexpr int kNullMoveVerifyPlyDenominator = 4;
 constexpr int kIirMinDepth = 4;
 
 // --- Move-level pruning ---------------------------------------------------------------------
@@ -49,7 +56,8 @@ constexpr int kSeePruningMarginPerDepth = 100;  // captures losing more than thi
 constexpr int kLmrMinDepth = 3;
 constexpr double kLmrBase = 0.75;
 constexpr double kLmrDivisor = 2.25;
-constexpr int kLmrHistoryDivisor = 8192;   // one ply less (more) per this much history
+constexpr int kLmrHistoryDivisor = 8192;  // one ply less (more) per this much history
+constexpr int kLmrTableSize = 64;  // reductions for depths and move numbers beyond are the last
 constexpr int kMaxExtensionPlyFactor = 2;  // no extensions beyond twice the iteration depth
 
 // --- Quiescence -----------------------------------------------------------------------------
@@ -63,13 +71,13 @@ constexpr int kIterationStartDivisor = 2;          // start an iteration only be
 // Late move reduction in plies for a depth and a move number (built once, then constant).
 int lmrReduction(int depth, int moveNumber) {
     static const auto table = [] {
-        std::array<std::array<int, 64>, 64> t{};
-        for (int d = 1; d < 64; ++d)
-            for (int m = 1; m < 64; ++m)
+        std::array<std::array<int, kLmrTableSize>, kLmrTableSize> t{};
+        for (int d = 1; d < kLmrTableSize; ++d)
+            for (int m = 1; m < kLmrTableSize; ++m)
                 t[d][m] = static_cast<int>(kLmrBase + std::log(d) * std::log(m) / kLmrDivisor);
         return t;
     }();
-    return table[std::min(depth, 63)][std::min(moveNumber, 63)];
+    return table[std::min(depth, kLmrTableSize - 1)][std::min(moveNumber, kLmrTableSize - 1)];
 }
 
 bool boundAllowsCutoff(TTBound bound, int score, int alpha, int beta) {
@@ -117,7 +125,7 @@ void Searcher::prepare(const Position& root, const std::vector<Move>& rootMoves,
     nodes_.store(0, std::memory_order_relaxed);
     rootMoves_.clear();
     for (const Move m : rootMoves)
-        rootMoves_.push_back(RootMove{m, -kInfinity, -kInfinity, 0, Score::Bound::Exact, {m}});
+        rootMoves_.push_back(RootMove{m, -kInfinity, -kInfinity, 0, {m}});
     finished_ = IterationResult{};
     // Knowledge from the previous move is still useful, but should not dominate.
     history_.age();
@@ -156,7 +164,7 @@ void Searcher::checkTime() {
 
 bool Searcher::isDrawInTree(int ply) const {
     // The fifty-move rule yields to checkmate on the hundredth ply.
-    if (pos_.rule50() >= 100) return !(pos_.inCheck() && !hasLegalMove(pos_));
+    if (pos_.rule50() >= kFiftyMoveDraw) return !(pos_.inCheck() && !hasLegalMove(pos_));
     return pos_.isDraw(ply);
 }
 
@@ -367,7 +375,6 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     if (shouldStop()) return 0;
     countNode(ply, pvNode);
     const bool inCheck = pos_.inCheck();
-    stack_[ply].inCheck = inCheck;
     if (ply >= kMaxSearchPly - 1) return inCheck ? kDraw : evaluate();
 
     if (!rootNode) {
@@ -395,7 +402,8 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     Move ttMove = rootNode ? rootMoves_[static_cast<std::size_t>(pvIndex_)].move
                            : (table.hit ? Move(table.entry.move) : Move::none());
     if (!pvNode && table.hit && table.entry.depth >= depth &&
-        boundAllowsCutoff(table.entry.bound, table.score, alpha, beta) && pos_.rule50() < 90) {
+        boundAllowsCutoff(table.entry.bound, table.score, alpha, beta) &&
+        pos_.rule50() < kFiftyMoveTableTrust) {
         counters_.add(Counter::TTCutoffs);
         return table.score;
     }
@@ -471,7 +479,8 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
             }
             // Verification: search without null moves for the next plies.
             counters_.add(Counter::NullMoveVerifications);
-            nullMoveMinPly_ = ply + 3 * (depth - r) / 4;
+            nullMoveMinPly_ =
+                ply + kNullMoveVerifyPlyNumerator * (depth - r) / kNullMoveVerifyPlyDenominator;
             const int verified = search<NodeType::NonPV>(beta - 1, beta, depth - r, ply, false);
             nullMoveMinPly_ = 0;
             if (verified >= beta) {

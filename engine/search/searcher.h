@@ -54,7 +54,6 @@ struct RootMove {
     int score = -kInfinity;
     int previousScore = -kInfinity;
     int seldepth = 0;
-    Score::Bound bound = Score::Bound::Exact;
     std::vector<Move> pv;
 };
 
@@ -91,7 +90,6 @@ class Searcher {
         Move move;             // the move made from this ply
         bool capture = false;  // ... and whether it captured
         bool nullMove = false;
-        bool inCheck = false;
         int pvLength = 0;
         std::array<Move, kMaxSearchPly + 1> pv{};
     };
