@@ -14,6 +14,7 @@
 #include "ops/client_quotas.h"
 #include "ops/logger.h"
 #include "ops/metrics.h"
+#include "review/review_registry.h"
 #include "search/search_pool.h"
 #include "store/game_store.h"
 #include "store/store_executor.h"
@@ -65,6 +66,8 @@ struct ServerContext {
     StoreExecutor storeWork;
     // Engine replies being searched on this replica (a deadline check skips those).
     RepliesInFlight replies;
+    // Game reviews running on this replica (and the last ones it finished).
+    ReviewRegistry reviews;
     // Ends games on time, and resumes engine replies nobody delivered, when nobody asks
     // (declared last: its thread uses everything above).
     FlagWatch flags;

@@ -108,10 +108,15 @@ Submission SearchPool::submit(const std::string& clientKey, SearchRequest reques
     std::lock_guard lock(mutex_);
     if (draining_) return {Admission::ShuttingDown, nullptr};
     const bool game = priority == JobPriority::Game;
+    const bool review = priority == JobPriority::Review;
     const std::size_t idleWorkers =
         workers_.size() - std::min(workers_.size(), runningJobs_.size() + gameQueue_.size());
     if (game) {
         if (gameQueue_.size() >= options_.gameQueueCapacity) {
+            return {Admission::Overloaded, nullptr};
+        }
+    } else if (review) {
+        if (reviewQueue_.size() >= options_.reviewQueueCapacity) {
             return {Admission::Overloaded, nullptr};
         }
     } else {
@@ -128,6 +133,8 @@ Submission SearchPool::submit(const std::string& clientKey, SearchRequest reques
     job->enqueuedAt_ = std::chrono::steady_clock::now();
     if (game) {
         gameQueue_.push_back(job);
+    } else if (review) {
+        reviewQueue_.push_back(job);
     } else {
         job->countedForClient_ = true;
         ++perClient_[clientKey];
@@ -142,9 +149,11 @@ void SearchPool::workerLoop(Searcher& searcher) {
         std::shared_ptr<SearchJob> job;
         {
             std::unique_lock lock(mutex_);
-            workAvailable_.wait(
-                lock, [&] { return shuttingDown_ || !gameQueue_.empty() || !queue_.empty(); });
-            auto& from = !gameQueue_.empty() ? gameQueue_ : queue_;
+            workAvailable_.wait(lock, [&] {
+                return shuttingDown_ || !gameQueue_.empty() || !queue_.empty() ||
+                       !reviewQueue_.empty();
+            });
+            auto& from = !gameQueue_.empty() ? gameQueue_ : !queue_.empty() ? queue_ : reviewQueue_;
             if (from.empty()) return;  // shutting down with nothing left to answer
             job = std::move(from.front());
             from.pop_front();
@@ -240,6 +249,7 @@ void SearchPool::stopAll() {
         std::lock_guard lock(mutex_);
         jobs.assign(gameQueue_.begin(), gameQueue_.end());
         jobs.insert(jobs.end(), queue_.begin(), queue_.end());
+        jobs.insert(jobs.end(), reviewQueue_.begin(), reviewQueue_.end());
         jobs.insert(jobs.end(), runningJobs_.begin(), runningJobs_.end());
     }
     for (const auto& job : jobs) job->stop();
@@ -268,11 +278,11 @@ std::uint64_t SearchPool::stuck() const {
 
 std::uint64_t SearchPool::queued() const {
     std::lock_guard lock(mutex_);
-    return gameQueue_.size() + queue_.size();
+    return gameQueue_.size() + queue_.size() + reviewQueue_.size();
 }
 
 bool SearchPool::idleLocked() const {
-    return gameQueue_.empty() && queue_.empty() && runningJobs_.empty();
+    return gameQueue_.empty() && queue_.empty() && reviewQueue_.empty() && runningJobs_.empty();
 }
 
 }  // namespace outpost::server

@@ -11,14 +11,19 @@
 // waiting. onDone still runs once per job: the stuck search's own result is dropped if it ever
 // comes. The searcher thread stays busy until it does (reported as stuck).
 //
-// Two classes of jobs: the engine's replies in games (a player's move is already stored and the
-// game waits for the engine) and analyses. A free searcher takes the oldest game job first.
+// Three classes of jobs: the engine's replies in games (a player's move is already stored and the
+// game waits for the engine), analyses, and the positions of game reviews. A free searcher takes
+// the oldest game job first, then the oldest analysis, and a review position only when neither
+// waits: a review is many short jobs (one per position), so live work gets the next free
+// searcher however long the review.
 //
 // Admission: while draining every job is refused (ShuttingDown). Analyses: a client with
 // perClientLimit analyses running or queued is refused (RateLimited -> 429); when queueCapacity
 // analyses already wait for a free searcher the job is refused (Overloaded -> 503). Game jobs are
 // not counted against the client (its moves are bounded by its games) and wait in their own
-// queue of gameQueueCapacity, so analyses can never crowd out a game's reply.
+// queue of gameQueueCapacity, so analyses can never crowd out a game's reply. Review positions
+// wait in a queue of reviewQueueCapacity (beyond: Overloaded); they are not counted against the
+// client either (the review service bounds reviews per client and overall).
 #pragma once
 
 #include <atomic>
@@ -86,7 +91,7 @@ class SearchJob {
 };
 
 enum class Admission { Accepted, Overloaded, RateLimited, ShuttingDown };
-enum class JobPriority { Game, Analysis };
+enum class JobPriority { Game, Analysis, Review };
 
 struct Submission {
     Admission admission = Admission::Accepted;
@@ -98,6 +103,7 @@ struct PoolOptions {
     std::size_t queueCapacity = 64;
     int perClientLimit = 4;
     std::size_t gameQueueCapacity = 4096;
+    std::size_t reviewQueueCapacity = 256;
     // A search running this long has overrun every deadline (zero: no watchdog).
     std::chrono::milliseconds overrunAfter{0};
 };
@@ -149,6 +155,7 @@ class SearchPool {
     std::condition_variable idle_;
     std::deque<std::shared_ptr<SearchJob>> gameQueue_;  // served first
     std::deque<std::shared_ptr<SearchJob>> queue_;
+    std::deque<std::shared_ptr<SearchJob>> reviewQueue_;  // served last
     std::vector<std::shared_ptr<SearchJob>> runningJobs_;
     std::unordered_map<std::string, int> perClient_;
     std::uint64_t nextId_ = 1;

@@ -3,6 +3,9 @@
 // Layout (prefix "outpost:" by default):
 //   <prefix>game:<id>      hash {version, doc}: doc is the stored JSON of the GameRecord
 //   <prefix>games:created  counter of games created (the `games` metric)
+//   the game hash's field `review`: the game's review (so it expires with the game)
+//   <prefix>review:<id>    string: the review of a pasted game (expires after the unfinished
+//                          retention)
 // Every write is one Lua script, so Redis applies it atomically: update() compares the stored
 // version with the expected one and writes only when they match (a stale version gets
 // VersionConflict, which the server answers with 409). The scripts are idempotent (replaying a
@@ -50,6 +53,10 @@ class RedisGameStore final : public GameStore {
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
     bool healthy() override;
+    StoreStatus putGameReview(std::string_view gameId, const std::string& doc) override;
+    StoreDocResult getGameReview(std::string_view gameId) override;
+    StoreStatus putReview(std::string_view reviewId, const std::string& doc) override;
+    StoreDocResult getReview(std::string_view reviewId) override;
 
   private:
     std::string gameKey(std::string_view id) const;
