@@ -1,5 +1,6 @@
 #include "review/review_pgn.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -44,11 +45,11 @@ std::vector<PgnAnnotation> pgnAnnotations(const GameRecord& game, const nlohmann
     }
     notes.resize(moves.size());
     for (const nlohmann::json& ply : review.at("plies")) {
-        if (!ply.is_object() || !ply.contains("ply") || !ply.at("ply").is_number_unsigned()) {
+        if (!ply.is_object() || !ply.contains("ply") || !ply.at("ply").is_number_integer()) {
             continue;
         }
-        const std::size_t index = ply.at("ply").get<std::size_t>();
-        if (index == 0 || index > notes.size()) continue;
+        const std::int64_t index = ply.at("ply").get<std::int64_t>();
+        if (index <= 0 || static_cast<std::size_t>(index) > notes.size()) continue;
         PgnAnnotation& note = notes[index - 1];
         note.nag = nagOf(ply.value("class", ""));
         const std::string eval =

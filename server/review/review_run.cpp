@@ -107,7 +107,19 @@ void ReviewRun::recordLocked(std::size_t index, review::PositionEval eval) {
 }
 
 void ReviewRun::broadcastLocked(const nlohmann::json& line, bool final) {
-    for (auto& [token, listener] : listeners_) listener(line, final);
+    if (!final) {
+        std::lock_guard lock(listenersMutex_);
+        for (auto& [token, listener] : listeners_) listener(line, false);
+        return;
+    }
+    // The last line ends the listeners' exchanges, whose end may unlisten() on this thread:
+    // they are taken out first.
+    std::map<std::uint64_t, Listener> last;
+    {
+        std::lock_guard lock(listenersMutex_);
+        last.swap(listeners_);
+    }
+    for (auto& [token, listener] : last) listener(line, true);
 }
 
 void ReviewRun::finishLocked(const std::string& status, const std::string& error) {
@@ -118,7 +130,6 @@ void ReviewRun::finishLocked(const std::string& status, const std::string& error
     for (auto& [index, job] : inFlight_) job->stop();
     const nlohmann::json review = review::reviewJson(*game_, state_);
     broadcastLocked({{"type", "review"}, {"review", review}}, true);
-    listeners_.clear();
     // Written off the searcher thread; a write that fails leaves the review on this replica
     // only (the registry keeps it a while).
     context_.storeWork.post([&context = context_, gameId = state_.gameId, id = state_.id,
@@ -154,6 +165,7 @@ ReviewRun::Listening ReviewRun::listen(Listener listener) {
     listening.review = review::reviewJson(*game_, state_);
     listening.finished = ended_;
     if (!ended_) {
+        std::lock_guard listenersLock(listenersMutex_);
         listening.token = nextToken_++;
         listeners_[listening.token] = std::move(listener);
     }
@@ -161,7 +173,8 @@ ReviewRun::Listening ReviewRun::listen(Listener listener) {
 }
 
 void ReviewRun::unlisten(std::uint64_t token) {
-    std::lock_guard lock(mutex_);
+    // Not under mutex_: an exchange may end (and unlisten) while this run tells it its last line.
+    std::lock_guard lock(listenersMutex_);
     listeners_.erase(token);
 }
 

@@ -76,8 +76,10 @@ class ReviewRun : public std::enable_shared_from_this<ReviewRun> {
     std::deque<std::size_t> pending_;  // positions not yet submitted, in order
     std::map<std::size_t, std::shared_ptr<SearchJob>> inFlight_;
     bool ended_ = false;
-    std::map<std::uint64_t, Listener> listeners_;
-    std::uint64_t nextToken_ = 1;
+    // Taken after mutex_ when both are (never the other way round).
+    std::mutex listenersMutex_;
+    std::map<std::uint64_t, Listener> listeners_;  // guarded by listenersMutex_
+    std::uint64_t nextToken_ = 1;                  // guarded by listenersMutex_
 };
 
 }  // namespace outpost::server
