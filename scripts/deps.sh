@@ -9,7 +9,7 @@ OUTPOST_BUILD_PACKAGES=(build-essential cmake g++ git pkg-config ca-certificates
 OUTPOST_WEB_PACKAGES=(nodejs npm)
 # Only the test suite needs these: the deployment topology test (redis, nginx, curl),
 # the browser tests (chromium), the format check (clang-format), the OpenAPI check (python3-yaml).
-OUTPOST_TEST_PACKAGES=(redis-server nginx-light curl python3 python3-yaml chromium clang-format procps)
+OUTPOST_TEST_PACKAGES=(redis-server nginx-light curl python3 python3-yaml chromium clang-format procps pgn-extract)
 
 # Prints the packages among "$@" that dpkg does not report as installed.
 outpost_missing_packages() {
