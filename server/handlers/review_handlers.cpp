@@ -36,19 +36,13 @@ void streamReview(const Request& request, const std::shared_ptr<ResponseSink>& s
     }
     // The run holds the stream (and so the exchange) only until the exchange ends.
     std::weak_ptr<OrderedStream> weak = stream;
-    ReviewRun::Listening listening =
-        handle.run->listen([weak](const nlohmann::json& line, bool final) {
-            auto live = weak.lock();
-            if (!live) return;
-            live->line(line.dump(), false);
-            if (final) live->end();
-        });
-    stream->line(nlohmann::json{{"type", "review"}, {"review", listening.review}}.dump(), false);
-    if (listening.finished) {
-        stream->end();
-    } else {
-        sink->onEnd([run = handle.run, token = listening.token, stream] { run->unlisten(token); });
-    }
+    const std::uint64_t token = handle.run->listen([weak](const nlohmann::json& line, bool final) {
+        auto live = weak.lock();
+        if (!live) return;
+        live->line(line.dump(), false);
+        if (final) live->end();
+    });
+    if (token != 0) sink->onEnd([run = handle.run, token, stream] { run->unlisten(token); });
     stream->start(std::move(header));
 }
 

@@ -159,17 +159,15 @@ bool ReviewRun::finished() const {
     return ended_;
 }
 
-ReviewRun::Listening ReviewRun::listen(Listener listener) {
+std::uint64_t ReviewRun::listen(Listener listener) {
     std::lock_guard lock(mutex_);
-    Listening listening;
-    listening.review = review::reviewJson(*game_, state_);
-    listening.finished = ended_;
-    if (!ended_) {
-        std::lock_guard listenersLock(listenersMutex_);
-        listening.token = nextToken_++;
-        listeners_[listening.token] = std::move(listener);
-    }
-    return listening;
+    // The Review as it is now goes first, under the lock, so no progress line overtakes it.
+    listener({{"type", "review"}, {"review", review::reviewJson(*game_, state_)}}, ended_);
+    if (ended_) return 0;
+    std::lock_guard listenersLock(listenersMutex_);
+    const std::uint64_t token = nextToken_++;
+    listeners_[token] = std::move(listener);
+    return token;
 }
 
 void ReviewRun::unlisten(std::uint64_t token) {

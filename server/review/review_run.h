@@ -45,15 +45,11 @@ class ReviewRun : public std::enable_shared_from_this<ReviewRun> {
     nlohmann::json snapshot() const;
     bool finished() const;
 
-    // The Review as it is now, and (while it runs) a listener for what follows; the listener is
-    // not added when the review has ended (`finished`). remove(token) before the listener's
-    // target goes.
-    struct Listening {
-        nlohmann::json review;
-        bool finished = false;
-        std::uint64_t token = 0;
-    };
-    Listening listen(Listener listener);
+    // Calls `listener` at once with {"type":"review","review":...} (the Review now; final when
+    // the review has ended) and then, while it runs, with each line that follows. Returns the
+    // token for unlisten(), 0 when the review had ended (the listener is not kept). Call
+    // unlisten() before the listener's target goes.
+    std::uint64_t listen(Listener listener);
     void unlisten(std::uint64_t token);
 
   private:

@@ -8,6 +8,7 @@
 #include "review/review_pgn.h"
 #include "review/review_service.h"
 #include "test_support.h"
+#include "ws/ws_connection.h"
 
 using namespace outpost::server;
 using namespace outpost::server::testing;
@@ -235,4 +236,80 @@ TEST_CASE("review PGN: evals, NAGs and the better line as a variation", "[review
     // A review of other moves annotates nothing.
     reviewDoc["moves"] = {"e2e4"};
     CHECK(review::pgnAnnotations(game, reviewDoc).empty());
+}
+
+namespace {
+
+class ReviewOutbox final : public WsOutbox {
+  public:
+    void send(std::string text, bool) override {
+        std::lock_guard lock(mutex_);
+        messages_.push_back(nlohmann::json::parse(text));
+    }
+    std::vector<nlohmann::json> messages() {
+        std::lock_guard lock(mutex_);
+        return messages_;
+    }
+    // Waits for a message of `type` whose review is no longer running (or kWait).
+    bool waitFinished() {
+        const auto deadline = std::chrono::steady_clock::now() + kWait;
+        while (std::chrono::steady_clock::now() < deadline) {
+            for (const auto& message : messages()) {
+                if (message.value("type", "") == "review" &&
+                    message["review"]["status"] != "running")
+                    return true;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        return false;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::vector<nlohmann::json> messages_;
+};
+
+}  // namespace
+
+TEST_CASE("review over WebSocket: the review, progress per position, the final review",
+          "[review][ws]") {
+    HandlerFixture f;
+    auto outbox = std::make_shared<ReviewOutbox>();
+    auto connection = std::make_shared<WsConnection>(f.context, ClientInfo{"127.0.0.1"}, outbox);
+    connection->onMessage(R"({"type":"review","id":7,"moves":["e4","e5"]})");
+    REQUIRE(outbox->waitFinished());
+    const auto messages = outbox->messages();
+    REQUIRE(messages.size() >= 2);
+    CHECK(messages.front()["type"] == "review");
+    CHECK(messages.front()["id"] == 7);
+    std::size_t progress = 0;
+    for (const auto& message : messages) {
+        if (message["type"] == "reviewProgress") {
+            ++progress;
+            CHECK(message["id"] == 7);
+            CHECK(message["total"] == 3);
+        }
+    }
+    CHECK(progress == 3);  // one per position (two moves complete with the last ones)
+    CHECK(messages.back()["review"]["status"] == "done");
+    CHECK(messages.back()["review"]["plies"].size() == 2);
+
+    // Stop by id.
+    f.control->closeGate();
+    auto stopping = std::make_shared<ReviewOutbox>();
+    auto other = std::make_shared<WsConnection>(f.context, ClientInfo{"127.0.0.1"}, stopping);
+    const int before = f.control->started.load();
+    other->onMessage(R"({"type":"review","id":"r","moves":["d4"]})");
+    REQUIRE(f.control->waitStarted(before + 1));
+    // The review's first message: the connection follows it from then on.
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    while (stopping->messages().empty() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    other->onMessage(R"({"type":"stop","id":"r"})");
+    REQUIRE(stopping->waitFinished());
+    CHECK(stopping->messages().back()["review"]["status"] == "stopped");
+    f.control->openGate();
+    other->onClose();
+    connection->onClose();
 }
