@@ -37,6 +37,8 @@ void SearchJob::stop() {
 
 SearchPool::SearchPool(PoolOptions options, const SearcherFactory& factory) : options_(options) {
     const int threads = std::max(1, options_.threads);
+    reviewSearchers_ = options_.reviewSearchers > 0 ? std::min(options_.reviewSearchers, threads)
+                                                    : std::max(1, threads - 1);
     for (int i = 0; i < threads; ++i) searchers_.push_back(factory());
     for (int i = 0; i < threads; ++i) {
         workers_.emplace_back([this, i] { workerLoop(*searchers_[i]); });
@@ -151,12 +153,20 @@ void SearchPool::workerLoop(Searcher& searcher) {
             std::unique_lock lock(mutex_);
             workAvailable_.wait(lock, [&] {
                 return shuttingDown_ || !gameQueue_.empty() || !queue_.empty() ||
-                       !reviewQueue_.empty();
+                       (!reviewQueue_.empty() && reviewMayStartLocked());
             });
-            auto& from = !gameQueue_.empty() ? gameQueue_ : !queue_.empty() ? queue_ : reviewQueue_;
+            // At shutdown the review queue is emptied whatever the bound: every job is answered.
+            const bool takeReview =
+                !reviewQueue_.empty() && (reviewMayStartLocked() || shuttingDown_);
+            auto& from = !gameQueue_.empty() ? gameQueue_
+                         : !queue_.empty()   ? queue_
+                         : takeReview        ? reviewQueue_
+                                             : queue_;
             if (from.empty()) return;  // shutting down with nothing left to answer
             job = std::move(from.front());
             from.pop_front();
+            job->review_ = &from == &reviewQueue_;
+            if (job->review_) ++runningReviews_;
             job->startedAt_ = std::chrono::steady_clock::now();
             runningJobs_.push_back(job);
         }
@@ -164,6 +174,11 @@ void SearchPool::workerLoop(Searcher& searcher) {
         {
             std::lock_guard lock(mutex_);
             runningJobs_.erase(std::find(runningJobs_.begin(), runningJobs_.end(), job));
+            if (job->review_) {
+                --runningReviews_;
+                // A review position may start now, perhaps on a searcher that waits.
+                if (!reviewQueue_.empty()) workAvailable_.notify_one();
+            }
             if (job->countedForClient_ && --perClient_[job->clientKey_] == 0) {
                 perClient_.erase(job->clientKey_);
             }
@@ -279,6 +294,10 @@ std::uint64_t SearchPool::stuck() const {
 std::uint64_t SearchPool::queued() const {
     std::lock_guard lock(mutex_);
     return gameQueue_.size() + queue_.size() + reviewQueue_.size();
+}
+
+bool SearchPool::reviewMayStartLocked() const {
+    return runningReviews_ < reviewSearchers_;
 }
 
 bool SearchPool::idleLocked() const {

@@ -15,7 +15,9 @@
 // game waits for the engine), analyses, and the positions of game reviews. A free searcher takes
 // the oldest game job first, then the oldest analysis, and a review position only when neither
 // waits: a review is many short jobs (one per position), so live work gets the next free
-// searcher however long the review.
+// searcher however long the review. Review positions also run on at most reviewSearchers
+// searchers at once (by default all but one), so with two or more searchers one is always free
+// for a game's reply or an analysis when it comes, even while reviews keep the rest busy.
 //
 // Admission: while draining every job is refused (ShuttingDown). Analyses: a client with
 // perClientLimit analyses running or queued is refused (RateLimited -> 429); when queueCapacity
@@ -80,6 +82,7 @@ class SearchJob {
     JobCallbacks callbacks_;
     std::chrono::steady_clock::time_point enqueuedAt_;
     bool countedForClient_ = false;
+    bool review_ = false;  // a review position (guarded by the pool's mutex)
     std::chrono::steady_clock::time_point startedAt_;  // guarded by the pool's mutex
     bool overran_ = false;                             // guarded by the pool's mutex
     std::atomic<bool> answered_{false};                // onDone ran (or runs)
@@ -104,6 +107,8 @@ struct PoolOptions {
     int perClientLimit = 4;
     std::size_t gameQueueCapacity = 4096;
     std::size_t reviewQueueCapacity = 256;
+    // Searchers that may run review positions at once; 0: all but one (at least one).
+    int reviewSearchers = 0;
     // A search running this long has overrun every deadline (zero: no watchdog).
     std::chrono::milliseconds overrunAfter{0};
 };
@@ -141,6 +146,8 @@ class SearchPool {
 
   private:
     void workerLoop(Searcher& searcher);
+    // A review position may start now (mutex_ held).
+    bool reviewMayStartLocked() const;
     void runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& job);
     bool idleLocked() const;  // mutex_ held
     void watchdogLoop();
@@ -156,6 +163,8 @@ class SearchPool {
     std::deque<std::shared_ptr<SearchJob>> gameQueue_;  // served first
     std::deque<std::shared_ptr<SearchJob>> queue_;
     std::deque<std::shared_ptr<SearchJob>> reviewQueue_;  // served last
+    int runningReviews_ = 0;
+    int reviewSearchers_ = 1;
     std::vector<std::shared_ptr<SearchJob>> runningJobs_;
     std::unordered_map<std::string, int> perClient_;
     std::uint64_t nextId_ = 1;

@@ -155,7 +155,7 @@ TEST_CASE("a second replica on the same store serves the review the first one ma
                       {{"Authorization", "Bearer " + std::string(created["playerToken"])}})
                 .status == 200);
     auto started = a.request(verb::post, "/api/v1/games/" + id + "/review");
-    REQUIRE(started.status == 202);
+    REQUIRE((started.status == 202 || started.status == 200));  // 200: done already
     const std::string reviewId = started.json()["id"];
     nlohmann::json done;
     const auto deadline = std::chrono::steady_clock::now() + 20s;

@@ -185,7 +185,7 @@ TEST_CASE("engine server: a review finds the move into mate and the missed mate"
     // Fool's mate: 2. g4 walks into Qh4#.
     auto started = client.request(verb::post, "/api/v1/review",
                                   R"({"pgn":"1. f3 e5 2. g4 Qh4# 0-1","limits":{"depth":5}})");
-    REQUIRE(started.status == 202);
+    REQUIRE((started.status == 202 || started.status == 200));  // 200: done already
     nlohmann::json review = finishedReview(client, started.json()["id"]);
     REQUIRE(review["status"] == "done");
     REQUIRE(review["plies"].size() == 4);
@@ -207,7 +207,7 @@ TEST_CASE("engine server: a review finds the move into mate and the missed mate"
     started = client.request(
         verb::post, "/api/v1/review",
         R"({"fen":"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1","moves":["a1a2"],"limits":{"depth":4}})");
-    REQUIRE(started.status == 202);
+    REQUIRE((started.status == 202 || started.status == 200));  // 200: done already
     review = finishedReview(client, started.json()["id"]);
     REQUIRE(review["status"] == "done");
     const auto& missed = review["plies"][0];
@@ -240,7 +240,7 @@ TEST_CASE("engine server: pgn-extract reads the annotated PGN export",
     }
     auto started =
         client.request(verb::post, "/api/v1/games/" + id + "/review", R"({"limits":{"depth":5}})");
-    REQUIRE(started.status == 202);
+    REQUIRE((started.status == 202 || started.status == 200));  // 200: done already
     REQUIRE(finishedReview(client, started.json()["id"])["status"] == "done");
     const std::string pgn = client.request(verb::get, "/api/v1/games/" + id + "/pgn?review=1").body;
     // 3... Nf6?? allows mate: a blunder with the better move as a variation.
