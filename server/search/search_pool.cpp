@@ -107,6 +107,17 @@ void SearchPool::answer(SearchJob& job, const JobOutcome& outcome) const {
 
 Submission SearchPool::submit(const std::string& clientKey, SearchRequest request,
                               JobCallbacks callbacks, JobPriority priority) {
+    std::shared_ptr<SearchJob> preempted;
+    Submission submission =
+        submitLocked(clientKey, std::move(request), std::move(callbacks), priority, preempted);
+    // Outside the pool's lock, like stopAll(): the job's stop takes the job's lock.
+    if (preempted) preempted->stop();
+    return submission;
+}
+
+Submission SearchPool::submitLocked(const std::string& clientKey, SearchRequest request,
+                                    JobCallbacks callbacks, JobPriority priority,
+                                    std::shared_ptr<SearchJob>& preempted) {
     std::lock_guard lock(mutex_);
     if (draining_) return {Admission::ShuttingDown, nullptr};
     const bool game = priority == JobPriority::Game;
@@ -141,6 +152,17 @@ Submission SearchPool::submit(const std::string& clientKey, SearchRequest reques
         job->countedForClient_ = true;
         ++perClient_[clientKey];
         queue_.push_back(job);
+    }
+    if (!review && runningJobs_.size() >= workers_.size()) {
+        // Every searcher is busy: a review position gives its searcher to this live job.
+        for (const auto& running : runningJobs_) {
+            if (running->review_ && !running->preempted_) {
+                running->preempted_ = true;
+                ++preemptions_;
+                preempted = running;
+                break;
+            }
+        }
     }
     workAvailable_.notify_one();
     return {Admission::Accepted, job};
@@ -283,6 +305,11 @@ std::uint64_t SearchPool::running() const {
 std::uint64_t SearchPool::overruns() const {
     std::lock_guard lock(mutex_);
     return overruns_;
+}
+
+std::uint64_t SearchPool::preemptions() const {
+    std::lock_guard lock(mutex_);
+    return preemptions_;
 }
 
 std::uint64_t SearchPool::stuck() const {

@@ -17,7 +17,10 @@
 // waits: a review is many short jobs (one per position), so live work gets the next free
 // searcher however long the review. Review positions also run on at most reviewSearchers
 // searchers at once (by default all but one), so with two or more searchers one is always free
-// for a game's reply or an analysis when it comes, even while reviews keep the rest busy.
+// for a game's reply or an analysis when it comes, even while reviews keep the rest busy. And
+// when a game reply or an analysis is submitted while every searcher is busy, one running review
+// position is stopped (preempted): its job ends with a stopped result, which the review queues
+// again (ReviewRun), and the live job takes the searcher.
 //
 // Admission: while draining every job is refused (ShuttingDown). Analyses: a client with
 // perClientLimit analyses running or queued is refused (RateLimited -> 429); when queueCapacity
@@ -82,7 +85,8 @@ class SearchJob {
     JobCallbacks callbacks_;
     std::chrono::steady_clock::time_point enqueuedAt_;
     bool countedForClient_ = false;
-    bool review_ = false;  // a review position (guarded by the pool's mutex)
+    bool review_ = false;     // a review position (guarded by the pool's mutex)
+    bool preempted_ = false;  // stopped for a live job (guarded by the pool's mutex)
     std::chrono::steady_clock::time_point startedAt_;  // guarded by the pool's mutex
     bool overran_ = false;                             // guarded by the pool's mutex
     std::atomic<bool> answered_{false};                // onDone ran (or runs)
@@ -142,9 +146,15 @@ class SearchPool {
     // Searches that ran past overrunAfter, ever; and those still running now (stuck threads).
     std::uint64_t overruns() const;
     std::uint64_t stuck() const;
+    // Review positions stopped so that a live job got a searcher, ever.
+    std::uint64_t preemptions() const;
     int threads() const { return static_cast<int>(workers_.size()); }
 
   private:
+    // submit() under the lock; sets `preempted` to a review job to stop once it is released.
+    Submission submitLocked(const std::string& clientKey, SearchRequest request,
+                            JobCallbacks callbacks, JobPriority priority,
+                            std::shared_ptr<SearchJob>& preempted);
     void workerLoop(Searcher& searcher);
     // A review position may start now (mutex_ held).
     bool reviewMayStartLocked() const;
@@ -164,6 +174,7 @@ class SearchPool {
     std::deque<std::shared_ptr<SearchJob>> queue_;
     std::deque<std::shared_ptr<SearchJob>> reviewQueue_;  // served last
     int runningReviews_ = 0;
+    std::uint64_t preemptions_ = 0;
     int reviewSearchers_ = 1;
     std::vector<std::shared_ptr<SearchJob>> runningJobs_;
     std::unordered_map<std::string, int> perClient_;

@@ -1,6 +1,7 @@
 // Game reviews with scripted searchers: the pool's review priority, the routes (start, reuse,
 // get, stream, stop, bounds), and the annotated PGN export.
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <mutex>
 #include <vector>
@@ -65,8 +66,9 @@ TEST_CASE("pool: a review position waits while game and analysis jobs wait", "[r
     REQUIRE(control->waitStarted(1));  // the only searcher is busy with the review's position
     pool.submit("r", request, job("review2"), JobPriority::Review);
     pool.submit("r", request, job("review3"), JobPriority::Review);
-    pool.submit("a", request, job("analysis"), JobPriority::Analysis);
+    // The game's reply preempts the running review position (which reports stopped at once).
     pool.submit("g", request, job("game"), JobPriority::Game);
+    pool.submit("a", request, job("analysis"), JobPriority::Analysis);
     control->openGate();
     REQUIRE(pool.waitIdle(kWait));
     CHECK(order == std::vector<std::string>{"review1", "game", "analysis", "review2", "review3"});
@@ -88,6 +90,26 @@ TEST_CASE("pool: reviews leave one searcher free for live work", "[review][pool]
     control->openGate();
     REQUIRE(pool.waitIdle(kWait));
     CHECK(control->finished.load() == 4);
+}
+
+TEST_CASE("pool: a live job preempts a running review position", "[review][pool]") {
+    auto control = std::make_shared<FakeControl>();
+    control->closeGate();
+    SearchPool pool(PoolOptions{1, 8, 8}, fakeSearchers(control));
+    outpost::SearchRequest request;
+    request.limits.depth = 1;
+    std::atomic<bool> reviewStopped{false};
+    JobCallbacks review;
+    review.onDone = [&](const JobOutcome& outcome) { reviewStopped = outcome.result.stopped; };
+    pool.submit("r", request, std::move(review), JobPriority::Review);
+    REQUIRE(control->waitStarted(1));
+    pool.submit("g", request, {}, JobPriority::Game);
+    // The review position was stopped and the game's reply took the searcher.
+    REQUIRE(control->waitStarted(2));
+    CHECK(reviewStopped.load());
+    CHECK(pool.preemptions() == 1);
+    control->openGate();
+    REQUIRE(pool.waitIdle(kWait));
 }
 
 TEST_CASE("review: a pasted game is reviewed to the end, with a summary", "[review]") {
