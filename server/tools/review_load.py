@@ -113,13 +113,14 @@ def main():
     parser.add_argument("--reply-nodes", type=int, default=100000)
     parser.add_argument("--reviews", type=int, default=2)
     parser.add_argument("--port", type=int, default=18519)
+    parser.add_argument("--log", help="the server's JSON log (search events: queue wait, search time)")
     args = parser.parse_args()
     server = subprocess.Popen(
         [args.server, "--port", str(args.port), "--bind", "127.0.0.1", "--threads",
          str(args.threads), "--store", "memory", "--log-requests", "false",
          "--client-games-per-minute", "0", "--client-reviews", str(args.reviews),
          "--max-reviews", str(args.reviews)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        stdout=open(args.log, "w") if args.log else subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         api = Api(args.port)
         for _ in range(100):
