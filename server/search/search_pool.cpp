@@ -153,7 +153,12 @@ Submission SearchPool::submitLocked(const std::string& clientKey, SearchRequest 
         ++perClient_[clientKey];
         queue_.push_back(job);
     }
-    if (!review && runningJobs_.size() >= workers_.size()) {
+    // Busy searchers: a job whose answer went out is as good as done (its searcher is about to
+    // take the next job), so it does not count.
+    const auto busy = static_cast<std::size_t>(
+        std::count_if(runningJobs_.begin(), runningJobs_.end(),
+                      [](const auto& running) { return !running->answered_.load(); }));
+    if (!review && busy >= workers_.size()) {
         // Every searcher is busy: a review position gives its searcher to this live job.
         for (const auto& running : runningJobs_) {
             if (running->review_ && !running->preempted_) {
