@@ -14,6 +14,7 @@
 // clearHash must not be called while a search runs (they wait for it to finish).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -82,6 +83,8 @@ struct SearchConfig {
     std::optional<bool> get(std::string_view name) const;
     // Every switch by name, in declaration order.
     std::vector<std::pair<std::string, bool>> list() const;
+
+    bool operator==(const SearchConfig&) const = default;
 };
 
 // A score from the side to move's point of view.
@@ -128,6 +131,14 @@ struct SearchRequest {
     int multiPv = 1;
     std::optional<SearchConfig> config;  // overrides the engine's configuration for this search
     int level = 0;                       // 0 = full strength; 1..8 = playing levels for people
+    // The game this search plays a move in, for what the engine remembers between the moves of a
+    // game (the clock's unseen latency). Empty: the engine plays one game at a time (UCI), and a
+    // search continues the previous one when its position does.
+    std::string game;
+    // Seeds a level's random choice among its candidate moves for this search alone (the server
+    // derives it from the game and the ply: the same game and position give the same move).
+    // Unset: the engine's own sequence, which advances with every level search.
+    std::optional<std::uint64_t> seed;
 };
 
 struct SearchCallbacks {
@@ -146,8 +157,10 @@ struct EngineOptions {
     std::shared_ptr<TranspositionTable> sharedTable;
 };
 
-// A table to share among several engines (EngineOptions::sharedTable), sized in MB.
-std::shared_ptr<TranspositionTable> makeSharedTable(std::size_t megabytes);
+// A table to share among several engines (EngineOptions::sharedTable), sized in MB. A non-zero
+// agePeriod ages it by time rather than per search (see search/tt.h).
+std::shared_ptr<TranspositionTable> makeSharedTable(
+    std::size_t megabytes, std::chrono::milliseconds agePeriod = std::chrono::milliseconds{0});
 
 class Engine {
   public:
@@ -167,6 +180,10 @@ class Engine {
     void setOptions(const EngineOptions& options);
     const EngineOptions& options() const;
     void clearHash();  // also clears histories: a new game
+    // Forgets what earlier searches taught this engine: histories, killers, evaluation caches and
+    // its own table (a shared table is left alone), but not what it remembers of each game's
+    // clock. The next search then depends on its request and the shared table only.
+    void forgetSearches();
     int hashfull() const;
 
   private:

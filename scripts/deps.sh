@@ -8,8 +8,11 @@ OUTPOST_BUILD_PACKAGES=(build-essential cmake g++ git pkg-config ca-certificates
 # To build the board page (web/), once it exists.
 OUTPOST_WEB_PACKAGES=(nodejs npm)
 # Only the test suite needs these: the deployment topology test (redis, nginx, curl),
-# the browser tests (chromium), the format check (clang-format), the OpenAPI check (python3-yaml).
-OUTPOST_TEST_PACKAGES=(redis-server nginx-light curl python3 python3-yaml chromium clang-format procps pgn-extract)
+# the browser tests (chromium), the format check (clang-format), the OpenAPI check (python3-yaml),
+# the annotated PGN check (pgn-extract), the fuzzers (clang, and libclang-rt-14-dev for libFuzzer
+# and the sanitizer runtimes, which clang only recommends).
+OUTPOST_TEST_PACKAGES=(redis-server nginx-light curl python3 python3-yaml chromium clang-format procps
+    clang libclang-rt-14-dev pgn-extract)
 
 # Prints the packages among "$@" that dpkg does not report as installed.
 outpost_missing_packages() {

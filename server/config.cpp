@@ -140,6 +140,18 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.perClientGamesPerMinute = parseNumber("client-games-per-minute", v, 0, 1 << 20);
          }},
+        {"admit-game-wait",
+         "new games against the engine are refused (503 at_capacity) while game replies wait "
+         "this long in the queue, in ms (0: always admitted)",
+         [](ServerConfig& c, const std::string& v) {
+             c.admitGameWaitMs = parseNumber<std::int64_t>("admit-game-wait", v, 0, 60000);
+         }},
+        {"max-engine-games",
+         "games against the engine active at once on this replica; more are refused (503 "
+         "at_capacity; 0, the default: searcher threads x kGamesPerSearcher, in config.h)",
+         [](ServerConfig& c, const std::string& v) {
+             c.maxEngineGames = parseNumber("max-engine-games", v, 0, 1 << 20);
+         }},
         {"retry-after", "seconds sent in Retry-After with 429 and 503",
          [](ServerConfig& c, const std::string& v) {
              c.retryAfterSeconds = parseNumber("retry-after", v, 0, 3600);
@@ -177,6 +189,12 @@ const std::vector<Option>& options() {
          "takes up an engine reply that was not delivered (its replica died or drained)",
          [](ServerConfig& c, const std::string& v) {
              c.engineReplyGraceMs = parseNumber<std::int64_t>("engine-reply-grace", v, 0, kMaxMs);
+         }},
+        {"clock-sweep",
+         "ms between two scans of the store for running clocks, whose flag falls this replica "
+         "then watches too (a replica that watched one may have died)",
+         [](ServerConfig& c, const std::string& v) {
+             c.clockSweepMs = parseNumber<std::int64_t>("clock-sweep", v, 10, kMaxMs);
          }},
         {"web-root", "directory served at / (the board page)",
          [](ServerConfig& c, const std::string& v) { c.webRoot = v; }},

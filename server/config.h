@@ -9,6 +9,10 @@
 
 namespace outpost::server {
 
+// Active games against the engine per searcher thread admitted by default: the knee measured
+// with server/tools/capacity.sh (docs/performance.md, "Players per replica").
+inline constexpr int kGamesPerSearcher = 3;
+
 struct ServerConfig {
     std::string bind = "0.0.0.0";
     int port = 8080;  // 0 picks an ephemeral port (tests)
@@ -35,6 +39,14 @@ struct ServerConfig {
     // Nodes per position of a review that asks for no limits.
     std::uint64_t reviewNodes = 150'000;
     int retryAfterSeconds = 1;
+    // Admission of new games against the engine (past the knee, docs/performance.md): refused
+    // while the game replies' queue wait, smoothed or the oldest one's, is above this.
+    std::int64_t admitGameWaitMs = 50;
+    // ... and once this many games against the engine are active on the replica (0: the
+    // searcher threads times kGamesPerSearcher). A game with no engine reply for
+    // activeGameIdleSeconds is no longer counted.
+    int maxEngineGames = 0;
+    int activeGameIdleSeconds = 120;
     // Per-address quotas (docs/security.md); 0: no limit. Beyond one: 429 with Retry-After.
     int perClientConnections = 64;     // open connections per peer address (proxies excepted)
     int perClientStreams = 16;         // open NDJSON game streams
@@ -53,6 +65,9 @@ struct ServerConfig {
     // time, or the time cap) is taken up by any replica that watches the game: its owner died,
     // drained or could not queue it.
     std::int64_t engineReplyGraceMs = 3000;
+    // How often every replica re-arms the running clocks found in the store (and once at start),
+    // so a flag falls on time when the replica that watched it died.
+    std::int64_t clockSweepMs = 5000;
 
     std::string webRoot = "web/dist";
     std::vector<std::string> corsOrigins;     // "*" allows any origin

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config.h"
+#include "ops/descriptor_limit.h"
 #include "search/engine_searcher.h"
 #include "server.h"
 #include "store/store_selection.h"
@@ -19,6 +20,14 @@ int main(int argc, char** argv) {
         StoreSelection stores = selectGameStores(storeSettingsFor(config));
         // JSON log lines go to stdout; --log-requests=false drops only the per-request ones.
         std::cout << nlohmann::json{{"event", "store"}, {"store", stores.description}}.dump()
+                  << std::endl;
+        // Each connection is a descriptor: allow as many as the system lets this process have.
+        const DescriptorLimit descriptors = raiseDescriptorLimit();
+        std::cout << nlohmann::json{{"event", "descriptors"},
+                                    {"softLimit", descriptors.now},
+                                    {"hardLimit", descriptors.hard},
+                                    {"raisedFrom", descriptors.before}}
+                         .dump()
                   << std::endl;
         ServerParts parts;
         parts.log = &std::cout;

@@ -60,6 +60,7 @@ void Server::start() {
     for (int i = 0; i < config.ioThreads; ++i) {
         ioThreads_.emplace_back([this] { runIo(); });
     }
+    context_->clockSweep.start();
     context_->ready = true;
     context_->logger.log({{"event", "listening"},
                           {"bind", config.bind},

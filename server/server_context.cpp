@@ -29,13 +29,28 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
               metrics.internalError("store_work");
               logger.log({{"event", "internal_error"}, {"where", "store_work"}, {"error", what}});
           }),
+      activeGames(std::chrono::seconds(config.activeGameIdleSeconds)),
       flags([this](const std::string& gameId, std::uint64_t version) {
           try {
               GameService(*this).checkDeadlines(gameId, version);
           } catch (const std::exception& error) {
               logger.log({{"event", "flag_error"}, {"game", gameId}, {"error", error.what()}});
           }
+      }),
+      clockSweep(std::chrono::milliseconds(config.clockSweepMs), [this] {
+          try {
+              GameService(*this).rearmClocks();
+          } catch (const std::exception& error) {
+              logger.log({{"event", "clock_sweep_failed"}, {"error", error.what()}});
+          }
       }) {
+    if (bus) {
+        // After an outage of the bus, its subscribers get the games as stored (the moves made
+        // meanwhile on any replica), read on the store executor.
+        bus->onResync([this](const std::string& gameId) {
+            storeWork.post([this, gameId] { GameService(*this).resendGame(gameId); });
+        });
+    }
     if (pool) {
         pool->onCallbackError([this](const char* where, const std::string& what) {
             metrics.internalError(where);
@@ -55,6 +70,8 @@ ServerContext::~ServerContext() {
 }
 
 void ServerContext::quiesce() {
+    if (bus) bus->onResync({});  // the bus may outlive this context
+    clockSweep.stop();
     flags.stop();
     if (pool) {
         pool->beginDrain();

@@ -9,6 +9,8 @@
 #include <unordered_map>
 
 #include "config.h"
+#include "games/active_games.h"
+#include "games/clock_sweep.h"
 #include "games/flag_watch.h"
 #include "games/replies_in_flight.h"
 #include "ops/client_quotas.h"
@@ -68,9 +70,14 @@ struct ServerContext {
     RepliesInFlight replies;
     // Game reviews running on this replica (and the last ones it finished).
     ReviewRegistry reviews;
+    // Games against the engine served lately: the admission of new games.
+    ActiveGames activeGames;
     // Ends games on time, and resumes engine replies nobody delivered, when nobody asks
     // (declared last: its thread uses everything above).
     FlagWatch flags;
+    // Watches the running clocks the store lists, whichever replica armed them (started by
+    // Server::start(); declared after the flag watch it feeds).
+    ClockSweep clockSweep;
 
     MetricGauges gauges();
 };

@@ -15,6 +15,7 @@
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "core/position.h"
+#include "search/clock_memory.h"
 #include "search/levels.h"
 #include "search/searcher.h"
 #include "search/timeman.h"
@@ -42,6 +43,8 @@ struct PreparedSearch {
     int level = 0;
     std::string fen;  // the game's start, to recognise its next move
     std::size_t movesPlayed = 0;
+    std::string game;
+    std::optional<std::uint64_t> seed;
 };
 
 PreparedSearch prepareRequest(const SearchRequest& request, const SearchConfig& defaults) {
@@ -80,6 +83,8 @@ PreparedSearch prepareRequest(const SearchRequest& request, const SearchConfig& 
     p.level = request.level;
     p.fen = request.fen;
     p.movesPlayed = request.moves.size();
+    p.game = request.game;
+    p.seed = request.seed;
     if (p.level < 0 || p.level > search::kMaxLevel) {
         throw std::invalid_argument("level must be 0 (full strength) or 1.." +
                                     std::to_string(search::kMaxLevel));
@@ -96,8 +101,10 @@ int comparableCp(const Score& s) {
 
 }  // namespace
 
-std::shared_ptr<TranspositionTable> makeSharedTable(std::size_t megabytes) {
-    return std::make_shared<TranspositionTable>(std::clamp<std::size_t>(megabytes, 1, kMaxHashMb));
+std::shared_ptr<TranspositionTable> makeSharedTable(std::size_t megabytes,
+                                                    std::chrono::milliseconds agePeriod) {
+    return std::make_shared<TranspositionTable>(std::clamp<std::size_t>(megabytes, 1, kMaxHashMb),
+                                                agePeriod);
 }
 
 struct Engine::Impl {
@@ -107,19 +114,8 @@ struct Engine::Impl {
     SharedSearch shared;
     std::mt19937_64 levelRng{kLevelSeed};
 
-    // Adaptive move overhead. Each move costs time the engine cannot see (the GUI's pipe, process
-    // scheduling on a busy machine). When a clock search continues the previous one's game (same
-    // start, two more moves, same side), the clock tells how much: previous clock + increment -
-    // time we searched - current clock. The largest recent loss (decaying by a quarter per move)
-    // is added to the configured move overhead.
-    struct ClockMemory {
-        bool valid = false;
-        std::string fen;
-        std::size_t movesPlayed = 0;
-        Color side = White;
-        std::int64_t clockMs = 0, incMs = 0, usedMs = 0;
-    } lastClock;
-    std::int64_t latencyMs = 0;
+    // Adaptive move overhead (search/clock_memory.h), per game.
+    search::ClockMemory clocks;
     std::int64_t unseenLatency(const PreparedSearch& p);
     void rememberClock(const PreparedSearch& p);
 
@@ -263,7 +259,12 @@ SearchResult Engine::Impl::execute(PreparedSearch p, const SearchCallbacks& call
     if (p.level >= search::kMinLevel && p.level < search::kMaxLevel) {
         std::vector<int> scores;
         for (const auto& info : result.lines) scores.push_back(comparableCp(info.score));
-        chosen = search::chooseLevelMove(scores, level, levelRng);
+        if (p.seed) {
+            std::mt19937_64 requestRng(*p.seed);
+            chosen = search::chooseLevelMove(scores, level, requestRng);
+        } else {
+            chosen = search::chooseLevelMove(scores, level, levelRng);
+        }
     }
     result.info = result.lines[chosen];
     result.info.multipv = 1;
@@ -290,35 +291,26 @@ SearchResult Engine::Impl::execute(PreparedSearch p, const SearchCallbacks& call
     return result;
 }
 
+namespace {
+search::ClockKey clockKey(const PreparedSearch& p) {
+    return search::ClockKey{p.game, p.fen, p.movesPlayed, p.root.sideToMove()};
+}
+}  // namespace
+
 std::int64_t Engine::Impl::unseenLatency(const PreparedSearch& p) {
-    constexpr std::int64_t kMaxLatencyMs = 1000;
     const Color side = p.root.sideToMove();
     const auto& clock = side == White ? p.limits.wtimeMs : p.limits.btimeMs;
     if (!clock) return 0;
-    const bool continues = !p.limits.ponder && lastClock.valid && lastClock.side == side &&
-                           lastClock.fen == p.fen && lastClock.movesPlayed + 2 == p.movesPlayed;
-    if (!continues) {
-        latencyMs = 0;
-        return 0;
-    }
-    const std::int64_t lost = lastClock.clockMs + lastClock.incMs - lastClock.usedMs - *clock;
-    latencyMs =
-        std::max<std::int64_t>(std::clamp<std::int64_t>(lost, 0, kMaxLatencyMs), latencyMs * 3 / 4);
-    return latencyMs;
+    return clocks.unseenLatency(clockKey(p), *clock, p.limits.ponder);
 }
 
 void Engine::Impl::rememberClock(const PreparedSearch& p) {
     const Color side = p.root.sideToMove();
     const auto& clock = side == White ? p.limits.wtimeMs : p.limits.btimeMs;
     const auto& inc = side == White ? p.limits.wincMs : p.limits.bincMs;
-    lastClock.valid = clock.has_value() && !p.limits.ponder && !p.limits.movestogo;
-    if (!lastClock.valid) return;
-    lastClock.fen = p.fen;
-    lastClock.movesPlayed = p.movesPlayed;
-    lastClock.side = side;
-    lastClock.clockMs = *clock;
-    lastClock.incMs = inc.value_or(0);
-    lastClock.usedMs = shared.clockElapsedMs();
+    const bool usable = clock.has_value() && !p.limits.ponder && !p.limits.movestogo;
+    clocks.remember(clockKey(p), usable, clock.value_or(0), inc.value_or(0),
+                    usable ? shared.clockElapsedMs() : 0);
 }
 
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
@@ -399,8 +391,13 @@ void Engine::clearHash() {
     // A shared table belongs to the pool: clearing it is the owner's decision.
     if (!impl_->options.sharedTable) impl_->table->clear();
     for (auto& s : impl_->searchers) s->newGame();
-    impl_->lastClock.valid = false;
-    impl_->latencyMs = 0;
+    impl_->clocks.clear();
+}
+
+void Engine::forgetSearches() {
+    wait();
+    if (!impl_->options.sharedTable) impl_->table->clear();
+    for (auto& s : impl_->searchers) s->newGame();
 }
 
 int Engine::hashfull() const {

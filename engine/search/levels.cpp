@@ -25,6 +25,17 @@ constexpr std::array<LevelSettings, kMaxLevel> kLevels{{
 constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 950, 1220, 1540, 1770, 2070, 2410, kMaxElo};
 static_assert(kLevelElo.front() == kMinElo && kLevelElo.back() == kMaxElo);
 
+// FNV-1a over the game's name, then one SplitMix64 round with the ply folded in.
+constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
+constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
+constexpr std::uint64_t kGoldenGamma = 0x9e3779b97f4a7c15ULL;
+
+std::uint64_t splitMix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 // Weight of a candidate: the closer to the best, the likelier (linear fall-off to the margin).
 constexpr int kMinWeight = 1;
 
@@ -46,6 +57,15 @@ int levelForElo(int elo) {
         if (std::abs(levelElo(level) - target) < std::abs(levelElo(best) - target)) best = level;
     }
     return best;
+}
+
+std::uint64_t levelSeed(std::string_view game, std::size_t ply) {
+    std::uint64_t h = kFnvOffset;
+    for (const char c : game) {
+        h ^= static_cast<unsigned char>(c);
+        h *= kFnvPrime;
+    }
+    return splitMix(h + kGoldenGamma * (static_cast<std::uint64_t>(ply) + 1));
 }
 
 std::size_t chooseLevelMove(const std::vector<int>& scoresCp, const LevelSettings& settings,

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <random>
+#include <string_view>
 #include <vector>
 
 namespace outpost::search {
@@ -38,6 +39,11 @@ int levelElo(int level);
 // The level whose nominal rating is nearest to elo (clamped to kMinElo..kMaxElo); a tie goes to
 // the weaker level.
 int levelForElo(int elo);
+
+// A seed for a level's choice at one position of one game (SearchRequest::seed): the same game
+// and ply give the same seed, so replaying a position gives the same move whatever the engine
+// that serves it searched before.
+std::uint64_t levelSeed(std::string_view game, std::size_t ply);
 
 // Index of the chosen candidate. scoresCp are the candidates' scores (best first, mates mapped to
 // large centipawn values by the caller).

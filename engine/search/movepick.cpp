@@ -20,7 +20,7 @@ int victimValue(const Position& pos, Move m) {
 
 MovePicker::MovePicker(const Position& pos, Move ttMove, int ply, const Killers& killers,
                        const History& history, const SearchConfig& config)
-    : pos_(pos), history_(history), config_(config), killers_(&killers), ply_(ply) {
+    : pos_(pos), history_(history), config_(config), killers_(&killers) {
     ttMove_ = ttMove && pos.isLegal(ttMove) ? ttMove : Move::none();
     if (pos.inCheck()) {
         stage_ = ttMove_ ? Stage::TableMove : Stage::GenerateEvasions;

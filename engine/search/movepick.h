@@ -81,7 +81,6 @@ class MovePicker {
     PickStage lastStage_ = PickStage::None;
     Move ttMove_;
     Move killer1_, killer2_;
-    int ply_ = 0;
     bool includeChecks_ = false;
     Square threatSquare_ = NoSquare;
     MoveList moves_;

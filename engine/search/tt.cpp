@@ -41,7 +41,8 @@ int depthOf(std::uint64_t w) {
 
 }  // namespace
 
-TranspositionTable::TranspositionTable(std::size_t megabytes) {
+TranspositionTable::TranspositionTable(std::size_t megabytes, std::chrono::milliseconds agePeriod)
+    : agePeriod_(agePeriod), createdAt_(std::chrono::steady_clock::now()) {
     resize(megabytes);
 }
 TranspositionTable::~TranspositionTable() = default;
@@ -69,6 +70,12 @@ void TranspositionTable::clear() {
 }
 
 void TranspositionTable::newSearch() {
+    if (agePeriod_.count() > 0) {
+        const auto periods = (std::chrono::steady_clock::now() - createdAt_) / agePeriod_;
+        generation_.store(static_cast<std::uint8_t>(periods & kGenerationMask),
+                          std::memory_order_relaxed);
+        return;
+    }
     generation_.store((generation_.load(std::memory_order_relaxed) + 1) & kGenerationMask,
                       std::memory_order_relaxed);
 }

@@ -9,14 +9,21 @@
 //
 // Replacement: within a bucket, the same key is overwritten (keeping its move if the new store has
 // none); otherwise the entry with the lowest worth — depth minus eight per generation of age — is
-// replaced, so entries from old searches give way first. The generation counter advances once
-// per search (newSearch).
+// replaced, so entries from old searches give way first. The generation is five bits. An
+// engine's own table advances it once per search (newSearch), as a UCI engine plays one game. A
+// table shared by a server's pool of engines ages by time instead (agePeriod): newSearch sets the
+// generation to the number of periods since the table was made, so the age of an entry means the
+// same however many searches run, and the generation wraps every 32 periods whatever the load
+// (with one search per generation it wrapped every 32 pool searches, and how entries were kept
+// depended on how busy the pool was). A wrapped entry only looks younger to the replacement rule;
+// its contents are still checked against the full key.
 //
 // Thread-safety: probe, store, prefetch, hashfull and newSearch may be called from any thread at
 // any time; resize and clear must not run while a search uses the table.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -37,14 +44,16 @@ struct TTData {
 
 class TranspositionTable {
   public:
-    explicit TranspositionTable(std::size_t megabytes = 16);
+    // agePeriod zero: one generation per search; otherwise one generation per agePeriod.
+    explicit TranspositionTable(std::size_t megabytes = 16,
+                                std::chrono::milliseconds agePeriod = std::chrono::milliseconds{0});
     ~TranspositionTable();
     TranspositionTable(const TranspositionTable&) = delete;
     TranspositionTable& operator=(const TranspositionTable&) = delete;
 
     void resize(std::size_t megabytes);
     void clear();
-    void newSearch();  // age the entries of earlier searches
+    void newSearch();  // age the entries of earlier searches (or of earlier periods)
 
     bool probe(std::uint64_t key, TTData& out) const;
     void store(std::uint64_t key, const TTData& data);
@@ -68,6 +77,8 @@ class TranspositionTable {
     std::size_t bucketCount_ = 0;
     std::size_t megabytes_ = 0;
     std::atomic<std::uint8_t> generation_{0};
+    const std::chrono::milliseconds agePeriod_;
+    const std::chrono::steady_clock::time_point createdAt_;
 };
 
 }  // namespace outpost

@@ -16,11 +16,24 @@ FlagWatch::~FlagWatch() {
 void FlagWatch::watch(const std::string& gameId, std::uint64_t version,
                       std::int64_t deadlineEpochMs) {
     std::lock_guard lock(mutex_);
+    watchLocked(gameId, version, deadlineEpochMs);
+}
+
+void FlagWatch::watchLocked(const std::string& gameId, std::uint64_t version,
+                            std::int64_t deadlineEpochMs) {
     if (stopping_) return;
     games_[gameId] = Deadline{version, deadlineEpochMs};
     queue_.emplace(deadlineEpochMs, gameId);
     if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
     changed_.notify_all();
+}
+
+void FlagWatch::adopt(const std::string& gameId, std::uint64_t version,
+                      std::int64_t deadlineEpochMs) {
+    std::lock_guard lock(mutex_);
+    auto watched = games_.find(gameId);
+    if (watched != games_.end() && watched->second.version >= version) return;
+    watchLocked(gameId, version, deadlineEpochMs);
 }
 
 void FlagWatch::stop() {

@@ -35,6 +35,9 @@ class FlagWatch {
     // Calls expire(gameId, version) at deadlineEpochMs (wall-clock epoch milliseconds, as the
     // stored clocks are kept) or soon after. A game has one watch: a later call replaces it.
     void watch(const std::string& gameId, std::uint64_t version, std::int64_t deadlineEpochMs);
+    // The same for a game found in the store by the clock sweep, unless this replica watches
+    // that game already at this version or a newer one (its own watch stays as it is).
+    void adopt(const std::string& gameId, std::uint64_t version, std::int64_t deadlineEpochMs);
     // Ends the thread; later watches are ignored. Idempotent.
     void stop();
     // Games being watched.
@@ -45,6 +48,8 @@ class FlagWatch {
         std::uint64_t version = 0;
         std::int64_t atMs = 0;
     };
+    void watchLocked(const std::string& gameId, std::uint64_t version,
+                     std::int64_t deadlineEpochMs);  // the caller holds mutex_
     void run();
 
     const Expire expire_;

@@ -9,6 +9,7 @@
 #include "games/game_view.h"
 #include "ops/tokens.h"
 #include "search/levels.h"
+#include "store/clock_deadline.h"
 
 namespace outpost::server {
 
@@ -22,6 +23,10 @@ constexpr std::array<std::int64_t, kMaxLevel> kLevelMovetimeMs = {50,  100, 150,
                                                                   300, 500, 700, 1000};
 // When the store cannot be reached at a flag fall: try again after this long.
 constexpr std::int64_t kFlagRetryMs = 1000;
+// The clock sweep watches the flags that fall before its sweep after next (a sweep may come
+// late), at most this many games a sweep (the soonest first; the next sweep takes the rest).
+constexpr std::int64_t kSweepHorizonSweeps = 2;
+constexpr std::size_t kMaxClocksPerSweep = 10000;
 // An overdue engine reply that could not be started (draining, queue full, store down), or that
 // this replica is still computing: look at it again after this long.
 constexpr std::int64_t kReplyRecheckMs = 1000;
@@ -219,6 +224,9 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     if (auto* error = std::get_if<ApiError>(&position)) return *error;
     ChessState& state = std::get<ChessState>(position);
 
+    if (game.engine.side != "none") {
+        if (auto refused = admitNewGame()) return *refused;
+    }
     game.id = newGameId();
     CreatedGame created;
     created.playerToken = newPlayerToken();
@@ -240,6 +248,7 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     const StoreStatus status = context_.store->create(game);
     if (status != StoreStatus::Ok) return storeError(status, game.id);
     context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
+    noteActivity(game);
 
     if (owesEngineReply(game, state)) {
         // The engine moves first: start at once; the creator sees the move through the stream.
@@ -249,6 +258,45 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     }
     created.game = std::move(game);
     return created;
+}
+
+std::optional<ApiError> GameService::admitNewGame() const {
+    const auto refuse = [&](const std::string& why) {
+        context_.metrics.searchRejected("at_capacity");
+        return ApiError{http::status::service_unavailable, "at_capacity",
+                        "the engine is at capacity (" + why +
+                            "); games already running keep being served, try again later",
+                        context_.config.retryAfterSeconds};
+    };
+    const int threads = context_.pool->threads();
+    const auto limit =
+        static_cast<std::size_t>(context_.config.maxEngineGames > 0 ? context_.config.maxEngineGames
+                                                                    : threads * kGamesPerSearcher);
+    if (const std::size_t active = context_.activeGames.count(); active >= limit) {
+        return refuse(std::to_string(active) + " games against it are running on this replica");
+    }
+    const std::int64_t limitMs = context_.config.admitGameWaitMs;
+    if (limitMs <= 0) return std::nullopt;
+    const GameBacklog backlog = context_.pool->gameBacklog();
+    // The oldest waiting reply past the limit, or the recent ones on average: the searchers
+    // cannot keep up with the games they have; a new game would slow every one of them.
+    constexpr std::int64_t kOldestWaitFactor = 2;
+    if (backlog.recentWaitMs <= static_cast<double>(limitMs) &&
+        backlog.oldestWaitMs <= kOldestWaitFactor * limitMs) {
+        return std::nullopt;
+    }
+    return refuse("its replies in running games wait " +
+                  std::to_string(static_cast<std::int64_t>(backlog.recentWaitMs)) +
+                  " ms on average, " + std::to_string(backlog.queued) + " waiting");
+}
+
+void GameService::noteActivity(const GameRecord& game) {
+    if (game.engine.side == "none") return;
+    if (game.status == "ongoing") {
+        context_.activeGames.touch(game.id);
+    } else {
+        context_.activeGames.finished(game.id);
+    }
 }
 
 std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
@@ -321,6 +369,7 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
     context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
                                     gameEventPayload(updated)});
     if (updated.status == "ongoing") watchDeadlines(updated, replay(updated));
+    noteActivity(updated);
     return std::nullopt;
 }
 
@@ -391,6 +440,33 @@ void GameService::checkDeadlines(const std::string& id, std::uint64_t version) {
         {{"event", "flag_fall"}, {"game", id}, {"status", game.status}, {"result", game.result}});
 }
 
+void GameService::rearmClocks() {
+    const std::int64_t until = nowEpochMs() + kSweepHorizonSweeps * context_.config.clockSweepMs;
+    StoreManyResult due = context_.store->runningClocks(until, kMaxClocksPerSweep);
+    if (due.status != StoreStatus::Ok) {
+        context_.logger.log({{"event", "clock_sweep_failed"}, {"store", toString(due.status)}});
+        return;
+    }
+    for (const GameRecord& game : due.games) {
+        if (const auto deadline = runningClockDeadlineMs(game))
+            context_.flags.adopt(game.id, game.version, *deadline);
+    }
+}
+
+void GameService::resendGame(const std::string& id) {
+    StoreReadResult read = context_.store->get(id);
+    if (read.status != StoreStatus::Ok) {
+        // Still cut off (or the game is gone): the next reconnection asks again.
+        context_.logger.log(
+            {{"event", "bus_resync_failed"}, {"game", id}, {"store", toString(read.status)}});
+        return;
+    }
+    const GameRecord& game = *read.game;
+    context_.bus->publish(
+        GameEvent{GameEvent::Kind::GameChanged, game.id, game.version, gameEventPayload(game)});
+    context_.logger.log({{"event", "bus_resync"}, {"game", id}, {"version", game.version}});
+}
+
 void GameService::move(const std::string& id, const std::optional<std::string>& token,
                        const std::string& moveText, std::optional<std::uint64_t> version,
                        const ClientInfo& client, GameDone done) {
@@ -443,6 +519,9 @@ void GameService::startEngine(const GameRecord& game, const std::optional<Limits
     request.fen = game.initialFen;
     request.moves = game.moves;
     request.level = game.engine.level.value_or(0);
+    // Per-game memory is keyed by the game, and a level's choice is seeded by the game and ply.
+    request.game = game.id;
+    request.seed = search::levelSeed(game.id, game.moves.size());
     nlohmann::json applied;
     const LimitsSpec* chosen = limits && !limits->empty() ? &*limits
                                : game.engine.limits       ? &*game.engine.limits

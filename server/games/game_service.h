@@ -45,6 +45,10 @@ class GameService {
 
     // The stored game; a flag that fell since the last change is recorded first.
     std::variant<GameRecord, ApiError> load(const std::string& id);
+    // Refuses a new game against the engine while the searchers fall behind the running games.
+    std::optional<ApiError> admitNewGame() const;
+    // Counts the game as active against the engine (ActiveGames), or no longer once it ended.
+    void noteActivity(const GameRecord& game);
 
     // `token`: nullopt when the client sent none (401); a wrong one is 403.
     // `done` is called once, on this thread or on a searcher thread.
@@ -66,6 +70,16 @@ class GameService {
     // watch: whoever stored or reads the newer version watches it. Call on the watch's thread,
     // never on an I/O thread (it reads the store).
     void checkDeadlines(const std::string& id, std::uint64_t version);
+
+    // The clock sweep (games/clock_sweep.h): watches the flag falls of the running clocks the
+    // store lists, due within the next sweeps, whichever replica stored them. Call on the sweep's
+    // thread (it reads the store).
+    void rearmClocks();
+
+    // The event bus was cut off and subscribed to game `id` again: sends the game as stored to
+    // its subscribers (a feed forwards it only when it is newer than what it sent), since the
+    // events published meanwhile were lost. Call on the store executor.
+    void resendGame(const std::string& id);
 
     // When an owed engine reply counts as overdue: the game's last change, plus the time the
     // engine may think for it, plus --engine-reply-grace.

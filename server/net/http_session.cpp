@@ -313,7 +313,7 @@ void HttpSession::dispatchNext() {
     Pending next = std::move(pending_.front());
     pending_.pop_front();
     if (auto* response = std::get_if<Response>(&next)) {
-        exchange_.emplace();
+        exchange_ = Exchange{};  // not emplace(): clang sees no default constructor (NSDMI)
         exchange_->seq = nextSeq_++;
         exchange_->route = "invalid";
         exchange_->method = "?";
@@ -326,7 +326,7 @@ void HttpSession::dispatchNext() {
 }
 
 void HttpSession::dispatch(Request&& request) {
-    exchange_.emplace();
+    exchange_ = Exchange{};
     Exchange& exchange = *exchange_;
     exchange.seq = nextSeq_++;
     exchange.method = std::string(request.method_string());

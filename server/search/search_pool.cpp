@@ -1,6 +1,7 @@
 #include "search/search_pool.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace outpost::server {
@@ -195,6 +196,12 @@ void SearchPool::workerLoop(Searcher& searcher) {
             job->review_ = &from == &reviewQueue_;
             if (job->review_) ++runningReviews_;
             job->startedAt_ = std::chrono::steady_clock::now();
+            if (&from == &gameQueue_) {
+                const auto waited =
+                    static_cast<double>(millisSince(job->enqueuedAt_, job->startedAt_));
+                gameWaitMs_ += kGameWaitSmoothing * (waited - gameWaitMs_);
+                lastGameStart_ = job->startedAt_;
+            }
             runningJobs_.push_back(job);
         }
         runJob(searcher, job);
@@ -321,6 +328,26 @@ std::uint64_t SearchPool::stuck() const {
     std::lock_guard lock(mutex_);
     return static_cast<std::uint64_t>(std::count_if(runningJobs_.begin(), runningJobs_.end(),
                                                     [](const auto& job) { return job->overran_; }));
+}
+
+GameBacklog SearchPool::gameBacklog() const {
+    std::lock_guard lock(mutex_);
+    GameBacklog backlog;
+    backlog.queued = gameQueue_.size();
+    if (!gameQueue_.empty()) {
+        backlog.oldestWaitMs =
+            millisSince(gameQueue_.front()->enqueuedAt_, std::chrono::steady_clock::now());
+    }
+    backlog.recentWaitMs = gameWaitMs_;
+    if (gameQueue_.empty()) {
+        // Nothing waits: the smoothed wait fades with the time since a game job last started, so
+        // a quiet pool does not keep refusing new games on an old figure.
+        const double idleSeconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - lastGameStart_)
+                .count();
+        backlog.recentWaitMs *= std::exp2(-idleSeconds / kGameWaitHalfLifeSeconds);
+    }
+    return backlog;
 }
 
 std::uint64_t SearchPool::queued() const {

@@ -105,6 +105,13 @@ struct Submission {
     std::shared_ptr<SearchJob> job;  // set when accepted
 };
 
+// How far behind the game replies are: what new games are admitted by (GameService::create).
+struct GameBacklog {
+    std::size_t queued = 0;         // game jobs waiting for a searcher
+    std::int64_t oldestWaitMs = 0;  // how long the oldest of them has waited
+    double recentWaitMs = 0;        // queue wait of the game jobs started lately (smoothed)
+};
+
 struct PoolOptions {
     int threads = 1;
     std::size_t queueCapacity = 64;
@@ -143,6 +150,7 @@ class SearchPool {
 
     std::uint64_t running() const;
     std::uint64_t queued() const;
+    GameBacklog gameBacklog() const;
     // Searches that ran past overrunAfter, ever; and those still running now (stuck threads).
     std::uint64_t overruns() const;
     std::uint64_t stuck() const;
@@ -182,6 +190,13 @@ class SearchPool {
     bool draining_ = false;
     bool shuttingDown_ = false;
     std::uint64_t overruns_ = 0;
+    // Exponentially smoothed queue wait of started game jobs: each start moves it this far
+    // towards its own wait (about the last ten replies count).
+    static constexpr double kGameWaitSmoothing = 0.1;
+    double gameWaitMs_ = 0;
+    // With no game job waiting, the smoothed wait halves every this many seconds.
+    static constexpr double kGameWaitHalfLifeSeconds = 1.0;
+    std::chrono::steady_clock::time_point lastGameStart_{};
     std::vector<std::unique_ptr<Searcher>> searchers_;
     std::vector<std::thread> workers_;
     std::condition_variable watchdogWake_;

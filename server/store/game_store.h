@@ -15,6 +15,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -105,6 +106,16 @@ class GameStore {
     virtual StoreDocResult getReview(std::string_view /*reviewId*/) {
         return {StoreStatus::Unavailable, {}};
     }
+
+    // Ongoing games whose clock runs and whose flag falls by untilMs (epoch ms, see
+    // store/clock_deadline.h), soonest first, at most `limit`: the clocks a replica re-arms at
+    // start and on each sweep, so a flag still falls when the replica that watched it died. Read
+    // from an index of running clocks by deadline, never a scan of all games. Default: none.
+    virtual StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) {
+        (void)untilMs;
+        (void)limit;
+        return {};
+    }
 };
 
 // What subscribers receive. `payload` is the complete JSON message to forward to clients
@@ -130,6 +141,15 @@ class GameEventBus {
     // After it returns, the handler is not called again (a call in progress may still finish).
     virtual void unsubscribe(SubscriptionId id) = 0;
     virtual void publish(const GameEvent& event) = 0;
+
+    // Events published while a bus was cut off (Redis down or out of reach) are lost: pub/sub
+    // does not replay them. A bus that could lose events calls `resync` with each game it
+    // subscribed to again after such a gap, once the subscription is confirmed, so the server
+    // can send the game as stored. Called with the bus's lock held: it must only hand the work
+    // on. An empty function stops the calls (after it returns, none is under way). The
+    // in-process bus loses nothing and never calls it.
+    using Resync = std::function<void(const std::string& gameId)>;
+    virtual void onResync(Resync resync) { (void)resync; }
 };
 
 }  // namespace outpost::server

@@ -1,5 +1,11 @@
 #include "store/memory_game_store.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "store/clock_deadline.h"
+
 namespace outpost::server {
 
 const char* toString(StoreStatus status) {
@@ -83,6 +89,21 @@ StoreDocResult MemoryGameStore::getReview(std::string_view reviewId) {
     auto it = pastedReviews_.find(std::string(reviewId));
     if (it == pastedReviews_.end()) return {StoreStatus::NotFound, {}};
     return {StoreStatus::Ok, it->second};
+}
+
+StoreManyResult MemoryGameStore::runningClocks(std::int64_t untilMs, std::size_t limit) {
+    std::vector<std::pair<std::int64_t, const GameRecord*>> due;
+    StoreManyResult result;
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, game] : games_) {
+        const std::optional<std::int64_t> deadline = runningClockDeadlineMs(game);
+        if (deadline && *deadline <= untilMs) due.emplace_back(*deadline, &game);
+    }
+    std::sort(due.begin(), due.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < due.size() && i < limit; ++i)
+        result.games.push_back(*due[i].second);
+    return result;
 }
 
 GameEventBus::SubscriptionId MemoryEventBus::subscribe(const std::string& gameId, Handler handler) {

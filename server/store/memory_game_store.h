@@ -21,6 +21,8 @@ class MemoryGameStore final : public GameStore {
     StoreDocResult getGameReview(std::string_view gameId) override;
     StoreStatus putReview(std::string_view reviewId, const std::string& doc) override;
     StoreDocResult getReview(std::string_view reviewId) override;
+    // A scan: the in-memory store serves one process and tests, not a fleet.
+    StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
 
   private:
     std::mutex mutex_;

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <charconv>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace outpost::server {
@@ -190,11 +191,22 @@ bool RedisEventBus::reconcile(redisContext& context, std::set<std::string>& requ
     return true;
 }
 
+void RedisEventBus::onResync(Resync resync) {
+    std::lock_guard lock(resyncMutex_);
+    resync_ = std::move(resync);
+}
+
 bool RedisEventBus::serve(redisContext& context) {
     std::set<std::string> requested;
+    // The games this connection subscribes to first: their events since the last connection
+    // (or since subscribe() gave up waiting for one) may be lost, so each is resynced once its
+    // subscription is confirmed.
+    std::set<std::string> resyncPending;
+    bool firstReconcile = true;
     listening_ = true;
     for (;;) {
         if (!reconcile(context, requested)) return true;
+        if (std::exchange(firstReconcile, false)) resyncPending = requested;
         pollfd fds[2] = {{context.fd, POLLIN, 0}, {wakeFd_, POLLIN, 0}};
         if (::poll(fds, 2, -1) < 0) {
             if (errno == EINTR) continue;
@@ -229,6 +241,10 @@ bool RedisEventBus::serve(redisContext& context) {
                     confirmedGames_.insert(std::string(gameId));
                 }
                 confirmed_.notify_all();
+                if (resyncPending.erase(std::string(gameId)) > 0) {
+                    std::lock_guard lock(resyncMutex_);
+                    if (resync_) resync_(std::string(gameId));
+                }
             }
         }
         if (context.err) return true;

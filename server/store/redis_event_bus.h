@@ -15,9 +15,10 @@
 // subscriber thread and must not block.
 //
 // Pub/sub delivers at most once: events published while a replica's subscriber connection is
-// down are not replayed to it. The game state itself is in the store, so a client that
-// resubscribes (or the next event) brings it up to date; the bus reconnects with backoff and
-// subscribes again to every game that still has subscribers.
+// down are not replayed to it. The bus reconnects with backoff, subscribes again to every game
+// that still has subscribers, and once Redis confirms each, calls the resync handler with it
+// (GameEventBus::onResync): the server reads the game from the store and sends it, so the
+// subscribers catch up with the moves made meanwhile on any replica.
 #pragma once
 
 #include <atomic>
@@ -56,6 +57,7 @@ class RedisEventBus final : public GameEventBus {
     SubscriptionId subscribe(const std::string& gameId, Handler handler) override;
     void unsubscribe(SubscriptionId id) override;
     void publish(const GameEvent& event) override;
+    void onResync(Resync resync) override;
 
     // True while the subscriber connection is up (for readiness and tests).
     bool listening() const { return listening_.load(); }
@@ -94,6 +96,9 @@ class RedisEventBus final : public GameEventBus {
     int wakeFd_ = -1;  // an eventfd: subscriptions changed, or the bus stops
     std::atomic<bool> listening_{false};
     std::thread listener_;
+
+    std::mutex resyncMutex_;
+    Resync resync_;
 
     std::mutex publishMutex_;
     std::condition_variable publishReady_;

@@ -5,14 +5,16 @@
 #include <optional>
 #include <stdexcept>
 
+#include "store/clock_deadline.h"
 #include "store/game_record_json.h"
 
 namespace outpost::server {
 
 namespace {
 
-// KEYS[1] game key, KEYS[2] creation counter; ARGV[1] version, ARGV[2] doc,
-// ARGV[3] seconds to keep the game (0: forever).
+// KEYS[1] game key, KEYS[2] creation counter, KEYS[3] running clocks; ARGV[1] version,
+// ARGV[2] doc, ARGV[3] seconds to keep the game (0: forever), ARGV[4] the running clock's
+// deadline (empty: none), ARGV[5] game id.
 // 1: created (or this very create was already applied), 0: the id is taken.
 constexpr const char* kCreateScript = R"lua(
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -22,12 +24,14 @@ end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'doc', ARGV[2])
 local keep = tonumber(ARGV[3])
 if keep > 0 then redis.call('EXPIRE', KEYS[1], keep) end
+if ARGV[4] ~= '' then redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5]) end
 redis.call('INCR', KEYS[2])
 return 1
 )lua";
 
-// KEYS[1] game key; ARGV[1] expected version, ARGV[2] new version, ARGV[3] doc,
-// ARGV[4] seconds to keep the game (0: forever).
+// KEYS[1] game key, KEYS[2] running clocks; ARGV[1] expected version, ARGV[2] new version,
+// ARGV[3] doc, ARGV[4] seconds to keep the game (0: forever), ARGV[5] the running clock's
+// deadline (empty: none), ARGV[6] game id.
 // 1: written (or this very update was already applied), 0: version conflict, -1: no such game.
 constexpr const char* kUpdateScript = R"lua(
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -36,6 +40,11 @@ if current == ARGV[1] then
   redis.call('HSET', KEYS[1], 'version', ARGV[2], 'doc', ARGV[3])
   local keep = tonumber(ARGV[4])
   if keep > 0 then redis.call('EXPIRE', KEYS[1], keep) else redis.call('PERSIST', KEYS[1]) end
+  if ARGV[5] ~= '' then
+    redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6])
+  else
+    redis.call('ZREM', KEYS[2], ARGV[6])
+  end
   return 1
 end
 if current == ARGV[2] and redis.call('HGET', KEYS[1], 'doc') == ARGV[3] then return 1 end
@@ -62,6 +71,24 @@ StoreDocResult docReply(const RedisReplyPtr& reply) {
     if (reply->type == REDIS_REPLY_NIL) return {StoreStatus::NotFound, {}};
     if (reply->type != REDIS_REPLY_STRING) return {StoreStatus::Unavailable, {}};
     return {StoreStatus::Ok, std::string(reply->str, reply->len)};
+}
+
+// KEYS[1] running clocks; ARGV[1] latest deadline, ARGV[2] limit, ARGV[3] game key prefix.
+// The docs of the games whose clock's flag falls by ARGV[1], soonest first. A game whose key
+// expired (abandoned) leaves the index here.
+constexpr const char* kRunningClocksScript = R"lua(
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local docs = {}
+for _, id in ipairs(ids) do
+  local doc = redis.call('HGET', ARGV[3] .. id, 'doc')
+  if doc then docs[#docs + 1] = doc else redis.call('ZREM', KEYS[1], id) end
+end
+return docs
+)lua";
+
+std::string deadlineArgument(const GameRecord& game) {
+    const auto deadline = runningClockDeadlineMs(game);
+    return deadline ? std::to_string(*deadline) : std::string();
 }
 
 }  // namespace
@@ -101,11 +128,15 @@ std::string RedisGameStore::gameKey(std::string_view id) const {
     return options_.keyPrefix + "game:" + std::string(id);
 }
 
+std::string RedisGameStore::clocksKey() const {
+    return options_.keyPrefix + "clocks";
+}
+
 StoreStatus RedisGameStore::create(const GameRecord& game) {
-    RedisReplyPtr reply =
-        pool_.command({"EVAL", kCreateScript, "2", gameKey(game.id),
-                       options_.keyPrefix + "games:created", std::to_string(game.version),
-                       toStoredJson(game).dump(), std::to_string(keepSeconds(game))});
+    RedisReplyPtr reply = pool_.command(
+        {"EVAL", kCreateScript, "3", gameKey(game.id), options_.keyPrefix + "games:created",
+         clocksKey(), std::to_string(game.version), toStoredJson(game).dump(),
+         std::to_string(keepSeconds(game)), deadlineArgument(game), game.id});
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
     return reply->integer == 1 ? StoreStatus::Ok : StoreStatus::AlreadyExists;
 }
@@ -137,10 +168,10 @@ StoreManyResult RedisGameStore::getMany(const std::vector<std::string>& ids) {
 }
 
 StoreStatus RedisGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {
-    RedisReplyPtr reply =
-        pool_.command({"EVAL", kUpdateScript, "1", gameKey(game.id),
-                       std::to_string(expectedVersion), std::to_string(game.version),
-                       toStoredJson(game).dump(), std::to_string(keepSeconds(game))});
+    RedisReplyPtr reply = pool_.command(
+        {"EVAL", kUpdateScript, "2", gameKey(game.id), clocksKey(), std::to_string(expectedVersion),
+         std::to_string(game.version), toStoredJson(game).dump(), std::to_string(keepSeconds(game)),
+         deadlineArgument(game), game.id});
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
     switch (reply->integer) {
         case 1:
@@ -150,6 +181,21 @@ StoreStatus RedisGameStore::update(const GameRecord& game, std::uint64_t expecte
         default:
             return StoreStatus::NotFound;
     }
+}
+
+StoreManyResult RedisGameStore::runningClocks(std::int64_t untilMs, std::size_t limit) {
+    RedisReplyPtr reply =
+        pool_.command({"EVAL", kRunningClocksScript, "1", clocksKey(), std::to_string(untilMs),
+                       std::to_string(limit), options_.keyPrefix + "game:"});
+    if (!reply || reply->type != REDIS_REPLY_ARRAY) return {StoreStatus::Unavailable, {}};
+    StoreManyResult result;
+    for (std::size_t i = 0; i < reply->elements; ++i) {
+        const redisReply* doc = reply->element[i];
+        if (doc->type != REDIS_REPLY_STRING) continue;
+        std::optional<GameRecord> game = parseStoredGame(std::string_view(doc->str, doc->len));
+        if (game) result.games.push_back(std::move(*game));
+    }
+    return result;
 }
 
 std::uint64_t RedisGameStore::count() {

@@ -6,6 +6,8 @@
 //   the game hash's field `review`: the game's review (so it expires with the game)
 //   <prefix>review:<id>    string: the review of a pasted game (expires after the unfinished
 //                          retention)
+//   <prefix>clocks         sorted set: the ids of the games whose clock runs, by flag-fall
+//                          deadline (epoch ms), kept by the same scripts that write the games
 // Every write is one Lua script, so Redis applies it atomically: update() compares the stored
 // version with the expected one and writes only when they match (a stale version gets
 // VersionConflict, which the server answers with 409). The scripts are idempotent (replaying a
@@ -57,9 +59,12 @@ class RedisGameStore final : public GameStore {
     StoreDocResult getGameReview(std::string_view gameId) override;
     StoreStatus putReview(std::string_view reviewId, const std::string& doc) override;
     StoreDocResult getReview(std::string_view reviewId) override;
+    // One round trip: a script reads the index and the documents of the games it names.
+    StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
 
   private:
     std::string gameKey(std::string_view id) const;
+    std::string clocksKey() const;
     // The expiry a write sets on the game's key (0: none).
     std::int64_t keepSeconds(const GameRecord& game) const;
 

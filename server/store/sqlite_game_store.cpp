@@ -2,9 +2,11 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
+#include "store/clock_deadline.h"
 #include "store/game_record_json.h"
 
 namespace outpost::server {
@@ -16,6 +18,12 @@ std::int64_t nowEpochMs() {
                std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
+
+struct StatementFinalizer {
+    void operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
+};
+// A statement used once (at open), finalized whatever path the code takes.
+using OneShotStatement = std::unique_ptr<sqlite3_stmt, StatementFinalizer>;
 
 // Resets a prepared statement when the scope ends, whatever path the code took.
 class StatementScope {
@@ -42,13 +50,19 @@ std::int64_t updatedAt(const GameRecord& game) {
 }
 
 // The columns every write sets, numbered alike in the INSERT and the UPDATE:
-// ?1 id, ?2 version, ?3 status, ?4 updated_at, ?5 doc.
+// ?1 id, ?2 version, ?3 status, ?4 updated_at, ?5 doc, ?7 clock_deadline (NULL: no running clock).
+constexpr int kClockDeadlineParameter = 7;
 void bindWrittenColumns(sqlite3_stmt* statement, const GameRecord& game, const std::string& doc) {
     bindText(statement, 1, game.id);
     sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(game.version));
     bindText(statement, 3, game.status);
     sqlite3_bind_int64(statement, 4, updatedAt(game));
     bindText(statement, 5, doc);
+    if (const auto deadline = runningClockDeadlineMs(game)) {
+        sqlite3_bind_int64(statement, kClockDeadlineParameter, *deadline);
+    } else {
+        sqlite3_bind_null(statement, kClockDeadlineParameter);
+    }
 }
 
 }  // namespace
@@ -111,13 +125,21 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
             " updated_at INTEGER NOT NULL,"
             " doc TEXT NOT NULL)");
         exec("CREATE INDEX IF NOT EXISTS pasted_reviews_by_age ON pasted_reviews(updated_at)");
+        addClockDeadlineColumn();
+        // One row that readiness rewrites after a failure, to learn whether writes work again.
+        exec(
+            "CREATE TABLE IF NOT EXISTS write_probe (id INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
+        // The running clocks by deadline: a replica re-arms the flag falls from it.
+        exec(
+            "CREATE INDEX IF NOT EXISTS games_running_clocks ON games(clock_deadline)"
+            " WHERE clock_deadline IS NOT NULL");
         statements_.insert = prepare(
-            "INSERT INTO games(id, version, status, updated_at, doc, created_at)"
-            " VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
+            "INSERT INTO games(id, version, status, updated_at, doc, created_at, clock_deadline)"
+            " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
         statements_.select = prepare("SELECT doc FROM games WHERE id = ?1");
         statements_.update = prepare(
-            "UPDATE games SET version = ?2, status = ?3, updated_at = ?4, doc = ?5"
-            " WHERE id = ?1 AND version = ?6");
+            "UPDATE games SET version = ?2, status = ?3, updated_at = ?4, doc = ?5,"
+            " clock_deadline = ?7 WHERE id = ?1 AND version = ?6");
         statements_.exists = prepare("SELECT 1 FROM games WHERE id = ?1");
         statements_.count = prepare("SELECT COUNT(*) FROM games");
         statements_.prune =
@@ -136,7 +158,18 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
             " (SELECT 1 FROM games WHERE games.id = game_reviews.game_id)");
         statements_.prunePastedReviews =
             prepare("DELETE FROM pasted_reviews WHERE updated_at < ?1");
+        statements_.probe = prepare("INSERT OR REPLACE INTO write_probe(id, at) VALUES(1, ?1)");
+        statements_.runningClocks = prepare(
+            "SELECT doc FROM games WHERE clock_deadline IS NOT NULL AND clock_deadline <= ?1"
+            " ORDER BY clock_deadline LIMIT ?2");
         pruneLocked();
+    } catch (const std::runtime_error& error) {
+        close();
+        // Name the file: "database is locked" alone does not say which one, or that another
+        // process holds it.
+        const std::string what = error.what();
+        if (what.find(options_.path) != std::string::npos) throw;
+        throw std::runtime_error("SQLite database '" + options_.path + "': " + what);
     } catch (...) {
         close();
         throw;
@@ -152,7 +185,8 @@ void SqliteGameStore::close() {
          {statements_.insert, statements_.select, statements_.update, statements_.exists,
           statements_.count, statements_.prune, statements_.pruneUnfinished,
           statements_.putGameReview, statements_.getGameReview, statements_.putReview,
-          statements_.getReview, statements_.pruneGameReviews, statements_.prunePastedReviews}) {
+          statements_.getReview, statements_.pruneGameReviews, statements_.prunePastedReviews,
+          statements_.runningClocks, statements_.probe}) {
         sqlite3_finalize(statement);  // a no-op on the null of a statement never prepared
     }
     sqlite3_close(db_);
@@ -186,8 +220,11 @@ StoreStatus SqliteGameStore::create(const GameRecord& game) {
         sqlite3_bind_int64(statement, 6, game.createdAtMs != 0 ? game.createdAtMs : nowEpochMs());
         int rc = sqlite3_step(statement);
         if (rc == SQLITE_CONSTRAINT) return StoreStatus::AlreadyExists;
-        lastOperationFailed_ = rc != SQLITE_DONE;
-        if (lastOperationFailed_) return StoreStatus::Unavailable;
+        writesFailing_ = rc != SQLITE_DONE;
+        if (writesFailing_) {
+            rollBackIfOpenLocked();
+            return StoreStatus::Unavailable;
+        }
     }
     pruneIfDueLocked();
     return StoreStatus::Ok;
@@ -199,8 +236,8 @@ StoreStatus SqliteGameStore::readDocLocked(std::string_view id, std::string* doc
     bindText(statement, 1, id);
     int rc = sqlite3_step(statement);
     if (rc == SQLITE_DONE) return StoreStatus::NotFound;
-    lastOperationFailed_ = rc != SQLITE_ROW;
-    if (lastOperationFailed_) return StoreStatus::Unavailable;
+    readsFailing_ = rc != SQLITE_ROW;
+    if (readsFailing_) return StoreStatus::Unavailable;
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
     doc->assign(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)));
     return StoreStatus::Ok;
@@ -248,8 +285,11 @@ StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expect
         bindWrittenColumns(statement, game, doc);
         sqlite3_bind_int64(statement, 6, static_cast<sqlite3_int64>(expectedVersion));
         int rc = sqlite3_step(statement);
-        lastOperationFailed_ = rc != SQLITE_DONE;
-        if (lastOperationFailed_) return StoreStatus::Unavailable;
+        writesFailing_ = rc != SQLITE_DONE;
+        if (writesFailing_) {
+            rollBackIfOpenLocked();
+            return StoreStatus::Unavailable;
+        }
         if (sqlite3_changes(db_) == 1) {
             pruneIfDueLocked();
             return StoreStatus::Ok;
@@ -262,8 +302,74 @@ StoreStatus SqliteGameStore::update(const GameRecord& game, std::uint64_t expect
     int rc = sqlite3_step(statement);
     if (rc == SQLITE_ROW) return StoreStatus::VersionConflict;
     if (rc == SQLITE_DONE) return StoreStatus::NotFound;
-    lastOperationFailed_ = true;
+    readsFailing_ = true;
     return StoreStatus::Unavailable;
+}
+
+void SqliteGameStore::addClockDeadlineColumn() {
+    bool present = false;
+    {
+        OneShotStatement columns(prepare("PRAGMA table_info(games)"));
+        constexpr int kNameColumn = 1;
+        while (sqlite3_step(columns.get()) == SQLITE_ROW) {
+            const auto* name =
+                reinterpret_cast<const char*>(sqlite3_column_text(columns.get(), kNameColumn));
+            if (name && std::string_view(name) == "clock_deadline") present = true;
+        }
+    }
+    if (present) return;
+    // A file of an earlier version: add the column, and fill it for the games it has, in one
+    // transaction (all or nothing).
+    exec("BEGIN IMMEDIATE");
+    try {
+        exec("ALTER TABLE games ADD COLUMN clock_deadline INTEGER");
+        OneShotStatement ongoing(prepare("SELECT id, doc FROM games WHERE status = 'ongoing'"));
+        OneShotStatement set(prepare("UPDATE games SET clock_deadline = ?2 WHERE id = ?1"));
+        while (sqlite3_step(ongoing.get()) == SQLITE_ROW) {
+            const auto* doc = reinterpret_cast<const char*>(sqlite3_column_text(ongoing.get(), 1));
+            std::optional<GameRecord> game = parseStoredGame(std::string_view(
+                doc, static_cast<std::size_t>(sqlite3_column_bytes(ongoing.get(), 1))));
+            const auto deadline = game ? runningClockDeadlineMs(*game) : std::nullopt;
+            if (!deadline) continue;
+            sqlite3_bind_value(set.get(), 1, sqlite3_column_value(ongoing.get(), 0));
+            sqlite3_bind_int64(set.get(), 2, *deadline);
+            const int rc = sqlite3_step(set.get());
+            sqlite3_reset(set.get());
+            if (rc != SQLITE_DONE) {
+                throw std::runtime_error(std::string("SQLite: filling clock_deadline: ") +
+                                         sqlite3_errmsg(db_));
+            }
+        }
+        ongoing.reset();
+        set.reset();
+        exec("COMMIT");
+    } catch (...) {
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+StoreManyResult SqliteGameStore::runningClocks(std::int64_t untilMs, std::size_t limit) {
+    std::vector<std::string> docs;
+    {
+        std::lock_guard lock(mutex_);
+        sqlite3_stmt* statement = statements_.runningClocks;
+        StatementScope scope(statement);
+        sqlite3_bind_int64(statement, 1, untilMs);
+        sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(limit));
+        int rc;
+        while ((rc = sqlite3_step(statement)) == SQLITE_ROW) {
+            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+            docs.emplace_back(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)));
+        }
+        if (rc != SQLITE_DONE) return {StoreStatus::Unavailable, {}};
+    }
+    StoreManyResult result;
+    for (const std::string& doc : docs) {
+        std::optional<GameRecord> game = parseStoredGame(doc);
+        if (game) result.games.push_back(std::move(*game));
+    }
+    return result;
 }
 
 std::uint64_t SqliteGameStore::count() {
@@ -276,7 +382,24 @@ std::uint64_t SqliteGameStore::count() {
 
 bool SqliteGameStore::healthy() {
     std::lock_guard lock(mutex_);
-    return !lastOperationFailed_;
+    if (!writesFailing_ && !readsFailing_) return true;
+    // The last write (or read) failed: a full disk, a lock held too long, an I/O error. A read
+    // that works since says nothing about writes, and a replica that is not ready gets no
+    // requests, so readiness cannot wait for a move to succeed: it tries a write of its own,
+    // and is ready again as soon as that works.
+    sqlite3_stmt* statement = statements_.probe;
+    StatementScope scope(statement);
+    sqlite3_bind_int64(statement, 1, nowEpochMs());
+    writesFailing_ = sqlite3_step(statement) != SQLITE_DONE;
+    readsFailing_ = writesFailing_;
+    rollBackIfOpenLocked();
+    return !writesFailing_;
+}
+
+void SqliteGameStore::rollBackIfOpenLocked() {
+    // SQLite may leave the transaction of a failed statement open (SQLITE_FULL, SQLITE_IOERR):
+    // end it, so the next statement starts clean and the file keeps only what was committed.
+    if (!sqlite3_get_autocommit(db_)) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
 std::uint64_t SqliteGameStore::pruneFinished() {
@@ -308,8 +431,8 @@ StoreDocResult SqliteGameStore::readOneLocked(sqlite3_stmt* statement, std::stri
     bindText(statement, 1, key);
     int rc = sqlite3_step(statement);
     if (rc == SQLITE_DONE) return {StoreStatus::NotFound, {}};
-    lastOperationFailed_ = rc != SQLITE_ROW;
-    if (lastOperationFailed_) return {StoreStatus::Unavailable, {}};
+    readsFailing_ = rc != SQLITE_ROW;
+    if (readsFailing_) return {StoreStatus::Unavailable, {}};
     const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
     return {StoreStatus::Ok,
             std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)))};
@@ -322,8 +445,11 @@ StoreStatus SqliteGameStore::putGameReview(std::string_view gameId, const std::s
     bindText(statement, 1, gameId);
     bindText(statement, 2, doc);
     int rc = sqlite3_step(statement);
-    lastOperationFailed_ = rc != SQLITE_DONE;
-    if (lastOperationFailed_) return StoreStatus::Unavailable;
+    writesFailing_ = rc != SQLITE_DONE;
+    if (writesFailing_) {
+        rollBackIfOpenLocked();
+        return StoreStatus::Unavailable;
+    }
     return sqlite3_changes(db_) == 0 ? StoreStatus::NotFound : StoreStatus::Ok;
 }
 
@@ -341,8 +467,11 @@ StoreStatus SqliteGameStore::putReview(std::string_view reviewId, const std::str
         sqlite3_bind_int64(statement, 2, nowEpochMs());
         bindText(statement, 3, doc);
         int rc = sqlite3_step(statement);
-        lastOperationFailed_ = rc != SQLITE_DONE;
-        if (lastOperationFailed_) return StoreStatus::Unavailable;
+        writesFailing_ = rc != SQLITE_DONE;
+        if (writesFailing_) {
+            rollBackIfOpenLocked();
+            return StoreStatus::Unavailable;
+        }
     }
     pruneIfDueLocked();
     return StoreStatus::Ok;

@@ -51,6 +51,7 @@ class SqliteGameStore final : public GameStore {
     StoreManyResult getMany(const std::vector<std::string>& ids) override;
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
+    // After a failed operation, true only once a write works again (a probe row is rewritten).
     bool healthy() override;
     // Reviews live in tables of their own: game_reviews (one row per game, deleted when the
     // pruning deletes the game) and pasted_reviews (deleted after the unfinished retention).
@@ -58,6 +59,7 @@ class SqliteGameStore final : public GameStore {
     StoreDocResult getGameReview(std::string_view gameId) override;
     StoreStatus putReview(std::string_view reviewId, const std::string& doc) override;
     StoreDocResult getReview(std::string_view reviewId) override;
+    StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
 
     // Deletes finished games older than the retention, and unfinished ones older than theirs;
     // returns how many. Runs at open, and with
@@ -80,10 +82,16 @@ class SqliteGameStore final : public GameStore {
         sqlite3_stmt* getReview = nullptr;
         sqlite3_stmt* pruneGameReviews = nullptr;
         sqlite3_stmt* prunePastedReviews = nullptr;
+        sqlite3_stmt* runningClocks = nullptr;
+        sqlite3_stmt* probe = nullptr;
     };
     // Finalizes the prepared statements and closes the connection.
     void close();
     void exec(const char* sql);
+    // Ends a transaction that a failed statement left open. The caller holds mutex_.
+    void rollBackIfOpenLocked();
+    // Adds the running-clock deadline to a file of an earlier version, filled in for its games.
+    void addClockDeadlineColumn();
     sqlite3_stmt* prepare(const char* sql);
     std::uint64_t pruneLocked();
     // Runs one prune statement with the cutoff `retention` ago (nothing when it is zero).
@@ -100,7 +108,10 @@ class SqliteGameStore final : public GameStore {
     sqlite3* db_ = nullptr;
     Statements statements_;
     std::chrono::steady_clock::time_point lastPrune_;
-    bool lastOperationFailed_ = false;
+    // Whether the last write, and the last read, failed; cleared by one that works (or by the
+    // write probe of healthy()).
+    bool writesFailing_ = false;
+    bool readsFailing_ = false;
 };
 
 }  // namespace outpost::server

@@ -1,14 +1,21 @@
 // outpost-server-load: WebSocket load client for the benchmarks in docs/performance.md.
 //
-//   idle      open --connections WebSockets, check each with a ping, hold them --hold seconds
+//   idle      open --connections WebSockets, check each with a ping, hold them --hold seconds;
+//             meanwhile GET /healthz is probed on a keep-alive connection every 100 ms and the
+//             slowest answer is reported (--healthz-max ms: the run fails above it)
 //             (the server's memory is read meanwhile from /proc/<--pid>/status)
 //   analysis  --connections clients, each running --per-client analyses one after another with
 //             movetime --movetime; for every result it checks
 //                 latency <= queueWaitMs + movetime + --slack
 //             (latency: from sending `analyse` to receiving `bestmove`)
+//   players   simulated browser players against the engine (load_players.h): --players,
+//             --duration s, --think-min/--think-max ms, --seed, --high-level-percent,
+//             --clock-percent, --target-p99 ms, --json 1, --pid
 #include <algorithm>
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 #include <chrono>
 #include <fstream>
@@ -16,7 +23,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include "tools/load_players.h"
 
 namespace net = boost::asio;
 namespace beast = boost::beast;
@@ -36,7 +46,38 @@ struct Options {
     int slackMs = 25;
     int holdSeconds = 3;
     int pid = 0;
+    int healthzMaxMs = 0;  // idle mode: fail when a /healthz probe takes longer (0: no check)
 };
+
+// Idle mode's probe: GET /healthz every kProbeEvery on one keep-alive connection until `stop`;
+// returns the latencies in ms (a failed probe counts as -1).
+constexpr auto kProbeEvery = std::chrono::milliseconds(100);
+std::vector<double> probeHealthz(const Options& options, const std::atomic<bool>& stop) {
+    std::vector<double> latencies;
+    net::io_context io;
+    beast::tcp_stream stream(io);
+    tcp::resolver resolver(io);
+    beast::error_code ec;
+    stream.connect(resolver.resolve(options.host, options.port), ec);
+    if (ec) return {-1};
+    beast::http::request<beast::http::empty_body> request(beast::http::verb::get, "/healthz", 11);
+    request.set(beast::http::field::host, options.host);
+    while (!stop) {
+        const auto start = Clock::now();
+        beast::http::write(stream, request, ec);
+        beast::flat_buffer buffer;
+        beast::http::response<beast::http::string_body> response;
+        if (!ec) beast::http::read(stream, buffer, response, ec);
+        if (ec || response.result_int() != 200) {
+            latencies.push_back(-1);
+            break;
+        }
+        latencies.push_back(
+            std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+        std::this_thread::sleep_for(kProbeEvery);
+    }
+    return latencies;
+}
 
 long rssKb(int pid) {
     if (pid <= 0) return -1;
@@ -166,10 +207,29 @@ double percentile(std::vector<double> values, double p) {
 
 int main(int argc, char** argv) {
     Options options;
+    outpost::load::PlayerOptions players;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         const std::string value = argv[i + 1];
-        if (flag == "--mode")
+        if (flag == "--players")
+            players.players = std::stoi(value);
+        else if (flag == "--duration")
+            players.durationSeconds = std::stoi(value);
+        else if (flag == "--think-min")
+            players.thinkMinMs = std::stoi(value);
+        else if (flag == "--think-max")
+            players.thinkMaxMs = std::stoi(value);
+        else if (flag == "--seed")
+            players.seed = std::stoi(value);
+        else if (flag == "--high-level-percent")
+            players.highLevelPercent = std::stoi(value);
+        else if (flag == "--clock-percent")
+            players.clockPercent = std::stoi(value);
+        else if (flag == "--target-p99")
+            players.targetP99Ms = std::stoi(value);
+        else if (flag == "--json")
+            players.json = value == "1" || value == "true";
+        else if (flag == "--mode")
             options.mode = value;
         else if (flag == "--host")
             options.host = value;
@@ -187,10 +247,23 @@ int main(int argc, char** argv) {
             options.holdSeconds = std::stoi(value);
         else if (flag == "--pid")
             options.pid = std::stoi(value);
+        else if (flag == "--healthz-max")
+            options.healthzMaxMs = std::stoi(value);
         else {
             std::cerr << "unknown flag " << flag << "\n";
             return 2;
         }
+    }
+    if (options.mode == "players") {
+        players.host = options.host;
+        players.port = options.port;
+        players.pid = options.pid;
+        if (players.players < 1 || players.thinkMinMs < 0 ||
+            players.thinkMaxMs < players.thinkMinMs) {
+            std::cerr << "players mode: --players >= 1 and 0 <= --think-min <= --think-max\n";
+            return 2;
+        }
+        return outpost::load::runPlayers(players);
     }
     net::io_context io;
     std::vector<Sample> samples;
@@ -204,8 +277,15 @@ int main(int argc, char** argv) {
     if (options.mode == "idle") {
         while (done + failures < options.connections) io.run_for(std::chrono::milliseconds(50));
         const double connectSeconds = std::chrono::duration<double>(Clock::now() - started).count();
+        std::atomic<bool> stopProbe{false};
+        std::vector<double> probes;
+        std::thread prober([&] { probes = probeHealthz(options, stopProbe); });
         io.run_for(std::chrono::seconds(options.holdSeconds));
+        stopProbe = true;
+        prober.join();
         const long rssAfter = rssKb(options.pid);
+        const bool probeFailed = std::find(probes.begin(), probes.end(), -1.0) != probes.end();
+        const double slowest = probes.empty() ? 0 : *std::max_element(probes.begin(), probes.end());
         std::cout << "idle websockets: " << done << " open (" << failures << " failed) in "
                   << connectSeconds << " s; server RSS " << rssBefore << " kB -> " << rssAfter
                   << " kB";
@@ -213,8 +293,11 @@ int main(int argc, char** argv) {
             std::cout << " (" << static_cast<double>(rssAfter - rssBefore) / done
                       << " kB per connection)";
         }
-        std::cout << "\n";
-        return failures == 0 ? 0 : 1;
+        std::cout << "\n/healthz while held: " << probes.size() << " probes, p50 "
+                  << percentile(probes, 0.5) << " ms, slowest " << slowest << " ms"
+                  << (probeFailed ? " (a probe failed)" : "") << "\n";
+        const bool slow = options.healthzMaxMs > 0 && slowest > options.healthzMaxMs;
+        return failures == 0 && !probeFailed && !slow ? 0 : 1;
     }
     io.run();
     const double seconds = std::chrono::duration<double>(Clock::now() - started).count();

@@ -1,12 +1,15 @@
 #include "test_support.h"
 
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <map>
 #include <random>
 #include <thread>
 
@@ -104,6 +107,139 @@ void RedisServerProcess::pause() {
 
 void RedisServerProcess::resume() {
     if (pid_ > 0) ::kill(pid_, SIGCONT);
+}
+
+namespace {
+constexpr int kProxyOpen = 0;
+constexpr int kProxyCut = 1;
+constexpr int kProxyStop = 2;
+constexpr std::size_t kProxyChunk = 16 * 1024;
+
+sockaddr_in loopback(int port) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    return address;
+}
+
+int listenOn(int port) {
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int yes = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    sockaddr_in address = loopback(port);
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        ::listen(fd, 64) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int connectTo(int port) {
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address = loopback(port);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+// Copies what `from` has to `to`; false when either side is done.
+bool forward(int from, int to) {
+    char buffer[kProxyChunk];
+    const ssize_t got = ::read(from, buffer, sizeof buffer);
+    if (got <= 0) return false;
+    for (ssize_t sent = 0; sent < got;) {
+        const ssize_t written = ::write(to, buffer + sent, static_cast<std::size_t>(got - sent));
+        if (written <= 0) return false;
+        sent += written;
+    }
+    return true;
+}
+}  // namespace
+
+TcpProxy::TcpProxy(int targetPort) : targetPort_(targetPort), port_(freeLoopbackPort()) {
+    wakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    thread_ = std::thread([this] { run(); });
+    command(kProxyOpen);
+}
+
+TcpProxy::~TcpProxy() {
+    command(kProxyStop);
+    thread_.join();
+    ::close(wakeFd_);
+}
+
+void TcpProxy::cut() {
+    command(kProxyCut);
+}
+
+void TcpProxy::restore() {
+    command(kProxyOpen);
+}
+
+void TcpProxy::command(int wanted) {
+    std::unique_lock lock(mutex_);
+    wanted_ = wanted;
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const auto written = ::write(wakeFd_, &one, sizeof one);
+    applied_.wait(lock, [&] { return state_ == wanted || state_ == kProxyStop; });
+}
+
+void TcpProxy::run() {
+    int listener = -1;
+    std::map<int, int> peers;  // each end of a forwarded connection to the other end
+    auto closeAll = [&] {
+        for (const auto& [fd, peer] : peers) ::close(fd);
+        peers.clear();
+    };
+    std::unique_lock lock(mutex_);
+    state_ = -1;
+    for (;;) {
+        const int wanted = wanted_;
+        if (wanted != state_) {
+            if (wanted != kProxyOpen) {
+                closeAll();
+                if (listener >= 0) ::close(listener);
+                listener = -1;
+            } else if (listener < 0) {
+                listener = listenOn(port_);
+            }
+            state_ = wanted;
+            applied_.notify_all();
+            if (wanted == kProxyStop) return;
+        }
+        lock.unlock();
+        std::vector<pollfd> fds{{wakeFd_, POLLIN, 0}};
+        if (listener >= 0) fds.push_back({listener, POLLIN, 0});
+        for (const auto& [fd, peer] : peers) fds.push_back({fd, POLLIN, 0});
+        ::poll(fds.data(), fds.size(), -1);
+        for (const pollfd& entry : fds) {
+            if (!entry.revents) continue;
+            if (entry.fd == wakeFd_) {
+                std::uint64_t count = 0;
+                [[maybe_unused]] const auto got = ::read(wakeFd_, &count, sizeof count);
+            } else if (entry.fd == listener) {
+                const int client = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+                const int upstream = client >= 0 ? connectTo(targetPort_) : -1;
+                if (upstream < 0) {
+                    if (client >= 0) ::close(client);
+                    continue;
+                }
+                peers[client] = upstream;
+                peers[upstream] = client;
+            } else if (peers.count(entry.fd) && !forward(entry.fd, peers[entry.fd])) {
+                const int peer = peers[entry.fd];
+                ::close(entry.fd);
+                ::close(peer);
+                peers.erase(entry.fd);
+                peers.erase(peer);
+            }
+        }
+        lock.lock();
+    }
 }
 
 server::GameRecord sampleGame(const std::string& id) {

@@ -59,6 +59,35 @@ class RedisServerProcess {
     int pid_ = -1;
 };
 
+// A TCP forwarder on a free loopback port to targetPort, which the test can cut (every connection
+// closed, new ones refused: a network partition) and restore, to take one replica away from a
+// shared Redis while the others keep it.
+class TcpProxy {
+  public:
+    explicit TcpProxy(int targetPort);
+    ~TcpProxy();
+    TcpProxy(const TcpProxy&) = delete;
+    TcpProxy& operator=(const TcpProxy&) = delete;
+
+    int port() const { return port_; }
+    std::string redisUrl() const { return "redis://127.0.0.1:" + std::to_string(port_); }
+    void cut();      // returns once every connection is closed and the port refuses
+    void restore();  // returns once the port accepts again
+
+  private:
+    void run();
+    void command(int wanted);  // hands the thread a state and waits until it is in it
+
+    const int targetPort_;
+    int port_ = 0;
+    int wakeFd_ = -1;
+    std::mutex mutex_;
+    std::condition_variable applied_;
+    int wanted_ = 0;  // kOpen, kCut or kStop (test_support.cpp)
+    int state_ = 0;
+    std::thread thread_;
+};
+
 // A game record with sensible defaults for store tests.
 server::GameRecord sampleGame(const std::string& id);
 

@@ -1,4 +1,6 @@
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
 
 #include "search/score.h"
 #include "search/tt.h"
@@ -67,4 +69,38 @@ TEST_CASE("TT replaces old generations first and reports hashfull", "[tt]") {
     tt.clear();
     TTData d;
     REQUIRE_FALSE(tt.probe(0x9E3779B97F4A7C15ULL, d));
+}
+
+TEST_CASE("A table aged by time keeps one generation within a period", "[tt]") {
+    // hashfull counts the entries of the current generation.
+    auto fill = [](TranspositionTable& tt) {
+        for (std::uint64_t k = 1; k < 200000; ++k)
+            tt.store(k * 0x9E3779B97F4A7C15ULL, TTData{0, 0, 0, 1, TTBound::Exact, false});
+    };
+    TranspositionTable perSearch(1);
+    fill(perSearch);
+    REQUIRE(perSearch.hashfull() > 0);
+    perSearch.newSearch();
+    REQUIRE(perSearch.hashfull() == 0);
+
+    TranspositionTable timed(1, std::chrono::hours(1));
+    fill(timed);
+    const int full = timed.hashfull();
+    REQUIRE(full > 0);
+    for (int i = 0; i < 40; ++i) timed.newSearch();  // more searches than generations
+    REQUIRE(timed.hashfull() == full);
+}
+
+TEST_CASE("A table aged by time advances its generation when a period passes", "[tt]") {
+    TranspositionTable timed(1, std::chrono::milliseconds(20));
+    for (std::uint64_t k = 1; k < 200000; ++k)
+        timed.store(k * 0x9E3779B97F4A7C15ULL, TTData{0, 0, 0, 1, TTBound::Exact, false});
+    REQUIRE(timed.hashfull() > 0);
+    // Past a period the generation moves on (unless a stalled machine let exactly a multiple of
+    // 32 periods pass, when the five bits wrap: then one more period does it).
+    for (int attempt = 0; attempt < 3 && timed.hashfull() != 0; ++attempt) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        timed.newSearch();
+    }
+    REQUIRE(timed.hashfull() == 0);
 }

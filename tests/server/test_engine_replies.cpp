@@ -103,3 +103,78 @@ TEST_CASE(
     REQUIRE(moved->json()["engineMove"]["move"].is_string());
     REQUIRE(analysis->wait());
 }
+
+// Issue 14, past the knee: the server degrades by admission. While the running games' replies
+// wait, a new game against the engine is refused with 503 at_capacity and Retry-After; a move in
+// a running game is still served, and a game between people is still created.
+TEST_CASE("engine replies: new games are refused at capacity, running games keep their replies",
+          "[server][games]") {
+    ServerConfig config = testConfig();
+    config.searchThreads = 1;
+    config.admitGameWaitMs = 20;
+    config.retryAfterSeconds = 3;
+    HandlerFixture f(config);
+    auto [first, firstToken] =
+        f.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
+    auto [second, secondToken] =
+        f.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
+    f.control->closeGate();
+    auto busy = f.call(Verb::post, "/api/v1/games/" + first + "/moves", R"({"move":"e4"})",
+                       {{"Authorization", "Bearer " + firstToken}}, false);
+    REQUIRE(f.control->waitStarted(1));
+    auto queued = f.call(Verb::post, "/api/v1/games/" + second + "/moves", R"({"move":"d4"})",
+                         {{"Authorization", "Bearer " + secondToken}}, false);
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));  // the queued reply waits
+
+    auto refused = f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":2}})");
+    REQUIRE(refused->status() == 503);
+    REQUIRE(refused->json()["error"]["code"] == "at_capacity");
+    REQUIRE(refused->response()[boost::beast::http::field::retry_after] == "3");
+    auto people = f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"none"}})");
+    REQUIRE(people->status() == 201);
+    // Bad input is still told apart from a busy server.
+    auto invalid = f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":9}})");
+    REQUIRE(invalid->status() == 422);
+
+    f.control->openGate();
+    REQUIRE(busy->wait());
+    REQUIRE(queued->wait());
+    REQUIRE(busy->status() == 200);
+    REQUIRE(queued->status() == 200);
+    REQUIRE(queued->json()["engineMove"]["move"].is_string());
+}
+
+// Issue 14, past the knee: at most --max-engine-games games against the engine run at once on a
+// replica; a finished game frees its place.
+TEST_CASE("engine replies: the number of active games against the engine is bounded",
+          "[server][games]") {
+    ServerConfig config = testConfig();
+    config.maxEngineGames = 2;
+    HandlerFixture f(config);
+    auto [first, firstToken] =
+        f.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
+    f.createGame(nlohmann::json{{"engine", {{"side", "white"}, {"level", 1}}}});
+    auto refused = f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":1}})");
+    REQUIRE(refused->status() == 503);
+    REQUIRE(refused->json()["error"]["code"] == "at_capacity");
+    REQUIRE_FALSE(refused->response()[boost::beast::http::field::retry_after].empty());
+    // Games between people do not use the engine.
+    REQUIRE(f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"none"}})")->status() == 201);
+    auto resigned = f.call(Verb::post, "/api/v1/games/" + first + "/resign", "",
+                           {{"Authorization", "Bearer " + firstToken}});
+    REQUIRE(resigned->status() == 200);
+    REQUIRE(
+        f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":1}})")->status() ==
+        201);
+}
+
+TEST_CASE("active games: idle games stop counting, finished ones at once", "[server][games]") {
+    ActiveGames games(std::chrono::seconds(10));
+    const auto t0 = ActiveGames::Clock::now();
+    games.touch("a", t0);
+    games.touch("b", t0 + std::chrono::seconds(5));
+    REQUIRE(games.count(t0 + std::chrono::seconds(6)) == 2);
+    REQUIRE(games.count(t0 + std::chrono::seconds(11)) == 1);  // "a" idle for 11 s
+    games.finished("b");
+    REQUIRE(games.count(t0 + std::chrono::seconds(11)) == 0);
+}

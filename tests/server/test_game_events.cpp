@@ -140,6 +140,31 @@ TEST_CASE("flag watch: each game's latest deadline fires once, in time order",
     REQUIRE(watch.size() == 0);  // stopped: ignored
 }
 
+TEST_CASE("flag watch: a game adopted from the sweep never replaces a newer watch",
+          "[server][games][clock]") {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<std::pair<std::string, std::uint64_t>> fired;
+    FlagWatch watch([&](const std::string& gameId, std::uint64_t version) {
+        std::lock_guard lock(mutex);
+        fired.emplace_back(gameId, version);
+        changed.notify_all();
+    });
+    const std::int64_t now = nowEpochMs();
+    watch.watch("a", 5, now + 60);
+    watch.adopt("a", 4, now + 20);  // read from the store before this replica stored version 5
+    watch.adopt("a", 5, now + 10);  // the same version: this replica's own watch stays
+    watch.adopt("b", 2, now + 30);  // nobody here watches b: adopted
+    REQUIRE(watch.size() == 2);
+    {
+        std::unique_lock lock(mutex);
+        REQUIRE(changed.wait_for(lock, kWait, [&] { return fired.size() == 2; }));
+    }
+    using Fired = std::vector<std::pair<std::string, std::uint64_t>>;
+    std::lock_guard lock(mutex);
+    REQUIRE(fired == Fired{{"b", 2}, {"a", 5}});
+}
+
 TEST_CASE("game feed: the snapshot first, then each newer version once",
           "[server][games][websocket]") {
     std::vector<std::pair<std::string, bool>> sent;

@@ -161,7 +161,7 @@ TEST_CASE("pool: a searcher error is reported, not thrown", "[server][pool]") {
     REQUIRE(outcome.error == "bad fen");
 }
 
-TEST_CASE("pool: drain refuses new jobs; stopAll ends running ones", "[server][pool]") {
+TEST_CASE("pool: drain refuses new jobs, stopAll ends running ones", "[server][pool]") {
     auto gate = std::make_shared<Gate>();
     gate->closed = true;
     SearchPool pool({2, 4, 4}, [gate] { return std::make_unique<GatedSearcher>(gate); });
@@ -282,4 +282,35 @@ TEST_CASE("pool: a search stuck past every deadline is counted and answered once
     REQUIRE(pool.waitIdle(std::chrono::seconds(5)));
     REQUIRE(answers.load() == 1);
     REQUIRE(pool.stuck() == 0);
+}
+
+// Issue 14 (past the knee): what new games are admitted by.
+TEST_CASE("pool: the game backlog reports waiting replies and their smoothed wait",
+          "[server][pool]") {
+    auto gate = std::make_shared<Gate>();
+    gate->closed = true;
+    SearchPool pool({1, 4, 4}, [gate] { return std::make_unique<GatedSearcher>(gate); });
+    REQUIRE(pool.gameBacklog().queued == 0);
+    REQUIRE(pool.gameBacklog().recentWaitMs == 0);
+    Collector first, second, third;
+    REQUIRE(pool.submit("a", depth(1), first.callbacks(), JobPriority::Game).admission ==
+            Admission::Accepted);
+    REQUIRE(waitFor([&] { return gate->started.load() == 1; }));
+    REQUIRE(pool.submit("b", depth(1), second.callbacks(), JobPriority::Game).admission ==
+            Admission::Accepted);
+    REQUIRE(pool.submit("c", depth(1), third.callbacks(), JobPriority::Game).admission ==
+            Admission::Accepted);
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    const GameBacklog waiting = pool.gameBacklog();
+    REQUIRE(waiting.queued == 2);
+    REQUIRE(waiting.oldestWaitMs >= 50);
+    gate->open();
+    REQUIRE(pool.waitIdle(std::chrono::seconds(5)));
+    // Two replies started after waiting ~60 ms: the smoothed wait moved towards it...
+    const GameBacklog after = pool.gameBacklog();
+    REQUIRE(after.queued == 0);
+    REQUIRE(after.recentWaitMs > 5);
+    // ... and fades once nothing waits (half-life one second).
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    REQUIRE(pool.gameBacklog().recentWaitMs < after.recentWaitMs * 0.6);
 }

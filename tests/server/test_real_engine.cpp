@@ -6,13 +6,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <thread>
 
 #include "search/engine_searcher.h"
+#include "search/levels.h"
+#include "search/search_pool.h"
 #include "test_client.h"
 #include "test_support.h"
 
+using namespace outpost;
 using namespace outpost::server;
 using namespace outpost::server::testing;
 using bhttp::verb;
@@ -45,7 +49,136 @@ struct EngineServer {
     }
     std::unique_ptr<Server> server;
 };
+
+// One search through a pool of real engines, waited for.
+SearchResult searchOnPool(SearchPool& pool, const SearchRequest& request,
+                          JobPriority priority = JobPriority::Analysis) {
+    std::promise<JobOutcome> done;
+    JobCallbacks callbacks;
+    callbacks.onDone = [&done](const JobOutcome& outcome) { done.set_value(outcome); };
+    REQUIRE(pool.submit("client", request, callbacks, priority).admission == Admission::Accepted);
+    JobOutcome outcome = done.get_future().get();
+    REQUIRE(outcome.error.empty());
+    return outcome.result;
+}
+
+constexpr const char* kIsolationFen =
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+
+SearchRequest analysisAt(int depth) {
+    SearchRequest request;
+    request.fen = kIsolationFen;
+    request.limits.depth = depth;
+    return request;
+}
+
+// Requests with options that change scores, a level game, and another position: what other
+// users of the pool might send before someone's analysis.
+void otherUsersTraffic(SearchPool& pool) {
+    SearchConfig sided;
+    sided.aggressiveFutility = true;
+    sided.twoSidedQuiescence = true;
+    SearchConfig network;
+    network.network = true;
+    SearchConfig noPruning;
+    noPruning.nullMove = false;
+    noPruning.lateMoveReductions = false;
+    for (const SearchConfig& config : {sided, network, noPruning}) {
+        SearchRequest request = analysisAt(6);
+        request.config = config;
+        searchOnPool(pool, request);
+    }
+    SearchRequest level = analysisAt(0);
+    level.limits = {};
+    level.limits.depth = 4;
+    level.level = 3;
+    level.game = "someone-else";
+    level.seed = outpost::search::levelSeed(level.game, 0);
+    searchOnPool(pool, level, JobPriority::Game);
+}
 }  // namespace
+
+TEST_CASE("engine pool: which table a request uses", "[server][engine][isolation]") {
+    const SearchConfig pool;
+    SearchRequest request;
+    REQUIRE(usesSharedTable(request, pool));
+    request.config = SearchConfig{};
+    REQUIRE(usesSharedTable(request, pool));  // the defaults, spelled out
+    request.config->network = true;
+    REQUIRE_FALSE(usesSharedTable(request, pool));
+    request.config = SearchConfig{};
+    request.config->killers = false;  // ordering changes the pruned tree, so the bounds stored
+    REQUIRE_FALSE(usesSharedTable(request, pool));
+    request.config.reset();
+    request.level = 3;  // a level's choice must not depend on other traffic
+    REQUIRE_FALSE(usesSharedTable(request, pool));
+    request.level = outpost::search::kMaxLevel;  // full strength: no random choice
+    REQUIRE(usesSharedTable(request, pool));
+}
+
+TEST_CASE(
+    "engine pool: a default analysis gives the same result whether or not searches with "
+    "other options ran before it",
+    "[server][engine][isolation]") {
+    PoolOptions options;
+    options.threads = 1;
+    const SearchRequest analysis = analysisAt(6);
+
+    SearchPool quiet(options, makeEngineSearcherFactory(1));
+    const SearchResult alone = searchOnPool(quiet, analysis);
+
+    SearchPool busy(options, makeEngineSearcherFactory(1));
+    otherUsersTraffic(busy);
+    const SearchResult afterOthers = searchOnPool(busy, analysis);
+
+    REQUIRE(afterOthers.bestmove == alone.bestmove);
+    REQUIRE(afterOthers.info.pv == alone.info.pv);
+    REQUIRE(afterOthers.info.score.value == alone.info.score.value);
+    REQUIRE(afterOthers.info.nodes == alone.info.nodes);
+}
+
+TEST_CASE("engine pool: a searcher with options searches as if the pool were new",
+          "[server][engine][isolation]") {
+    PoolOptions options;
+    options.threads = 1;
+    SearchRequest request = analysisAt(6);
+    SearchConfig config;
+    config.twoSidedQuiescence = true;
+    request.config = config;
+
+    SearchPool quiet(options, makeEngineSearcherFactory(1));
+    const SearchResult alone = searchOnPool(quiet, request);
+    SearchPool busy(options, makeEngineSearcherFactory(1));
+    searchOnPool(busy, analysisAt(7));  // fills the shared table
+    otherUsersTraffic(busy);
+    const SearchResult afterOthers = searchOnPool(busy, request);
+    REQUIRE(afterOthers.bestmove == alone.bestmove);
+    REQUIRE(afterOthers.info.nodes == alone.info.nodes);
+}
+
+TEST_CASE("engine pool: the same game and position give the same level move",
+          "[server][engine][isolation]") {
+    PoolOptions options;
+    options.threads = 1;
+    SearchRequest move;
+    move.moves = {"e2e4", "e7e5"};
+    move.limits.depth = 3;
+    move.level = 1;
+    move.game = "g-123";
+    move.seed = outpost::search::levelSeed(move.game, move.moves.size());
+
+    SearchPool quiet(options, makeEngineSearcherFactory(1));
+    const std::string first = searchOnPool(quiet, move, JobPriority::Game).bestmove;
+    SearchPool busy(options, makeEngineSearcherFactory(1));
+    otherUsersTraffic(busy);
+    for (int i = 0; i < 3; ++i) {
+        SearchRequest other = move;
+        other.game = std::to_string(i);
+        other.seed = outpost::search::levelSeed(other.game, other.moves.size());
+        searchOnPool(busy, other, JobPriority::Game);
+    }
+    REQUIRE(searchOnPool(busy, move, JobPriority::Game).bestmove == first);
+}
 
 TEST_CASE("engine server: analysis with the real engine, JSON and NDJSON", "[server][engine]") {
     EngineServer live;

@@ -68,7 +68,7 @@ class TroubledStore final : public GameStore {
 
 }  // namespace
 
-TEST_CASE("store work: a hung store never blocks the routing thread; /healthz answers",
+TEST_CASE("store work: a hung store never blocks the routing thread, /healthz answers",
           "[server][store]") {
     auto store = std::make_shared<TroubledStore>();
     HandlerFixture f(testConfig(), store);

@@ -1,6 +1,6 @@
 // A small stand-in for outpost-server, for developing the page before (or without) the real
 // server: the API contract's games, PGN, game subscriptions and analysis over the WebSocket, with a
-// toy "engine" that prefers captures. The end-to-end tests run against the real server; this mock
+// toy "engine" that prefers captures, and game reviews (mock-review.mjs). The end-to-end tests run against the real server; this mock
 // is only used when OUTPOST_WEB_MOCK=1 (see run.sh).
 //
 //   node tests/web/mock-server.mjs --port 8090 --web-root web/dist
@@ -13,6 +13,7 @@ import { makeFen, parseFen } from 'chessops/fen';
 import { makeSan, parseSan } from 'chessops/san';
 import { makeSquare, parseUci } from 'chessops/util';
 import { WebSocketServer } from 'ws';
+import { handleReview } from './mock-review.mjs';
 
 const INITIAL_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const ENGINE_ITERATIONS = 4;
@@ -26,6 +27,29 @@ const option = (name, fallback) => {
 };
 const port = Number(option('port', '8090'));
 const webRoot = path.resolve(option('web-root', 'web/dist'));
+
+// GET /api/v1/engine: the page's own list of technique switches (with their defaults) and eight
+// levels shaped like the real server's.
+const TECHNIQUES_SOURCE = new URL('../../web/src/ui/techniques.ts', import.meta.url);
+const ENGINE_INFO = {
+  name: 'Outpost (mock)',
+  version: '0',
+  techniques: [...fs.readFileSync(TECHNIQUES_SOURCE, 'utf8').matchAll(/name: '(\w+)'.*?defaultOn: (true|false)/g)].map(([, name, on]) => ({
+    name,
+    default: on === 'true',
+  })),
+  levels: [1, 2, 3, 4, 5, 6, 7, 8].map((level) => ({
+    level,
+    elo: 600 + level * 250,
+    movetimeMs: level === 8 ? 1000 : level * 50,
+    candidates: level === 8 ? 1 : 9 - level,
+    marginCp: level === 8 ? 0 : (8 - level) * 40,
+    depth: level === 8 ? null : level,
+    nodes: null,
+  })),
+  limits: { maxDepth: 64, maxNodes: 100000000, maxMovetimeMs: 60000, maxMultiPv: 5, defaultMovetimeMs: 1000 },
+  searchThreads: 1,
+};
 
 const games = new Map();
 const subscribers = new Map(); // gameId -> Set<ws>
@@ -158,7 +182,8 @@ function think(fen, moves, multipv, report, done, iterations = ENGINE_ITERATIONS
   const legal = legalUci(pos);
   const best = chooseMove(pos);
   const others = legal.filter((m) => m !== best);
-  const lines = [best, ...others].slice(0, Math.max(1, multipv));
+  // A finished position (mate, stalemate) has no lines.
+  const lines = [best, ...others].filter(Boolean).slice(0, Math.max(1, multipv));
   let depth = 0;
   const timer = setInterval(() => {
     depth++;
@@ -252,6 +277,9 @@ const server = http.createServer(async (req, res) => {
     if (!file.startsWith(webRoot) || !fs.existsSync(file)) return send(res, 404, 'not found', 'text/plain');
     return send(res, 200, fs.readFileSync(file, 'utf8'), MIME[path.extname(file)] ?? 'application/octet-stream');
   }
+  if (url.pathname === '/api/v1/engine') return send(res, 200, ENGINE_INFO);
+  // Game review (docs/review.md): /api/v1/review, /api/v1/reviews/..., /api/v1/games/{id}/review
+  if (await handleReview(req, res, parts, { send, readBody, gameOf: (id) => games.get(id) })) return;
   // /api/v1/games[/id[/action]]
   if (parts[2] !== 'games') return fail(res, 404, 'not_found', 'No such endpoint');
   if (parts.length === 3 && req.method === 'GET') {

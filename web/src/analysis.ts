@@ -2,6 +2,7 @@
 // lines as they arrive, a stop button, and the technique switches sent as `options`.
 import type { Socket, SocketMessage } from './api/socket';
 import type { BestMove, SearchInfo } from './api/types';
+import { legalMovesAt } from './chess/position';
 import { byId, el, toast } from './ui/dom';
 import { pvText } from './ui/enginePanel';
 import { formatCount, formatScore } from './ui/format';
@@ -87,6 +88,14 @@ export class Analysis {
       this.render();
       return;
     }
+    if (legalMovesAt(target.initialFen, target.moves, target.moves.length).length === 0) {
+      // Checkmate or stalemate on the board (a finished game opened to review): nothing to search.
+      this.running = false;
+      this.lines = new Map();
+      this.fen = target.fen;
+      this.render();
+      return;
+    }
     // Shown as running at once; sent a moment later, so stepping quickly through the moves
     // starts one search at the end rather than one per position (the server limits searches
     // per client).
@@ -169,6 +178,12 @@ export class Analysis {
     this.wanted = true;
   }
 
+  /** No search until Analyse is pressed (a board opened to show a review). */
+  pause(): void {
+    this.wanted = false;
+    this.stop();
+  }
+
   render(): void {
     const card = byId('analysis-card');
     card.hidden = !this.target;
@@ -184,7 +199,8 @@ export class Analysis {
       const depth = `${best.depth ?? '–'}${best.seldepth ? `/${best.seldepth}` : ''}`;
       summary.textContent = `${this.running ? 'Analysing' : 'Stopped'} · depth ${depth} · ${formatCount(best.nps)} nodes/s · ${formatCount(best.nodes)} nodes`;
     } else {
-      summary.textContent = this.running ? 'Analysing…' : 'Analysis stopped';
+      const over = legalMovesAt(this.target.initialFen, this.target.moves, this.target.moves.length).length === 0;
+      summary.textContent = this.running ? 'Analysing…' : over ? 'No moves to analyse: the game is over' : 'Analysis stopped';
     }
     const list = byId('analysis-lines');
     list.replaceChildren();

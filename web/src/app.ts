@@ -7,11 +7,15 @@ import { Socket, type ConnectionState, type SocketMessage } from './api/socket';
 import type { EngineInfo, Game, SearchInfo } from './api/types';
 import { Analysis } from './analysis';
 import { Board, type BoardState } from './board/board';
-import { INITIAL_FEN, legalMovesAt, viewAt } from './chess/position';
+import { INITIAL_FEN, legalMovesAt, numberedLine, viewAt, type StartPosition } from './chess/position';
+import { EvalGraph } from './review/evalGraph';
+import { setupReviewPgnDialog } from './review/pgnDialog';
+import { CLASS_NAME, ReviewPanel } from './review/reviewPanel';
+import { ReviewSession } from './review/reviewSession';
 import { Clocks } from './ui/clocks';
 import { byId, copyText, download, el, toast } from './ui/dom';
 import { renderEngineInfo, renderEvalBar } from './ui/enginePanel';
-import { formatCount, gameOverText } from './ui/format';
+import { CLASS_MARK, formatCount, formatScore, gameOverText } from './ui/format';
 import { renderMoveList } from './ui/moveList';
 import { setupNewGameDialog, type NewGameChoice } from './ui/newGameDialog';
 import { rememberGame, renderRecentGames } from './ui/recentGames';
@@ -52,6 +56,11 @@ export class App {
   /** The game-over card was closed for this game (it stays closed until the next game). */
   private gameOverDismissed: string | null = null;
   private openNewGame: () => void;
+  /** The game review shown with the game (docs/review.md), its card and its graph. */
+  private readonly review: ReviewSession;
+  private readonly reviewPanel: ReviewPanel;
+  private readonly evalGraph: EvalGraph;
+  private openReviewPgn: () => void;
   private loading: Promise<void> | null = null;
 
   constructor() {
@@ -67,6 +76,16 @@ export class App {
       (start) => this.startAnalysisFrom(start.fen ?? INITIAL_FEN, start.moves ?? []),
       () => this.engineDescription?.levels ?? null,
     );
+    this.review = new ReviewSession(() => this.onReviewChanged());
+    this.reviewPanel = new ReviewPanel({
+      select: (ply) => this.view(ply),
+      again: () => void this.reviewAgain(),
+      stop: () => void this.review.stop(),
+    });
+    this.evalGraph = new EvalGraph(byId('eval-graph'), (ply) => {
+      if (ply <= this.reviewCovered()) this.view(ply);
+    });
+    this.openReviewPgn = setupReviewPgnDialog((pgn, start) => this.reviewPgn(pgn, start));
     this.socket.onMessage((message) => this.onSocketMessage(message));
     this.socket.onState((state, reconnected) => this.onConnection(state, reconnected));
     this.bindControls();
@@ -124,7 +143,7 @@ export class App {
       this.token = localStorage.getItem(TOKEN_KEY_PREFIX + id);
       this.inviteToken = localStorage.getItem(INVITE_KEY_PREFIX + id);
       const savedOrientation = localStorage.getItem(ORIENTATION_KEY_PREFIX + id) as Side | null;
-      this.setGame(game, savedOrientation ?? this.defaultOrientation(game));
+      this.setGame(game, savedOrientation ?? this.defaultOrientation(game), 'loaded');
     } catch (err) {
       if (this.game?.id === id) return; // loaded meanwhile by another path
       this.setGame(null);
@@ -151,10 +170,11 @@ export class App {
   }
 
   /** An analysis board (a game without engine) from a position; resolves to an error or null. */
-  private async startAnalysisFrom(fen: string, moves: string[]): Promise<string | null> {
+  private async startAnalysisFrom(fen: string, moves: string[], analyse = true): Promise<string | null> {
     try {
       const game = await api.createGame({ fen, moves, engine: { side: 'none' } });
-      this.analysis.want();
+      if (analyse) this.analysis.want();
+      else this.analysis.pause();
       this.adoptNewGame(game, this.board.orientation());
       return null;
     } catch (err) {
@@ -172,22 +192,29 @@ export class App {
         moves: [...game.moves.slice(0, this.viewPly), uci],
         engine: { side: 'none' },
       });
-      this.adoptNewGame(branched, this.board.orientation());
+      this.adoptNewGame(branched, this.board.orientation(), true);
     } catch (err) {
       toast(`Move refused: ${(err as Error).message}`, 'error');
       this.renderBoard();
     }
   }
 
-  private adoptNewGame(game: Game, orientation: Side): void {
+  /** `keepReview`: the review on screen stays (a branch of the reviewed game). */
+  private adoptNewGame(game: Game, orientation: Side, keepReview = false): void {
     if (game.playerToken) localStorage.setItem(TOKEN_KEY_PREFIX + game.id, game.playerToken);
     if (game.inviteToken) localStorage.setItem(INVITE_KEY_PREFIX + game.id, game.inviteToken);
     localStorage.setItem(ORIENTATION_KEY_PREFIX + game.id, orientation);
     rememberGame(game.id);
     this.token = game.playerToken ?? null;
     this.inviteToken = game.inviteToken ?? null;
-    history.pushState(null, '', `?game=${encodeURIComponent(game.id)}`);
-    this.setGame(game, orientation);
+    history.pushState(null, '', this.gameUrl(game.id, keepReview ? this.review.review : null));
+    this.setGame(game, orientation, keepReview ? 'branch' : 'created');
+  }
+
+  /** `?game=<id>`, plus `&review=<id>` for a review that is not the game's own (a pasted PGN's). */
+  private gameUrl(gameId: string, review: { id: string; gameId?: string } | null): string {
+    const reviewPart = review && review.gameId !== gameId ? `&review=${encodeURIComponent(review.id)}` : '';
+    return `?game=${encodeURIComponent(gameId)}${reviewPart}`;
   }
 
   private defaultOrientation(game: Game): Side {
@@ -195,8 +222,20 @@ export class App {
     return game.engine.side === 'white' ? 'black' : 'white';
   }
 
-  private setGame(game: Game | null, orientation?: Side): void {
+  /**
+   * `origin`: "loaded" (a link or a reload: the game may have a kept review), "created" (a new
+   * game: no review yet), "branch" (a branch of the game on screen: its review stays).
+   */
+  private setGame(game: Game | null, orientation?: Side, origin: 'loaded' | 'created' | 'branch' = 'created'): void {
     this.game = game;
+    if (origin !== 'branch' || !game) {
+      this.review.reset();
+      // A reload (or a link) shows the review named in the URL, or the game's kept review. Only
+      // games the page offers to review are asked about (the others would answer 404).
+      const named = new URLSearchParams(location.search).get('review');
+      const reviewable = !!game && game.moves.length > 0 && (game.status !== 'ongoing' || game.engine.side === 'none');
+      if (game && origin === 'loaded' && (named || reviewable)) void this.review.load(reviewable ? game.id : null, named);
+    }
     void renderRecentGames(game?.id ?? null);
     this.engineInfo = null;
     this.engineThinking = game ? this.engineToMove(game) : false;
@@ -385,8 +424,107 @@ export class App {
 
   private onAnalysisChanged(): void {
     if (!this.isAnalysisBoard()) return;
-    renderEvalBar(this.analysis.sortedLines()[0]?.score, this.board.orientation());
+    renderEvalBar(this.analysis.sortedLines()[0]?.score ?? this.reviewScore(), this.board.orientation());
     this.renderArrows();
+  }
+
+  // ---- Review ---------------------------------------------------------------------------------
+
+  /** Reviews the game on screen (its current version) on the server. */
+  private async startReview(): Promise<void> {
+    const game = this.game;
+    if (!game || game.moves.length === 0) return;
+    // The game's own review from now on: no other review named in the URL.
+    if (new URLSearchParams(location.search).has('review')) history.replaceState(null, '', this.gameUrl(game.id, null));
+    this.gameOverDismissed = game.id;
+    this.renderStatus();
+    await this.review.start({ gameId: game.id });
+  }
+
+  /** "Review again" / "Try again": the same pasted PGN while the board still shows it, else the game. */
+  private async reviewAgain(): Promise<void> {
+    const game = this.game;
+    const source = this.review.lastSource;
+    const review = this.review.review;
+    const samePgnGame = !!game && !!review && review.moves.length === game.moves.length && this.reviewCovered() === game.moves.length;
+    if (source && 'pgn' in source && (samePgnGame || !review)) {
+      await this.reviewPgnText(source.pgn);
+      return;
+    }
+    await this.startReview();
+  }
+
+  /** A pasted PGN: an analysis board with its moves (no live analysis), reviewed as PGN. */
+  private async reviewPgn(pgn: string, start: StartPosition): Promise<string | null> {
+    const failure = await this.startAnalysisFrom(start.fen ?? INITIAL_FEN, start.moves ?? [], false);
+    if (failure) return failure;
+    await this.reviewPgnText(pgn);
+    return null;
+  }
+
+  private async reviewPgnText(pgn: string): Promise<void> {
+    const gameId = this.game?.id;
+    const review = await this.review.start({ pgn });
+    // The review is named in the URL, so a reload finds it again.
+    if (review && gameId && this.game?.id === gameId) history.replaceState(null, '', this.gameUrl(gameId, review));
+  }
+
+  /** How many leading moves of the game on screen the review covers. */
+  private reviewCovered(): number {
+    const game = this.game;
+    return game ? this.review.coveredPlies(game.initialFen, game.moves) : 0;
+  }
+
+  /** The review's evaluation of the position on screen, when it has one. */
+  private reviewScore() {
+    return this.viewPly <= this.reviewCovered() ? this.review.scoreAt(this.viewPly) : undefined;
+  }
+
+  private onReviewChanged(): void {
+    this.renderMoves();
+    this.renderReview();
+    this.renderArrows();
+    if (this.isAnalysisBoard()) this.onAnalysisChanged();
+    else this.renderEngine();
+    this.renderActions();
+  }
+
+  private renderReview(): void {
+    const game = this.game;
+    const session = this.review;
+    const review = session.review;
+    const covered = this.reviewCovered();
+    this.reviewPanel.render({ session, viewPly: this.viewPly, covered, gameMoves: game?.moves.length ?? 0 });
+    const graph = byId('eval-graph');
+    // Shown while positions come in, and whenever some are known (not for a review that failed at once).
+    const shown = !!game && !!review && covered > 0 && (session.phase === 'running' || session.hasPositions());
+    const wasShown = !graph.hidden;
+    graph.hidden = !shown;
+    document.body.dataset.review = shown ? 'on' : 'off';
+    if (!shown || !review) {
+      if (wasShown) this.board.redraw();
+      return;
+    }
+    const describe = (ply: number): string => {
+      const win = session.winAt(ply);
+      const chance = win === undefined ? 'not reviewed yet' : `White ${Math.round(win * 100)}%`;
+      if (ply === 0) return `Start position, ${chance}`;
+      const before = viewAt(review.initialFen, review.moves, ply - 1).fen;
+      const move = session.moveAt(ply);
+      const mark = move ? CLASS_MARK[move.class] ?? '' : '';
+      const cls = move && mark ? `, ${CLASS_NAME[move.class].toLowerCase()}` : '';
+      const score = move ? ` (${move.after.mate === 0 ? 'mate' : formatScore(move.after)})` : '';
+      return `${numberedLine(before, [review.san[ply - 1] ?? review.moves[ply - 1]])}${mark}${cls}: ${chance}${score}`;
+    };
+    this.evalGraph.render({
+      plies: covered,
+      winAt: (ply) => session.winAt(ply),
+      classAt: (ply) => session.moveAt(ply)?.class,
+      describe,
+      current: this.viewPly <= covered ? this.viewPly : -1,
+    });
+    // The board shrank to make room for the graph: chessground measures itself again.
+    if (!wasShown) this.board.redraw();
   }
 
   // ---- Controls -------------------------------------------------------------------------------
@@ -400,6 +538,9 @@ export class App {
       this.renderStatus();
     });
     byId('btn-analysis').addEventListener('click', () => void this.startAnalysis());
+    byId('btn-review-pgn').addEventListener('click', () => this.openReviewPgn());
+    byId('btn-review').addEventListener('click', () => void this.startReview());
+    byId('game-over-review').addEventListener('click', () => void this.startReview());
     byId('btn-flip').addEventListener('click', () => this.flip());
     byId('btn-takeback').addEventListener('click', () => void this.takeback());
     byId('btn-resign').addEventListener('click', () => void this.resign());
@@ -420,7 +561,7 @@ export class App {
     document.addEventListener('keydown', (event) => {
       const target = event.target as HTMLElement | null;
       if (target && (target.closest('input, textarea, select, dialog') || target.isContentEditable)) return;
-      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
       const handled = (() => {
         switch (event.key) {
           case 'ArrowLeft':
@@ -440,6 +581,12 @@ export class App {
             return true;
           case 't':
             void this.takeback();
+            return true;
+          case 'n':
+            this.reviewPanel.jump(1);
+            return true;
+          case 'p':
+            this.reviewPanel.jump(-1);
             return true;
           case '/':
           case 'm':
@@ -532,7 +679,10 @@ export class App {
   private async fetchPgn(): Promise<string | null> {
     if (!this.game) return null;
     try {
-      return await api.pgn(this.game.id);
+      // A game with its own finished review: the PGN carries it ([%eval], NAGs, better moves).
+      const review = this.review.review;
+      const reviewed = review?.gameId === this.game.id && (this.review.phase === 'done' || this.review.phase === 'stopped');
+      return await api.pgn(this.game.id, reviewed);
     } catch (err) {
       toast(`No PGN: ${(err as Error).message}`, 'error');
       return null;
@@ -560,6 +710,7 @@ export class App {
     this.renderPlayers();
     this.renderStatus();
     this.renderMoves();
+    this.renderReview();
     this.renderEngine();
     byId('engine-card').hidden = this.isAnalysisBoard();
     this.analysis.render();
@@ -609,6 +760,9 @@ export class App {
     const arrow = (uci: string | undefined, brush: string) => {
       if (uci && uci.length >= 4) shapes.push({ orig: uci.slice(0, 2) as Key, dest: uci.slice(2, 4) as Key, brush });
     };
+    // The reviewed move on screen: the better move, from the position before it.
+    const reviewed = this.viewPly > 0 && this.viewPly <= this.reviewCovered() ? this.review.moveAt(this.viewPly) : undefined;
+    if (reviewed?.best && reviewed.best.move !== reviewed.move) arrow(reviewed.best.move, 'green');
     if (this.isAnalysisBoard()) {
       this.analysis.sortedLines().forEach((line, i) => arrow(line.pv?.[0], i === 0 ? 'blue' : 'paleBlue'));
     } else if (this.isLive() && this.engineThinking && this.engineInfo && this.engineInfoFen === this.game?.fen) {
@@ -692,8 +846,15 @@ export class App {
 
   private renderMoves(): void {
     const game = this.game;
-    renderMoveList(byId('move-list'), game?.initialFen ?? INITIAL_FEN, game?.san ?? [], this.viewPly, game?.result ?? '*', (ply) =>
-      this.view(ply),
+    const covered = this.reviewCovered();
+    renderMoveList(
+      byId('move-list'),
+      game?.initialFen ?? INITIAL_FEN,
+      game?.san ?? [],
+      this.viewPly,
+      game?.result ?? '*',
+      (ply) => this.view(ply),
+      (ply) => (ply <= covered ? this.review.moveAt(ply)?.class : undefined),
     );
     const total = game?.moves.length ?? 0;
     (byId('nav-first') as HTMLButtonElement).disabled = this.viewPly === 0;
@@ -707,7 +868,9 @@ export class App {
     const game = this.game;
     const info = this.engineInfo;
     renderEngineInfo(info, this.engineInfoFen, this.engineThinking && !!game && game.status === 'ongoing');
-    renderEvalBar(info?.score, this.board.orientation());
+    // A reviewed game shows the review's evaluation of the position on screen.
+    const live = this.isLive() && !!game && game.status === 'ongoing';
+    renderEvalBar((live ? undefined : this.reviewScore()) ?? info?.score, this.board.orientation());
     byId('engine-title').textContent = game?.engine.side !== 'none' && game ? this.playerName(game.engine.side as Side) : 'Engine';
     this.renderArrows();
   }
@@ -721,5 +884,10 @@ export class App {
     byId<HTMLButtonElement>('btn-copy-pgn').disabled = !game;
     byId<HTMLButtonElement>('btn-download-pgn').disabled = !game;
     byId<HTMLInputElement>('move-input').disabled = !player || !ongoing;
+    // Review: a finished game, or an analysis board, with no review on screen (once there is one,
+    // its card offers "Review again" / "Try again" where that makes sense).
+    const reviewable = !!game && game.moves.length > 0 && (!ongoing || this.isAnalysisBoard()) && this.review.phase === 'idle';
+    byId('btn-review').hidden = !reviewable;
+    byId('game-over-review').hidden = !reviewable;
   }
 }

@@ -9,17 +9,41 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Seconds to wait before asking again (the Retry-After of a 429 or 503). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
+
+  /** The server is busy (rate limited or overloaded): asking again later may work. */
+  get busy(): boolean {
+    return this.status === 429 || this.status === 503;
+  }
 }
 
-function apiUrl(path: string): string {
+export function apiUrl(path: string): string {
   // Relative to the page, so a deployment under a path prefix keeps working.
   return new URL(`${API}/${path}`, document.baseURI).toString();
 }
 
-async function request<T>(
+/** The ApiError of a failed response: its JSON error body, else the HTTP status. */
+export async function errorFrom(response: Response): Promise<ApiError> {
+  let code = `http_${response.status}`;
+  let message = response.statusText || 'Request failed';
+  try {
+    const parsed = (await response.json()) as ApiErrorBody;
+    if (parsed?.error) {
+      code = parsed.error.code;
+      message = parsed.error.message;
+    }
+  } catch {
+    // Not JSON: keep the HTTP status as the message.
+  }
+  const retry = Number(response.headers.get('Retry-After'));
+  return new ApiError(response.status, code, message, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+}
+
+export async function request<T>(
   method: string,
   path: string,
   body?: unknown,
@@ -39,20 +63,7 @@ async function request<T>(
   } catch (err) {
     throw new ApiError(0, 'network', `The server cannot be reached (${String(err)})`);
   }
-  if (!response.ok) {
-    let code = `http_${response.status}`;
-    let message = response.statusText || 'Request failed';
-    try {
-      const parsed = (await response.json()) as ApiErrorBody;
-      if (parsed?.error) {
-        code = parsed.error.code;
-        message = parsed.error.message;
-      }
-    } catch {
-      // Not JSON: keep the HTTP status as the message.
-    }
-    throw new ApiError(response.status, code, message);
-  }
+  if (!response.ok) throw await errorFrom(response);
   if (accept === 'application/json') return (await response.json()) as T;
   return (await response.text()) as T;
 }
@@ -72,6 +83,7 @@ export const api = {
     request<Game>('POST', `games/${encodeURIComponent(id)}/resign`, {}, token),
   engineMove: (id: string, token: string) =>
     request<Game>('POST', `games/${encodeURIComponent(id)}/engine-move`, {}, token),
-  pgn: (id: string) =>
-    request<string>('GET', `games/${encodeURIComponent(id)}/pgn`, undefined, null, 'application/x-chess-pgn'),
+  /** The game's PGN; `withReview`: with the kept review's comments (GET …/pgn?review=1). */
+  pgn: (id: string, withReview = false) =>
+    request<string>('GET', `games/${encodeURIComponent(id)}/pgn${withReview ? '?review=1' : ''}`, undefined, null, 'application/x-chess-pgn'),
 };

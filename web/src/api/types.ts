@@ -165,3 +165,70 @@ export interface LevelInfo {
   depth: number | null;
   nodes: number | null;
 }
+
+// ---- Game review (docs/review.md) ----------------------------------------------------------
+
+export type ReviewStatus = 'running' | 'done' | 'stopped' | 'failed';
+export type MoveClass = 'best' | 'good' | 'inaccuracy' | 'mistake' | 'blunder';
+
+export interface ReviewedMove {
+  /** 1 = White's first move of the game (counted from the review's initial position). */
+  ply: number;
+  move: string;
+  san: string;
+  side: Color;
+  /** White's point of view. */
+  before: Score;
+  after: Score;
+  /** White's win probability, 0..1. */
+  winBefore: number;
+  winAfter: number;
+  /** The mover's loss in win probability, 0..1. */
+  winLoss: number;
+  /** The mover's centipawn loss, clipped to 0..1000. */
+  cpLoss: number;
+  class: MoveClass;
+  missedMate?: boolean;
+  walkedIntoMate?: boolean;
+  best?: { move: string; san?: string; pv?: string[]; pvSan?: string[] };
+}
+
+export interface SideSummary {
+  accuracy: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+  acpl: number;
+}
+
+export interface Review {
+  id: string;
+  gameId?: string;
+  gameVersion?: number;
+  status: ReviewStatus;
+  initialFen: string;
+  moves: string[];
+  san: string[];
+  limitsApplied?: Limits;
+  /** Positions analysed / to analyse (moves + 1). */
+  done: number;
+  total: number;
+  plies: ReviewedMove[];
+  summary?: { white: SideSummary; black: SideSummary };
+  /** Why a review failed, when the server says. */
+  error?: { code: string; message: string } | string;
+}
+
+export interface ReviewProgress {
+  type: 'reviewProgress';
+  reviewId?: string;
+  done: number;
+  total: number;
+  move?: ReviewedMove;
+}
+
+/** What starts a review: a stored game, or a game given as PGN (or a FEN and moves). */
+export type ReviewRequest =
+  | { gameId: string; limits?: Limits }
+  | { pgn: string; limits?: Limits }
+  | { fen?: string; moves: string[]; limits?: Limits };

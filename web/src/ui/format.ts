@@ -1,5 +1,8 @@
 // Formatting of scores, counts, clocks and results for people.
-import type { Game, Score } from '../api/types';
+import type { Game, MoveClass, Score } from '../api/types';
+
+/** A reviewed move's mark after its SAN: ?! inaccuracy, ? mistake, ?? blunder. */
+export const CLASS_MARK: Partial<Record<MoveClass, string>> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
 // The usual logistic mapping of centipawns to an expected result (as Lichess shows it), used when
 // the server sends no winChance of its own.

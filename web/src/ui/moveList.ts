@@ -1,6 +1,9 @@
 // The move list: SAN in numbered rows; each move is a button that shows the position after it.
+// A reviewed game's moves carry their class: a coloured ?!, ? or ?? after the SAN.
+import type { MoveClass } from '../api/types';
 import { fenTurn, fullmoveNumber } from '../chess/position';
 import { el } from './dom';
+import { CLASS_MARK } from './format';
 
 export function renderMoveList(
   list: HTMLElement,
@@ -9,6 +12,8 @@ export function renderMoveList(
   viewPly: number,
   result: string,
   onSelect: (ply: number) => void,
+  /** The review's class of the move that led to `ply`, when there is one. */
+  classOf?: (ply: number) => MoveClass | undefined,
 ): void {
   list.replaceChildren();
   let moveNumber = fullmoveNumber(initialFen);
@@ -19,6 +24,15 @@ export function renderMoveList(
     const button = el('button', 'move', san[ply - 1]);
     button.type = 'button';
     button.dataset.ply = String(ply);
+    const cls = classOf?.(ply);
+    if (cls) {
+      button.dataset.class = cls;
+      const mark = CLASS_MARK[cls];
+      if (mark) {
+        button.append(el('span', 'move-mark', mark));
+        button.setAttribute('aria-label', `${san[ply - 1]}, ${cls}`);
+      }
+    }
     if (ply === viewPly) {
       button.classList.add('current');
       button.setAttribute('aria-current', 'step');

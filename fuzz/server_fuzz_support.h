@@ -1,0 +1,87 @@
+// What the request-side fuzzers share: a fresh in-process server context per input (memory store,
+// scripted searchers, no sockets) holding one game between people, a store that counts the
+// writes it accepts, and the placeholders that let an input name that game.
+//
+// Placeholders in an input: $GAME (the game's id), $TOKEN (White's player token), $INVITE (the
+// invite token, Black's seat). A fresh context per input keeps every input reproducible alone.
+#pragma once
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "store/memory_game_store.h"
+#include "test_support.h"
+
+namespace outpost::fuzz {
+
+// A memory store that counts the creates and updates it accepted.
+class CountingStore final : public server::GameStore {
+  public:
+    server::StoreStatus create(const server::GameRecord& game) override {
+        return counted(inner_.create(game));
+    }
+    server::StoreReadResult get(std::string_view id) override { return inner_.get(id); }
+    server::StoreManyResult getMany(const std::vector<std::string>& ids) override {
+        return inner_.getMany(ids);
+    }
+    server::StoreStatus update(const server::GameRecord& game,
+                               std::uint64_t expectedVersion) override {
+        return counted(inner_.update(game, expectedVersion));
+    }
+    std::uint64_t count() override { return inner_.count(); }
+
+    std::uint64_t writes() const { return writes_.load(); }
+
+  private:
+    server::StoreStatus counted(server::StoreStatus status) {
+        if (status == server::StoreStatus::Ok) writes_.fetch_add(1);
+        return status;
+    }
+    server::MemoryGameStore inner_;
+    std::atomic<std::uint64_t> writes_{0};
+};
+
+// A context with one game. The searchers are scripted and answer at once.
+struct FuzzServer {
+    FuzzServer()
+        : store(std::make_shared<CountingStore>()), fixture(server::testing::testConfig(), store) {
+        fixture.control->perIteration = std::chrono::milliseconds(0);
+        const auto [id, token] = fixture.createGame();
+        gameId = id;
+        playerToken = token;
+        inviteToken = fixture.lastInviteToken;
+    }
+
+    std::string substitute(std::string_view text) const {
+        std::string out(text);
+        replaceAll(out, "$GAME", gameId);
+        replaceAll(out, "$TOKEN", playerToken);
+        replaceAll(out, "$INVITE", inviteToken);
+        return out;
+    }
+
+    std::shared_ptr<CountingStore> store;
+    server::testing::HandlerFixture fixture;
+    std::string gameId, playerToken, inviteToken;
+
+  private:
+    static void replaceAll(std::string& text, std::string_view from, const std::string& to) {
+        for (std::size_t at = text.find(from); at != std::string::npos;
+             at = text.find(from, at + to.size())) {
+            text.replace(at, from.size(), to);
+        }
+    }
+};
+
+// An invariant broke: say which, with the input's own text, and abort (libFuzzer saves the input).
+[[noreturn]] inline void broken(const char* invariant, std::string_view detail) {
+    std::fprintf(stderr, "fuzz invariant broken: %s\n%.*s\n", invariant,
+                 static_cast<int>(detail.size()), detail.data());
+    std::abort();
+}
+
+}  // namespace outpost::fuzz

@@ -1,0 +1,257 @@
+// Game review: a finished game with a known blunder is reviewed; the evaluation graph, the classes
+// in the move list, the summary, "next/previous mistake" and the better move's arrow show it; the
+// review is shown again after a reload. A pasted PGN is reviewed on an analysis board; a busy
+// server and a failed review are said clearly. The expectations hold for a real engine's review
+// (a move that walks into mate in one, or gives the queen for a pawn, is a blunder), not only
+// for the mock's.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { BASE_URL, openBrowser, shot } from './helpers.mjs';
+
+// 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6?? 4. Qxf7#: Black's 3...Nf6 (ply 6) walks into mate in one.
+const SCHOLAR = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
+const SCHOLAR_BLUNDER = 6;
+// 1. e4 e5 2. Qh5 Nc6 3. Qxe5+?? Nxe5 4. Nc3: White's 3. Qxe5+ (ply 5) gives the queen for a pawn.
+const QUEEN_PGN = '[Event "Review test"]\n[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 4. Nc3 *\n';
+const QUEEN_BLUNDER = 5;
+// A small budget per position: the review of a short game takes a few seconds on a real server.
+const LIMITS = { depth: 8 };
+const FLAGGED = ['inaccuracy', 'mistake', 'blunder'];
+const REVIEW_TIMEOUT = 60000;
+
+/**
+ * The page's errors, less the browser's own lines about answers the page expects: 404 (a game
+ * without a kept review) and the 503 the busy test makes.
+ */
+const unexpected = (errors) => errors.filter((e) => !/Failed to load resource: the server responded with a status of (404|503)/.test(e));
+
+let browser;
+before(async () => {
+  browser = await openBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function createGame(moves) {
+  const response = await fetch(new URL('api/v1/games', BASE_URL), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ moves, engine: { side: 'none' } }),
+  });
+  assert.equal(response.status, 201, await response.clone().text());
+  return response.json();
+}
+
+/** Opens a game with the review budget set, and its live analysis stopped (the review gets the CPU). */
+async function openGame(page, id) {
+  await page.goto(BASE_URL);
+  await page.evaluate((limits) => localStorage.setItem('outpost.review.limits', JSON.stringify(limits)), LIMITS);
+  await page.goto(new URL(`?game=${id}`, BASE_URL).toString());
+  await page.waitForSelector('#move-list .move[data-ply="1"]');
+  await stopAnalysis(page);
+}
+
+async function stopAnalysis(page) {
+  if (!(await page.isVisible('#analysis-card'))) return;
+  await page.waitForSelector('#btn-stop:not([disabled]), #analysis-card[data-running="false"]');
+  if (await page.isEnabled('#btn-stop')) await page.click('#btn-stop');
+  await page.waitForSelector('#analysis-card[data-running="false"]');
+}
+
+async function waitForReview(page, phase = 'done') {
+  await page.waitForSelector(`#review-card[data-phase="${phase}"]`, { timeout: REVIEW_TIMEOUT });
+}
+
+const currentPly = (page) => page.evaluate(() => window.outpost.snapshot().viewPly);
+
+/** The class shown in the move list for every move (null: no class). */
+async function moveClasses(page) {
+  return page.$$eval('#move-list .move[data-ply]', (buttons) =>
+    Object.fromEntries(buttons.map((b) => [Number(b.dataset.ply), b.dataset.class ?? null])),
+  );
+}
+
+/** Presses "next mistake" from the start until `target` is shown; every stop is a flagged move. */
+async function nextMistakeUntil(page, target) {
+  await page.click('#nav-first');
+  const classes = await moveClasses(page);
+  const stops = [];
+  for (let i = 0; i < 40 && (await currentPly(page)) !== target; i++) {
+    assert.ok(await page.isEnabled('#review-next'), `"next mistake" reaches ply ${target} (stopped at ${stops})`);
+    const from = await currentPly(page);
+    await page.click('#review-next');
+    await page.waitForFunction((ply) => window.outpost.snapshot().viewPly !== ply, from);
+    const ply = await currentPly(page);
+    assert.ok(FLAGGED.includes(classes[ply]), `next mistake lands on a flagged move (ply ${ply}: ${classes[ply]})`);
+    stops.push(ply);
+  }
+  assert.equal(await currentPly(page), target);
+  return stops;
+}
+
+test('a finished game with a blunder: graph, classes, summary, navigation, reload', async () => {
+  const { page, errors } = browser;
+  const game = await createGame(SCHOLAR);
+  assert.equal(game.status, 'checkmate');
+  await openGame(page, game.id);
+
+  // The finished game offers a review (on the game-over card and among the actions).
+  await page.waitForSelector('#game-over:not([hidden]) #game-over-review:not([hidden])');
+  assert.ok(await page.isVisible('#btn-review'));
+  await page.click('#game-over-review');
+  await page.waitForSelector('#review-card:not([hidden])');
+  // The graph fills in as the positions are done (a fast review may already be finished).
+  await page.waitForSelector('#eval-graph:not([hidden]) svg', { timeout: REVIEW_TIMEOUT });
+  if ((await page.getAttribute('#review-card', 'data-phase')) === 'running') await shot(page, 'review-1-running');
+  await waitForReview(page);
+  assert.ok(!(await page.isVisible('#btn-review')), 'a reviewed game offers no second review');
+
+  // The graph: White's area, the blunder as a red dot at its ply.
+  assert.ok((await page.locator('#eval-graph .eg-white').count()) >= 1);
+  assert.equal(await page.locator(`#eval-graph .eg-blunder[data-ply="${SCHOLAR_BLUNDER}"]`).count(), 1);
+  assert.equal(await page.getAttribute('#eval-graph svg', 'aria-valuemax'), String(SCHOLAR.length));
+
+  // The move list: 3...Nf6 is a blunder, marked "??"; the mating move is not flagged.
+  const classes = await moveClasses(page);
+  assert.equal(classes[SCHOLAR_BLUNDER], 'blunder');
+  assert.match(await page.textContent(`#move-list .move[data-ply="${SCHOLAR_BLUNDER}"]`), /Nf6\?\?/);
+  assert.ok(!FLAGGED.includes(classes[SCHOLAR.length]), 'Qxf7# is not a mistake');
+
+  // The summary: Black made at least one blunder; accuracies are percentages.
+  const blackBlunders = Number(await page.textContent('#review-summary .rs-blunder td:nth-of-type(2)'));
+  assert.ok(blackBlunders >= 1, `black blunders: ${blackBlunders}`);
+  assert.match(await page.textContent('#review-summary .rs-accuracy td:nth-of-type(1)'), /^\d+%$/);
+
+  // "Next mistake" from the start lands on the blunder; the card names it and the better move,
+  // and the board shows that move as a green arrow.
+  await nextMistakeUntil(page, SCHOLAR_BLUNDER);
+  await page.waitForSelector(`#move-list .move.current[data-ply="${SCHOLAR_BLUNDER}"]`);
+  const detail = await page.textContent('#review-move');
+  assert.match(detail, /Blunder/);
+  assert.match(detail, /Best was \S+/);
+  assert.match(detail, /forced mate/);
+  assert.ok((await page.locator('.cg-shapes line[stroke="#15781B"]').count()) >= 1, 'the better move is an arrow');
+  assert.equal(await page.getAttribute('#eval-graph svg', 'aria-valuenow'), String(SCHOLAR_BLUNDER));
+  await shot(page, 'review-2-blunder');
+
+  // "Previous mistake" goes back to an earlier flagged move, or is off when there is none.
+  const earlier = Object.entries(classes).filter(([ply, cls]) => Number(ply) < SCHOLAR_BLUNDER && FLAGGED.includes(cls));
+  if (earlier.length === 0) assert.ok(await page.isDisabled('#review-prev'));
+  else {
+    await page.click('#review-prev');
+    await page.waitForFunction((n) => window.outpost.snapshot().viewPly < n, SCHOLAR_BLUNDER);
+  }
+
+  // A click on the graph shows that position; the graph is a slider for the keyboard.
+  const box = await page.locator('#eval-graph svg').boundingBox();
+  const pad = 6;
+  await page.mouse.click(box.x + pad + (3 * (box.width - 2 * pad)) / SCHOLAR.length, box.y + box.height / 2);
+  await page.waitForFunction(() => window.outpost.snapshot().viewPly === 3);
+  await page.focus('#eval-graph svg');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => window.outpost.snapshot().viewPly === 4);
+  assert.equal(await page.getAttribute('#eval-graph svg', 'aria-valuenow'), '4');
+
+  // A reload shows the kept review again.
+  await page.reload();
+  await waitForReview(page);
+  await page.waitForSelector(`#move-list .move[data-ply="${SCHOLAR_BLUNDER}"][data-class="blunder"]`);
+  assert.equal(await page.locator(`#eval-graph .eg-blunder[data-ply="${SCHOLAR_BLUNDER}"]`).count(), 1);
+  await page.click(`#move-list .move[data-ply="${SCHOLAR_BLUNDER}"]`);
+  await shot(page, 'review-3-after-reload');
+  // The same in the dark theme, and on a phone (the graph under the board, full width).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(400); // the buttons' colour transition
+  await shot(page, 'review-3-dark');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#eval-graph').scrollIntoViewIfNeeded();
+  await shot(page, 'review-3-phone');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.deepEqual(unexpected(errors), []);
+});
+
+test('a pasted PGN is reviewed on an analysis board, and kept across a reload', async () => {
+  const { page, errors } = browser;
+  await page.goto(BASE_URL);
+  await page.evaluate((limits) => localStorage.setItem('outpost.review.limits', JSON.stringify(limits)), LIMITS);
+  await page.reload();
+  await page.click('#new-game-cancel');
+  await page.click('#btn-review-pgn');
+  // Not a game: said in the dialog.
+  await page.fill('#review-pgn-text', 'hello');
+  await page.click('#review-pgn-start');
+  await page.waitForFunction(() => document.querySelector('#review-pgn-error').textContent.length > 0);
+  await page.fill('#review-pgn-text', QUEEN_PGN);
+  await page.click('#review-pgn-start');
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('review'), null, { timeout: REVIEW_TIMEOUT });
+  await waitForReview(page);
+  assert.equal(await page.getAttribute('body', 'data-mode'), 'analysis');
+  assert.equal((await moveClasses(page))[QUEEN_BLUNDER], 'blunder');
+  await nextMistakeUntil(page, QUEEN_BLUNDER);
+  assert.match(await page.textContent('#review-move'), /Qxe5\+\?\?.*Blunder/s);
+  const whiteBlunders = Number(await page.textContent('#review-summary .rs-blunder td:nth-of-type(1)'));
+  assert.ok(whiteBlunders >= 1);
+  await shot(page, 'review-4-pasted-pgn');
+
+  await page.reload();
+  await waitForReview(page);
+  await page.waitForSelector(`#move-list .move[data-ply="${QUEEN_BLUNDER}"][data-class="blunder"]`);
+  assert.deepEqual(unexpected(errors), []);
+});
+
+test('a busy server and a failed review are said clearly', async () => {
+  const { page, errors } = browser;
+  const game = await createGame(SCHOLAR);
+  // The server answers 503 with Retry-After (its review queue is full) to the first request.
+  let refused = 0;
+  await page.route('**/api/v1/games/*/review', async (route) => {
+    if (route.request().method() === 'POST' && refused === 0) {
+      refused++;
+      await route.fulfill({
+        status: 503,
+        headers: { 'Retry-After': '2', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ error: { code: 'overloaded', message: 'The review queue is full' } }),
+      });
+      return;
+    }
+    await route.fallback();
+  });
+  await openGame(page, game.id);
+  await page.click('#btn-review');
+  await waitForReview(page, 'busy');
+  assert.match(await page.textContent('#review-status'), /busy.*Try again in \d+ s/);
+  assert.ok(await page.isDisabled('#review-again'));
+  await shot(page, 'review-5-busy');
+  // After the wait, "Try again" starts it.
+  await page.waitForSelector('#review-again:not([disabled])', { timeout: 5000 });
+  await page.click('#review-again');
+  await waitForReview(page);
+  await page.unroute('**/api/v1/games/*/review');
+
+  // A review that fails on the server: the stream's last line says so.
+  const other = await createGame(['e2e4', 'e7e5', 'g1f3']);
+  await page.route('**/api/v1/games/*/review', async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    const review = { id: 'failing', gameId: other.id, status: 'running', initialFen: other.initialFen, moves: other.moves, san: other.san, done: 0, total: 4, plies: [] };
+    await route.fulfill({ status: 202, contentType: 'application/json', body: JSON.stringify(review) });
+  });
+  await page.route('**/api/v1/reviews/failing/stream', (route) => {
+    const failed = { id: 'failing', status: 'failed', initialFen: other.initialFen, moves: other.moves, san: other.san, done: 1, total: 4, plies: [], error: { code: 'internal', message: 'The engine stopped' } };
+    route.fulfill({
+      status: 200,
+      contentType: 'application/x-ndjson',
+      body: `${JSON.stringify({ ...failed, status: 'running' })}\n\n${JSON.stringify({ type: 'review', review: failed })}\n`,
+    });
+  });
+  await openGame(page, other.id);
+  await page.click('#btn-review');
+  await waitForReview(page, 'failed');
+  assert.match(await page.textContent('#review-status'), /failed: The engine stopped/);
+  assert.ok(await page.isVisible('#review-again'));
+  await shot(page, 'review-6-failed');
+  await page.unroute('**/api/v1/games/*/review');
+  await page.unroute('**/api/v1/reviews/failing/stream');
+  assert.deepEqual(unexpected(errors), []);
+});
