@@ -101,6 +101,18 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.perClientSearches = parseNumber("client-searches", v, 1, 1 << 20);
          }},
+        {"client-reviews", "game reviews running per client (more: 429 rate_limited)",
+         [](ServerConfig& c, const std::string& v) {
+             c.perClientReviews = parseNumber("client-reviews", v, 1, 1 << 20);
+         }},
+        {"max-reviews", "game reviews running on this server (more: 503 overloaded)",
+         [](ServerConfig& c, const std::string& v) {
+             c.maxReviews = parseNumber("max-reviews", v, 1, 1 << 20);
+         }},
+        {"review-nodes", "nodes per position of a review that gives no limits",
+         [](ServerConfig& c, const std::string& v) {
+             c.reviewNodes = parseNumber<std::uint64_t>("review-nodes", v, 1, UINT64_MAX);
+         }},
         {"client-connections",
          "open connections per client address, trusted proxies excepted (more: 429 "
          "too_many_connections; 0: no limit)",

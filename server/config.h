@@ -32,6 +32,12 @@ struct ServerConfig {
 
     std::size_t queueSize = 64;  // searches waiting for a searcher; beyond: 503
     int perClientSearches = 4;   // running + queued per client; beyond: 429
+    // Game reviews (docs/review.md) running at once: per client (beyond: 429) and in all
+    // (beyond: 503). Their positions run at the lowest priority of the search pool.
+    int perClientReviews = 1;
+    int maxReviews = 4;
+    // Nodes per position of a review that asks for no limits.
+    std::uint64_t reviewNodes = 150'000;
     int retryAfterSeconds = 1;
     // Admission of new games against the engine (past the knee, docs/performance.md): refused
     // while the game replies' queue wait, smoothed or the oldest one's, is above this.

@@ -7,6 +7,7 @@
 #include "handlers/engine_info_handler.h"
 #include "handlers/game_handlers.h"
 #include "handlers/game_list_handler.h"
+#include "handlers/review_handlers.h"
 #include "handlers/service_handlers.h"
 #include "http/cors.h"
 #include "http/json_response.h"
@@ -174,6 +175,62 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
                             handleGameAction(context, GameAction::Get, id, owned, client, sink);
                         });
             return "/api/v1/games/{id}";
+        }
+        if (count == 3 && segments[2] == "review") {
+            if (request.method() != http::verb::post)
+                methodNotAllowed(request, sink, "POST");
+            else
+                offload(context, std::move(request), sink,
+                        [&context, client, sink](const Request& owned) {
+                            handleStartReview(context, owned, client, sink);
+                        });
+            return "/api/v1/review";
+        }
+        if (count == 4 && segments[2] == "reviews") {
+            if (!isGet(request))
+                methodNotAllowed(request, sink, "GET");
+            else
+                offload(context, std::move(request), sink,
+                        [&context, id = segments[3], sink](const Request& owned) {
+                            handleReviewAction(context, ReviewAction::Get, id, owned, sink);
+                        });
+            return "/api/v1/reviews/{reviewId}";
+        }
+        if (count == 5 && segments[2] == "reviews" && segments[4] == "stream") {
+            if (!isGet(request))
+                methodNotAllowed(request, sink, "GET");
+            else
+                offload(context, std::move(request), sink,
+                        [&context, id = segments[3], sink](const Request& owned) {
+                            handleReviewAction(context, ReviewAction::Stream, id, owned, sink);
+                        });
+            return "/api/v1/reviews/{reviewId}/stream";
+        }
+        if (count == 5 && segments[2] == "reviews" && segments[4] == "stop") {
+            if (request.method() != http::verb::post)
+                methodNotAllowed(request, sink, "POST");
+            else
+                offload(context, std::move(request), sink,
+                        [&context, id = segments[3], sink](const Request& owned) {
+                            handleReviewAction(context, ReviewAction::Stop, id, owned, sink);
+                        });
+            return "/api/v1/reviews/{reviewId}/stop";
+        }
+        if (count == 5 && segments[2] == "games" && segments[4] == "review") {
+            // Any viewer may start a review or read it: no token.
+            if (request.method() == http::verb::post)
+                offload(context, std::move(request), sink,
+                        [&context, id = segments[3], client, sink](const Request& owned) {
+                            handleStartGameReview(context, id, owned, client, sink);
+                        });
+            else if (isGet(request))
+                offload(context, std::move(request), sink,
+                        [&context, id = segments[3], sink](const Request& owned) {
+                            handleGetGameReview(context, id, owned, sink);
+                        });
+            else
+                methodNotAllowed(request, sink, "GET, POST");
+            return "/api/v1/games/{id}/review";
         }
         if (count == 5 && segments[2] == "games") {
             for (const GameRoute& route : kGameRoutes) {

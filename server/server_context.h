@@ -16,6 +16,7 @@
 #include "ops/client_quotas.h"
 #include "ops/logger.h"
 #include "ops/metrics.h"
+#include "review/review_registry.h"
 #include "search/search_pool.h"
 #include "store/game_store.h"
 #include "store/store_executor.h"
@@ -67,6 +68,8 @@ struct ServerContext {
     StoreExecutor storeWork;
     // Engine replies being searched on this replica (a deadline check skips those).
     RepliesInFlight replies;
+    // Game reviews running on this replica (and the last ones it finished).
+    ReviewRegistry reviews;
     // Games against the engine served lately: the admission of new games.
     ActiveGames activeGames;
     // Ends games on time, and resumes engine replies nobody delivered, when nobody asks

@@ -87,7 +87,32 @@ std::string gameEventPayload(const GameRecord& game) {
     return nlohmann::json{{"type", "game"}, {"game", gameJson(game)}}.dump();
 }
 
-std::string gamePgn(const GameRecord& game) {
+namespace {
+
+// "12. e4", "12... e5": a move with its number when it needs one.
+std::string numbered(const ChessState& state, const std::string& san, bool forceNumber) {
+    if (state.whiteToMove()) return std::to_string(state.fullmoveNumber()) + ". " + san;
+    if (forceNumber) return std::to_string(state.fullmoveNumber()) + "... " + san;
+    return san;
+}
+
+// "( 12... Nf6 13. Nf3 )": a line from `state`, numbered as a variation is.
+std::string variationText(ChessState state, const std::vector<std::string>& sanMoves) {
+    std::string text = "(";
+    bool first = true;
+    for (const std::string& san : sanMoves) {
+        ParsedMove parsed = state.parse(san);
+        if (parsed.uci.empty()) break;
+        text += " " + numbered(state, san, first);
+        state.play(parsed.uci);
+        first = false;
+    }
+    return text + " )";
+}
+
+}  // namespace
+
+std::string gamePgn(const GameRecord& game, const std::vector<PgnAnnotation>& annotations) {
     std::ostringstream out;
     const std::time_t created = static_cast<std::time_t>(game.createdAtMs / 1000);
     std::tm utc{};
@@ -119,16 +144,24 @@ std::string gamePgn(const GameRecord& game) {
     auto state = ChessState::load(game.initialFen, {}, error, badMove);
     std::string movetext;
     if (state) {
-        bool first = true;
-        for (const std::string& uci : game.moves) {
-            const bool white = state->whiteToMove();
-            if (white)
-                movetext += std::to_string(state->fullmoveNumber()) + ". ";
-            else if (first)
-                movetext += std::to_string(state->fullmoveNumber()) + "... ";
-            movetext += state->san(uci) + " ";
+        bool needNumber = true;  // the first move, and a Black move after a comment or line
+        for (std::size_t i = 0; i < game.moves.size(); ++i) {
+            const std::string& uci = game.moves[i];
+            movetext += numbered(*state, state->san(uci), needNumber) + " ";
+            needNumber = false;
+            if (i < annotations.size()) {
+                const PgnAnnotation& note = annotations[i];
+                if (note.nag > 0) movetext += "$" + std::to_string(note.nag) + " ";
+                if (!note.comment.empty()) {
+                    movetext += "{ " + note.comment + " } ";
+                    needNumber = true;
+                }
+                if (!note.variation.empty()) {
+                    movetext += variationText(*state, note.variation) + " ";
+                    needNumber = true;
+                }
+            }
             state->play(uci);
-            first = false;
         }
     }
     movetext += game.result;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "games/chess_rules.h"
 #include "store/game_record.h"
@@ -33,6 +34,16 @@ nlohmann::json gameJson(const GameRecord& game);
 // {"type":"game","game":{...}}: what subscribers get at every change.
 std::string gameEventPayload(const GameRecord& game);
 
-std::string gamePgn(const GameRecord& game);
+// What a review adds to one move of a PGN export: a NAG ($2, $4, $6; 0: none), a comment
+// ("[%eval 0.34]") and a variation (the better move and its line, SAN from the position before
+// the move).
+struct PgnAnnotation {
+    int nag = 0;
+    std::string comment;
+    std::vector<std::string> variation;
+};
+
+// `annotations[i]`, when given, annotates move i (fewer than the moves: the rest are plain).
+std::string gamePgn(const GameRecord& game, const std::vector<PgnAnnotation>& annotations = {});
 
 }  // namespace outpost::server

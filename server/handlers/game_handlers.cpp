@@ -6,6 +6,7 @@
 #include "games/game_view.h"
 #include "handlers/ordered_stream.h"
 #include "http/json_response.h"
+#include "review/review_pgn.h"
 
 namespace outpost::server {
 
@@ -19,6 +20,22 @@ std::optional<std::string> bearerToken(const Request& request) {
     std::string_view value(header.data(), header.size());
     if (value.substr(0, kBearer.size()) != kBearer) return std::nullopt;
     return std::string(value.substr(kBearer.size()));
+}
+
+// "?review=1" (or true) on the PGN export.
+bool wantsReview(const Request& request) {
+    const std::string_view target(request.target().data(), request.target().size());
+    const std::size_t mark = target.find('?');
+    if (mark == std::string_view::npos) return false;
+    std::string_view query = target.substr(mark + 1);
+    while (!query.empty()) {
+        const std::size_t amp = query.find('&');
+        const std::string_view parameter = query.substr(0, amp);
+        if (parameter == "review=1" || parameter == "review=true") return true;
+        if (amp == std::string_view::npos) break;
+        query.remove_prefix(amp + 1);
+    }
+    return false;
 }
 
 nlohmann::json replyJson(const GameReply& reply) {
@@ -144,7 +161,17 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
             Response response{http::status::ok, request.version()};
             response.set(http::field::content_type, "application/x-chess-pgn");
             response.keep_alive(request.keep_alive());
-            response.body() = gamePgn(std::get<GameRecord>(loaded));
+            const GameRecord& game = std::get<GameRecord>(loaded);
+            std::vector<PgnAnnotation> annotations;
+            if (wantsReview(request)) {
+                // The game's kept review, when there is one; a PGN without it otherwise.
+                const StoreDocResult stored = context.store->getGameReview(game.id);
+                if (stored.status == StoreStatus::Ok) {
+                    annotations = review::pgnAnnotations(
+                        game, nlohmann::json::parse(stored.doc, nullptr, false));
+                }
+            }
+            response.body() = gamePgn(game, annotations);
             response.prepare_payload();
             return sink->respond(std::move(response));
         }

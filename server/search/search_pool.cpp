@@ -38,6 +38,8 @@ void SearchJob::stop() {
 
 SearchPool::SearchPool(PoolOptions options, const SearcherFactory& factory) : options_(options) {
     const int threads = std::max(1, options_.threads);
+    reviewSearchers_ = options_.reviewSearchers > 0 ? std::min(options_.reviewSearchers, threads)
+                                                    : std::max(1, threads - 1);
     for (int i = 0; i < threads; ++i) searchers_.push_back(factory());
     for (int i = 0; i < threads; ++i) {
         workers_.emplace_back([this, i] { workerLoop(*searchers_[i]); });
@@ -106,13 +108,29 @@ void SearchPool::answer(SearchJob& job, const JobOutcome& outcome) const {
 
 Submission SearchPool::submit(const std::string& clientKey, SearchRequest request,
                               JobCallbacks callbacks, JobPriority priority) {
+    std::shared_ptr<SearchJob> preempted;
+    Submission submission =
+        submitLocked(clientKey, std::move(request), std::move(callbacks), priority, preempted);
+    // Outside the pool's lock, like stopAll(): the job's stop takes the job's lock.
+    if (preempted) preempted->stop();
+    return submission;
+}
+
+Submission SearchPool::submitLocked(const std::string& clientKey, SearchRequest request,
+                                    JobCallbacks callbacks, JobPriority priority,
+                                    std::shared_ptr<SearchJob>& preempted) {
     std::lock_guard lock(mutex_);
     if (draining_) return {Admission::ShuttingDown, nullptr};
     const bool game = priority == JobPriority::Game;
+    const bool review = priority == JobPriority::Review;
     const std::size_t idleWorkers =
         workers_.size() - std::min(workers_.size(), runningJobs_.size() + gameQueue_.size());
     if (game) {
         if (gameQueue_.size() >= options_.gameQueueCapacity) {
+            return {Admission::Overloaded, nullptr};
+        }
+    } else if (review) {
+        if (reviewQueue_.size() >= options_.reviewQueueCapacity) {
             return {Admission::Overloaded, nullptr};
         }
     } else {
@@ -129,10 +147,28 @@ Submission SearchPool::submit(const std::string& clientKey, SearchRequest reques
     job->enqueuedAt_ = std::chrono::steady_clock::now();
     if (game) {
         gameQueue_.push_back(job);
+    } else if (review) {
+        reviewQueue_.push_back(job);
     } else {
         job->countedForClient_ = true;
         ++perClient_[clientKey];
         queue_.push_back(job);
+    }
+    // Busy searchers: a job whose answer went out is as good as done (its searcher is about to
+    // take the next job), so it does not count.
+    const auto busy = static_cast<std::size_t>(
+        std::count_if(runningJobs_.begin(), runningJobs_.end(),
+                      [](const auto& running) { return !running->answered_.load(); }));
+    if (!review && busy >= workers_.size()) {
+        // Every searcher is busy: a review position gives its searcher to this live job.
+        for (const auto& running : runningJobs_) {
+            if (running->review_ && !running->preempted_) {
+                running->preempted_ = true;
+                ++preemptions_;
+                preempted = running;
+                break;
+            }
+        }
     }
     workAvailable_.notify_one();
     return {Admission::Accepted, job};
@@ -143,12 +179,22 @@ void SearchPool::workerLoop(Searcher& searcher) {
         std::shared_ptr<SearchJob> job;
         {
             std::unique_lock lock(mutex_);
-            workAvailable_.wait(
-                lock, [&] { return shuttingDown_ || !gameQueue_.empty() || !queue_.empty(); });
-            auto& from = !gameQueue_.empty() ? gameQueue_ : queue_;
+            workAvailable_.wait(lock, [&] {
+                return shuttingDown_ || !gameQueue_.empty() || !queue_.empty() ||
+                       (!reviewQueue_.empty() && reviewMayStartLocked());
+            });
+            // At shutdown the review queue is emptied whatever the bound: every job is answered.
+            const bool takeReview =
+                !reviewQueue_.empty() && (reviewMayStartLocked() || shuttingDown_);
+            auto& from = !gameQueue_.empty() ? gameQueue_
+                         : !queue_.empty()   ? queue_
+                         : takeReview        ? reviewQueue_
+                                             : queue_;
             if (from.empty()) return;  // shutting down with nothing left to answer
             job = std::move(from.front());
             from.pop_front();
+            job->review_ = &from == &reviewQueue_;
+            if (job->review_) ++runningReviews_;
             job->startedAt_ = std::chrono::steady_clock::now();
             if (&from == &gameQueue_) {
                 const auto waited =
@@ -162,6 +208,11 @@ void SearchPool::workerLoop(Searcher& searcher) {
         {
             std::lock_guard lock(mutex_);
             runningJobs_.erase(std::find(runningJobs_.begin(), runningJobs_.end(), job));
+            if (job->review_) {
+                --runningReviews_;
+                // A review position may start now, perhaps on a searcher that waits.
+                if (!reviewQueue_.empty()) workAvailable_.notify_one();
+            }
             if (job->countedForClient_ && --perClient_[job->clientKey_] == 0) {
                 perClient_.erase(job->clientKey_);
             }
@@ -247,6 +298,7 @@ void SearchPool::stopAll() {
         std::lock_guard lock(mutex_);
         jobs.assign(gameQueue_.begin(), gameQueue_.end());
         jobs.insert(jobs.end(), queue_.begin(), queue_.end());
+        jobs.insert(jobs.end(), reviewQueue_.begin(), reviewQueue_.end());
         jobs.insert(jobs.end(), runningJobs_.begin(), runningJobs_.end());
     }
     for (const auto& job : jobs) job->stop();
@@ -265,6 +317,11 @@ std::uint64_t SearchPool::running() const {
 std::uint64_t SearchPool::overruns() const {
     std::lock_guard lock(mutex_);
     return overruns_;
+}
+
+std::uint64_t SearchPool::preemptions() const {
+    std::lock_guard lock(mutex_);
+    return preemptions_;
 }
 
 std::uint64_t SearchPool::stuck() const {
@@ -295,11 +352,15 @@ GameBacklog SearchPool::gameBacklog() const {
 
 std::uint64_t SearchPool::queued() const {
     std::lock_guard lock(mutex_);
-    return gameQueue_.size() + queue_.size();
+    return gameQueue_.size() + queue_.size() + reviewQueue_.size();
+}
+
+bool SearchPool::reviewMayStartLocked() const {
+    return runningReviews_ < reviewSearchers_;
 }
 
 bool SearchPool::idleLocked() const {
-    return gameQueue_.empty() && queue_.empty() && runningJobs_.empty();
+    return gameQueue_.empty() && queue_.empty() && reviewQueue_.empty() && runningJobs_.empty();
 }
 
 }  // namespace outpost::server

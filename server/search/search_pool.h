@@ -11,14 +11,24 @@
 // waiting. onDone still runs once per job: the stuck search's own result is dropped if it ever
 // comes. The searcher thread stays busy until it does (reported as stuck).
 //
-// Two classes of jobs: the engine's replies in games (a player's move is already stored and the
-// game waits for the engine) and analyses. A free searcher takes the oldest game job first.
+// Three classes of jobs: the engine's replies in games (a player's move is already stored and the
+// game waits for the engine), analyses, and the positions of game reviews. A free searcher takes
+// the oldest game job first, then the oldest analysis, and a review position only when neither
+// waits: a review is many short jobs (one per position), so live work gets the next free
+// searcher however long the review. Review positions also run on at most reviewSearchers
+// searchers at once (by default all but one), so with two or more searchers one is always free
+// for a game's reply or an analysis when it comes, even while reviews keep the rest busy. And
+// when a game reply or an analysis is submitted while every searcher is busy, one running review
+// position is stopped (preempted): its job ends with a stopped result, which the review queues
+// again (ReviewRun), and the live job takes the searcher.
 //
 // Admission: while draining every job is refused (ShuttingDown). Analyses: a client with
 // perClientLimit analyses running or queued is refused (RateLimited -> 429); when queueCapacity
 // analyses already wait for a free searcher the job is refused (Overloaded -> 503). Game jobs are
 // not counted against the client (its moves are bounded by its games) and wait in their own
-// queue of gameQueueCapacity, so analyses can never crowd out a game's reply.
+// queue of gameQueueCapacity, so analyses can never crowd out a game's reply. Review positions
+// wait in a queue of reviewQueueCapacity (beyond: Overloaded); they are not counted against the
+// client either (the review service bounds reviews per client and overall).
 #pragma once
 
 #include <atomic>
@@ -75,6 +85,8 @@ class SearchJob {
     JobCallbacks callbacks_;
     std::chrono::steady_clock::time_point enqueuedAt_;
     bool countedForClient_ = false;
+    bool review_ = false;     // a review position (guarded by the pool's mutex)
+    bool preempted_ = false;  // stopped for a live job (guarded by the pool's mutex)
     std::chrono::steady_clock::time_point startedAt_;  // guarded by the pool's mutex
     bool overran_ = false;                             // guarded by the pool's mutex
     std::atomic<bool> answered_{false};                // onDone ran (or runs)
@@ -86,7 +98,7 @@ class SearchJob {
 };
 
 enum class Admission { Accepted, Overloaded, RateLimited, ShuttingDown };
-enum class JobPriority { Game, Analysis };
+enum class JobPriority { Game, Analysis, Review };
 
 struct Submission {
     Admission admission = Admission::Accepted;
@@ -105,6 +117,9 @@ struct PoolOptions {
     std::size_t queueCapacity = 64;
     int perClientLimit = 4;
     std::size_t gameQueueCapacity = 4096;
+    std::size_t reviewQueueCapacity = 256;
+    // Searchers that may run review positions at once; 0: all but one (at least one).
+    int reviewSearchers = 0;
     // A search running this long has overrun every deadline (zero: no watchdog).
     std::chrono::milliseconds overrunAfter{0};
 };
@@ -139,10 +154,18 @@ class SearchPool {
     // Searches that ran past overrunAfter, ever; and those still running now (stuck threads).
     std::uint64_t overruns() const;
     std::uint64_t stuck() const;
+    // Review positions stopped so that a live job got a searcher, ever.
+    std::uint64_t preemptions() const;
     int threads() const { return static_cast<int>(workers_.size()); }
 
   private:
+    // submit() under the lock; sets `preempted` to a review job to stop once it is released.
+    Submission submitLocked(const std::string& clientKey, SearchRequest request,
+                            JobCallbacks callbacks, JobPriority priority,
+                            std::shared_ptr<SearchJob>& preempted);
     void workerLoop(Searcher& searcher);
+    // A review position may start now (mutex_ held).
+    bool reviewMayStartLocked() const;
     void runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& job);
     bool idleLocked() const;  // mutex_ held
     void watchdogLoop();
@@ -157,6 +180,10 @@ class SearchPool {
     std::condition_variable idle_;
     std::deque<std::shared_ptr<SearchJob>> gameQueue_;  // served first
     std::deque<std::shared_ptr<SearchJob>> queue_;
+    std::deque<std::shared_ptr<SearchJob>> reviewQueue_;  // served last
+    int runningReviews_ = 0;
+    std::uint64_t preemptions_ = 0;
+    int reviewSearchers_ = 1;
     std::vector<std::shared_ptr<SearchJob>> runningJobs_;
     std::unordered_map<std::string, int> perClient_;
     std::uint64_t nextId_ = 1;

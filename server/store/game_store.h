@@ -50,6 +50,12 @@ struct StoreReadResult {
     std::optional<GameRecord> game;  // set when status is Ok
 };
 
+// A stored document that is not a game (a review), as the store keeps it: JSON text.
+struct StoreDocResult {
+    StoreStatus status = StoreStatus::NotFound;
+    std::string doc;  // set when status is Ok
+};
+
 struct StoreManyResult {
     StoreStatus status = StoreStatus::Ok;  // Ok, or Unavailable when the backend failed
     std::vector<GameRecord> games;         // the games found, in the order their ids were asked
@@ -80,6 +86,26 @@ class GameStore {
 
     // True when the backend can serve requests (for /readyz).
     virtual bool healthy() { return true; }
+
+    // Reviews (docs/review.md). A game keeps one review, the latest reviewed version's, which
+    // replaces the one before; it is deleted with the game (pruned, expired). putGameReview()
+    // answers NotFound when the game does not exist (any more). The documents are opaque JSON
+    // text to the store. The defaults keep nothing (Unavailable), for stores that have no place
+    // for reviews.
+    virtual StoreStatus putGameReview(std::string_view /*gameId*/, const std::string& /*doc*/) {
+        return StoreStatus::Unavailable;
+    }
+    virtual StoreDocResult getGameReview(std::string_view /*gameId*/) {
+        return {StoreStatus::Unavailable, {}};
+    }
+    // Reviews of games that are not stored (pasted PGN), by review id; kept as long as an
+    // unfinished game (the unfinished retention) after they were written.
+    virtual StoreStatus putReview(std::string_view /*reviewId*/, const std::string& /*doc*/) {
+        return StoreStatus::Unavailable;
+    }
+    virtual StoreDocResult getReview(std::string_view /*reviewId*/) {
+        return {StoreStatus::Unavailable, {}};
+    }
 
     // Ongoing games whose clock runs and whose flag falls by untilMs (epoch ms, see
     // store/clock_deadline.h), soonest first, at most `limit`: the clocks a replica re-arms at

@@ -63,6 +63,34 @@ std::uint64_t MemoryGameStore::count() {
     return games_.size();
 }
 
+StoreStatus MemoryGameStore::putGameReview(std::string_view gameId, const std::string& doc) {
+    std::lock_guard lock(mutex_);
+    const std::string id(gameId);
+    if (!games_.count(id)) return StoreStatus::NotFound;
+    gameReviews_[id] = doc;
+    return StoreStatus::Ok;
+}
+
+StoreDocResult MemoryGameStore::getGameReview(std::string_view gameId) {
+    std::lock_guard lock(mutex_);
+    auto it = gameReviews_.find(std::string(gameId));
+    if (it == gameReviews_.end()) return {StoreStatus::NotFound, {}};
+    return {StoreStatus::Ok, it->second};
+}
+
+StoreStatus MemoryGameStore::putReview(std::string_view reviewId, const std::string& doc) {
+    std::lock_guard lock(mutex_);
+    pastedReviews_[std::string(reviewId)] = doc;
+    return StoreStatus::Ok;
+}
+
+StoreDocResult MemoryGameStore::getReview(std::string_view reviewId) {
+    std::lock_guard lock(mutex_);
+    auto it = pastedReviews_.find(std::string(reviewId));
+    if (it == pastedReviews_.end()) return {StoreStatus::NotFound, {}};
+    return {StoreStatus::Ok, it->second};
+}
+
 StoreManyResult MemoryGameStore::runningClocks(std::int64_t untilMs, std::size_t limit) {
     std::vector<std::pair<std::int64_t, const GameRecord*>> due;
     StoreManyResult result;

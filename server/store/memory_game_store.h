@@ -17,12 +17,18 @@ class MemoryGameStore final : public GameStore {
     StoreManyResult getMany(const std::vector<std::string>& ids) override;
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
+    StoreStatus putGameReview(std::string_view gameId, const std::string& doc) override;
+    StoreDocResult getGameReview(std::string_view gameId) override;
+    StoreStatus putReview(std::string_view reviewId, const std::string& doc) override;
+    StoreDocResult getReview(std::string_view reviewId) override;
     // A scan: the in-memory store serves one process and tests, not a fleet.
     StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
 
   private:
     std::mutex mutex_;
     std::unordered_map<std::string, GameRecord> games_;
+    std::unordered_map<std::string, std::string> gameReviews_;    // by game id
+    std::unordered_map<std::string, std::string> pastedReviews_;  // by review id
 };
 
 // Handlers are called on the publishing thread, outside the bus's lock (so a handler may

@@ -58,6 +58,21 @@ for i, key in ipairs(KEYS) do docs[i] = redis.call('HGET', key, 'doc') end
 return docs
 )lua";
 
+// KEYS[1] game key; ARGV[1] the review. 1: stored, 0: no such game (a review never creates a
+// game's key, which would then never expire).
+constexpr const char* kPutGameReviewScript = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'review', ARGV[1])
+return 1
+)lua";
+
+StoreDocResult docReply(const RedisReplyPtr& reply) {
+    if (!reply) return {StoreStatus::Unavailable, {}};
+    if (reply->type == REDIS_REPLY_NIL) return {StoreStatus::NotFound, {}};
+    if (reply->type != REDIS_REPLY_STRING) return {StoreStatus::Unavailable, {}};
+    return {StoreStatus::Ok, std::string(reply->str, reply->len)};
+}
+
 // KEYS[1] running clocks; ARGV[1] latest deadline, ARGV[2] limit, ARGV[3] game key prefix.
 // The docs of the games whose clock's flag falls by ARGV[1], soonest first. A game whose key
 // expired (abandoned) leaves the index here.
@@ -77,6 +92,29 @@ std::string deadlineArgument(const GameRecord& game) {
 }
 
 }  // namespace
+
+StoreStatus RedisGameStore::putGameReview(std::string_view gameId, const std::string& doc) {
+    RedisReplyPtr reply = pool_.command({"EVAL", kPutGameReviewScript, "1", gameKey(gameId), doc});
+    if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    return reply->integer == 1 ? StoreStatus::Ok : StoreStatus::NotFound;
+}
+
+StoreDocResult RedisGameStore::getGameReview(std::string_view gameId) {
+    return docReply(pool_.command({"HGET", gameKey(gameId), "review"}));
+}
+
+StoreStatus RedisGameStore::putReview(std::string_view reviewId, const std::string& doc) {
+    const std::string key = options_.keyPrefix + "review:" + std::string(reviewId);
+    const std::int64_t keep = options_.unfinishedRetention.count();
+    RedisReplyPtr reply = keep > 0 ? pool_.command({"SET", key, doc, "EX", std::to_string(keep)})
+                                   : pool_.command({"SET", key, doc});
+    if (!reply || reply->type != REDIS_REPLY_STATUS) return StoreStatus::Unavailable;
+    return StoreStatus::Ok;
+}
+
+StoreDocResult RedisGameStore::getReview(std::string_view reviewId) {
+    return docReply(pool_.command({"GET", options_.keyPrefix + "review:" + std::string(reviewId)}));
+}
 
 std::int64_t RedisGameStore::keepSeconds(const GameRecord& game) const {
     return game.status == "ongoing" ? options_.unfinishedRetention.count()

@@ -3,6 +3,9 @@
 // Layout (prefix "outpost:" by default):
 //   <prefix>game:<id>      hash {version, doc}: doc is the stored JSON of the GameRecord
 //   <prefix>games:created  counter of games created (the `games` metric)
+//   the game hash's field `review`: the game's review (so it expires with the game)
+//   <prefix>review:<id>    string: the review of a pasted game (expires after the unfinished
+//                          retention)
 //   <prefix>clocks         sorted set: the ids of the games whose clock runs, by flag-fall
 //                          deadline (epoch ms), kept by the same scripts that write the games
 // Every write is one Lua script, so Redis applies it atomically: update() compares the stored
@@ -52,6 +55,10 @@ class RedisGameStore final : public GameStore {
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
     bool healthy() override;
+    StoreStatus putGameReview(std::string_view gameId, const std::string& doc) override;
+    StoreDocResult getGameReview(std::string_view gameId) override;
+    StoreStatus putReview(std::string_view reviewId, const std::string& doc) override;
+    StoreDocResult getReview(std::string_view reviewId) override;
     // One round trip: a script reads the index and the documents of the games it names.
     StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
 

@@ -115,6 +115,16 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
         exec(
             "CREATE INDEX IF NOT EXISTS games_unfinished_by_age ON games(updated_at)"
             " WHERE status = 'ongoing'");
+        exec(
+            "CREATE TABLE IF NOT EXISTS game_reviews ("
+            " game_id TEXT PRIMARY KEY,"
+            " doc TEXT NOT NULL)");
+        exec(
+            "CREATE TABLE IF NOT EXISTS pasted_reviews ("
+            " id TEXT PRIMARY KEY,"
+            " updated_at INTEGER NOT NULL,"
+            " doc TEXT NOT NULL)");
+        exec("CREATE INDEX IF NOT EXISTS pasted_reviews_by_age ON pasted_reviews(updated_at)");
         addClockDeadlineColumn();
         // One row that readiness rewrites after a failure, to learn whether writes work again.
         exec(
@@ -136,6 +146,18 @@ SqliteGameStore::SqliteGameStore(SqliteStoreOptions options) : options_(std::mov
             prepare("DELETE FROM games WHERE status <> 'ongoing' AND updated_at < ?1");
         statements_.pruneUnfinished =
             prepare("DELETE FROM games WHERE status = 'ongoing' AND updated_at < ?1");
+        statements_.putGameReview = prepare(
+            "INSERT OR REPLACE INTO game_reviews(game_id, doc)"
+            " SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1)");
+        statements_.getGameReview = prepare("SELECT doc FROM game_reviews WHERE game_id = ?1");
+        statements_.putReview = prepare(
+            "INSERT OR REPLACE INTO pasted_reviews(id, updated_at, doc) VALUES(?1, ?2, ?3)");
+        statements_.getReview = prepare("SELECT doc FROM pasted_reviews WHERE id = ?1");
+        statements_.pruneGameReviews = prepare(
+            "DELETE FROM game_reviews WHERE NOT EXISTS"
+            " (SELECT 1 FROM games WHERE games.id = game_reviews.game_id)");
+        statements_.prunePastedReviews =
+            prepare("DELETE FROM pasted_reviews WHERE updated_at < ?1");
         statements_.probe = prepare("INSERT OR REPLACE INTO write_probe(id, at) VALUES(1, ?1)");
         statements_.runningClocks = prepare(
             "SELECT doc FROM games WHERE clock_deadline IS NOT NULL AND clock_deadline <= ?1"
@@ -162,6 +184,8 @@ void SqliteGameStore::close() {
     for (sqlite3_stmt* statement :
          {statements_.insert, statements_.select, statements_.update, statements_.exists,
           statements_.count, statements_.prune, statements_.pruneUnfinished,
+          statements_.putGameReview, statements_.getGameReview, statements_.putReview,
+          statements_.getReview, statements_.pruneGameReviews, statements_.prunePastedReviews,
           statements_.runningClocks, statements_.probe}) {
         sqlite3_finalize(statement);  // a no-op on the null of a statement never prepared
     }
@@ -389,8 +413,73 @@ void SqliteGameStore::pruneIfDueLocked() {
 
 std::uint64_t SqliteGameStore::pruneLocked() {
     lastPrune_ = std::chrono::steady_clock::now();
-    return deleteOlderLocked(statements_.prune, options_.finishedRetention) +
-           deleteOlderLocked(statements_.pruneUnfinished, options_.unfinishedRetention);
+    const std::uint64_t games =
+        deleteOlderLocked(statements_.prune, options_.finishedRetention) +
+        deleteOlderLocked(statements_.pruneUnfinished, options_.unfinishedRetention);
+    // A game's review goes with the game; a pasted game's review lives as long as an unfinished
+    // game.
+    {
+        StatementScope scope(statements_.pruneGameReviews);
+        sqlite3_step(statements_.pruneGameReviews);
+    }
+    deleteOlderLocked(statements_.prunePastedReviews, options_.unfinishedRetention);
+    return games;
+}
+
+StoreDocResult SqliteGameStore::readOneLocked(sqlite3_stmt* statement, std::string_view key) {
+    StatementScope scope(statement);
+    bindText(statement, 1, key);
+    int rc = sqlite3_step(statement);
+    if (rc == SQLITE_DONE) return {StoreStatus::NotFound, {}};
+    readsFailing_ = rc != SQLITE_ROW;
+    if (readsFailing_) return {StoreStatus::Unavailable, {}};
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, 0));
+    return {StoreStatus::Ok,
+            std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, 0)))};
+}
+
+StoreStatus SqliteGameStore::putGameReview(std::string_view gameId, const std::string& doc) {
+    std::lock_guard lock(mutex_);
+    sqlite3_stmt* statement = statements_.putGameReview;
+    StatementScope scope(statement);
+    bindText(statement, 1, gameId);
+    bindText(statement, 2, doc);
+    int rc = sqlite3_step(statement);
+    writesFailing_ = rc != SQLITE_DONE;
+    if (writesFailing_) {
+        rollBackIfOpenLocked();
+        return StoreStatus::Unavailable;
+    }
+    return sqlite3_changes(db_) == 0 ? StoreStatus::NotFound : StoreStatus::Ok;
+}
+
+StoreDocResult SqliteGameStore::getGameReview(std::string_view gameId) {
+    std::lock_guard lock(mutex_);
+    return readOneLocked(statements_.getGameReview, gameId);
+}
+
+StoreStatus SqliteGameStore::putReview(std::string_view reviewId, const std::string& doc) {
+    std::lock_guard lock(mutex_);
+    {
+        sqlite3_stmt* statement = statements_.putReview;
+        StatementScope scope(statement);
+        bindText(statement, 1, reviewId);
+        sqlite3_bind_int64(statement, 2, nowEpochMs());
+        bindText(statement, 3, doc);
+        int rc = sqlite3_step(statement);
+        writesFailing_ = rc != SQLITE_DONE;
+        if (writesFailing_) {
+            rollBackIfOpenLocked();
+            return StoreStatus::Unavailable;
+        }
+    }
+    pruneIfDueLocked();
+    return StoreStatus::Ok;
+}
+
+StoreDocResult SqliteGameStore::getReview(std::string_view reviewId) {
+    std::lock_guard lock(mutex_);
+    return readOneLocked(statements_.getReview, reviewId);
 }
 
 std::uint64_t SqliteGameStore::deleteOlderLocked(sqlite3_stmt* statement,

@@ -53,6 +53,12 @@ class SqliteGameStore final : public GameStore {
     std::uint64_t count() override;
     // After a failed operation, true only once a write works again (a probe row is rewritten).
     bool healthy() override;
+    // Reviews live in tables of their own: game_reviews (one row per game, deleted when the
+    // pruning deletes the game) and pasted_reviews (deleted after the unfinished retention).
+    StoreStatus putGameReview(std::string_view gameId, const std::string& doc) override;
+    StoreDocResult getGameReview(std::string_view gameId) override;
+    StoreStatus putReview(std::string_view reviewId, const std::string& doc) override;
+    StoreDocResult getReview(std::string_view reviewId) override;
     StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
 
     // Deletes finished games older than the retention, and unfinished ones older than theirs;
@@ -70,6 +76,12 @@ class SqliteGameStore final : public GameStore {
         sqlite3_stmt* count = nullptr;
         sqlite3_stmt* prune = nullptr;
         sqlite3_stmt* pruneUnfinished = nullptr;
+        sqlite3_stmt* putGameReview = nullptr;
+        sqlite3_stmt* getGameReview = nullptr;
+        sqlite3_stmt* putReview = nullptr;
+        sqlite3_stmt* getReview = nullptr;
+        sqlite3_stmt* pruneGameReviews = nullptr;
+        sqlite3_stmt* prunePastedReviews = nullptr;
         sqlite3_stmt* runningClocks = nullptr;
         sqlite3_stmt* probe = nullptr;
     };
@@ -88,6 +100,8 @@ class SqliteGameStore final : public GameStore {
     void pruneIfDueLocked();
     // The stored document of one game; Ok, NotFound or Unavailable. The caller holds mutex_.
     StoreStatus readDocLocked(std::string_view id, std::string* doc);
+    // Reads column 0 of the one row `statement` (bound to `key`) returns.
+    StoreDocResult readOneLocked(sqlite3_stmt* statement, std::string_view key);
 
     SqliteStoreOptions options_;
     std::mutex mutex_;

@@ -5,6 +5,7 @@
 #include "games/game_feed.h"
 #include "games/game_service.h"
 #include "games/game_view.h"
+#include "review/review_service.h"
 
 namespace outpost::server {
 
@@ -104,6 +105,7 @@ void WsConnection::handleMessage(std::string_view text) {
     if (type == "subscribe") return offload(&WsConnection::subscribe, std::move(message));
     if (type == "unsubscribe") return offload(&WsConnection::unsubscribe, std::move(message));
     if (type == "move") return offload(&WsConnection::move, std::move(message));
+    if (type == "review") return offload(&WsConnection::review, std::move(message));
     if (type == "ping") return send(withId({{"type", "pong"}}, id));
     sendError(id, "bad_request", "unknown message type '" + type + "'");
 }
@@ -173,17 +175,85 @@ void WsConnection::analyse(const nlohmann::json& message) {
 void WsConnection::stop(const nlohmann::json& message) {
     const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
     std::vector<std::shared_ptr<SearchJob>> jobs;
+    std::vector<std::shared_ptr<ReviewRun>> reviews;
     {
         std::lock_guard lock(mutex_);
         if (id.is_null()) {
             for (auto& [key, job] : searches_) jobs.push_back(job);
-        } else if (auto it = searches_.find(id.dump()); it != searches_.end()) {
-            jobs.push_back(it->second);
+            for (auto& [key, review] : reviews_) reviews.push_back(review.first);
+        } else {
+            if (auto it = searches_.find(id.dump()); it != searches_.end())
+                jobs.push_back(it->second);
+            if (auto it = reviews_.find(id.dump()); it != reviews_.end())
+                reviews.push_back(it->second.first);
         }
     }
-    if (jobs.empty()) return sendError(id, "not_found", "no running search with this id");
-    // Each stopped search still sends its bestmove.
+    if (jobs.empty() && reviews.empty())
+        return sendError(id, "not_found", "no running search or review with this id");
+    // Each stopped search still sends its bestmove, each stopped review its Review.
     for (auto& job : jobs) job->stop();
+    for (auto& review : reviews) review->stop();
+}
+
+void WsConnection::review(const nlohmann::json& message) {
+    const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
+    ReviewService service(context_);
+    ReviewResult result;
+    if (message.contains("gameId")) {
+        if (!message.at("gameId").is_string())
+            return sendError(id, "bad_request", "'gameId' must be a string");
+        result = service.startForGame(message.at("gameId").get<std::string>(), message, client_,
+                                      {"type", "id", "gameId"});
+    } else {
+        result = service.startPasted(message, client_, {"type", "id"});
+    }
+    if (auto* error = std::get_if<ApiError>(&result)) {
+        nlohmann::json reply =
+            withId({{"type", "error"}, {"code", error->code}, {"message", error->message}}, id);
+        if (error->retryAfterSeconds) reply["retryAfter"] = *error->retryAfterSeconds;
+        return send(reply);
+    }
+    const ReviewHandle& handle = std::get<ReviewHandle>(result);
+    if (!handle.run) return send(withId({{"type", "review"}, {"review", handle.review}}, id));
+    const std::string key = id.dump();
+    const std::shared_ptr<ReviewRun> run = handle.run;
+    // Registered before it listens, so a stop with this id finds it from its first message.
+    std::pair<std::shared_ptr<ReviewRun>, std::uint64_t> previous;
+    {
+        std::lock_guard lock(mutex_);
+        if (closed_) return;
+        auto& slot = reviews_[key];
+        previous = std::move(slot);
+        slot = {run, 0};
+    }
+    // The same id again: this connection follows the newer review only.
+    if (previous.first) previous.first->unlisten(previous.second);
+    std::weak_ptr<WsConnection> weak = weak_from_this();
+    const ReviewRun* identity = run.get();  // not owned: the run holds this listener
+    // The first message is the Review now (listen sends it), then progress, then the Review.
+    const std::uint64_t token =
+        run->listen([weak, id, key, identity](const nlohmann::json& line, bool final) {
+            auto self = weak.lock();
+            if (!self) return;
+            self->send(withId(line, id));
+            if (!final) return;
+            std::lock_guard lock(self->mutex_);
+            if (auto it = self->reviews_.find(key);
+                it != self->reviews_.end() && it->second.first.get() == identity) {
+                self->reviews_.erase(it);
+            }
+        });
+    if (token == 0) return;
+    bool kept = false;
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = reviews_.find(key); it != reviews_.end() && it->second.first == run) {
+            it->second.second = token;
+            kept = true;
+        }
+    }
+    // Closed, or replaced by a newer review with the same id, meanwhile.
+    if (!kept) run->unlisten(token);
 }
 
 void WsConnection::subscribe(const nlohmann::json& message) {
@@ -308,15 +378,19 @@ void WsConnection::onClose() {
     std::map<std::string, std::shared_ptr<SearchJob>> searches;
     std::map<std::string, GameEventBus::SubscriptionId> subscriptions;
     std::map<std::string, std::shared_ptr<ClientQuotas::Lease>> leases;
+    std::map<std::string, std::pair<std::shared_ptr<ReviewRun>, std::uint64_t>> reviews;
     {
         std::lock_guard lock(mutex_);
         closed_ = true;
+        reviews.swap(reviews_);
         searches.swap(searches_);
         subscriptions.swap(subscriptions_);
         leases.swap(subscriptionLeases_);
     }
     for (auto& [key, job] : searches) job->stop();
     for (auto& [gameId, subscription] : subscriptions) context_.bus->unsubscribe(subscription);
+    // A review goes on without this connection (it is stored when it ends).
+    for (auto& [key, review] : reviews) review.first->unlisten(review.second);
 }
 
 }  // namespace outpost::server

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "http/http_types.h"
+#include "review/review_run.h"
 #include "server_context.h"
 
 namespace outpost::server {
@@ -48,6 +49,8 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     void subscribe(const nlohmann::json& message);
     void unsubscribe(const nlohmann::json& message);
     void move(const nlohmann::json& message);
+    // Starts or joins a review and streams it (on the store strand: it reads the store).
+    void review(const nlohmann::json& message);
     void send(const nlohmann::json& message, bool coalescable = false);
     // Runs `task` on this connection's store strand; an exception goes to failMessage().
     void offload(void (WsConnection::*task)(const nlohmann::json&), nlohmann::json message);
@@ -62,6 +65,8 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     // Running searches by the client's id (dumped JSON, so 1 and "1" differ).
     std::map<std::string, std::shared_ptr<SearchJob>> searches_;
     std::map<std::string, GameEventBus::SubscriptionId> subscriptions_;
+    // Reviews this connection follows, by the client's id: the run and the listener's token.
+    std::map<std::string, std::pair<std::shared_ptr<ReviewRun>, std::uint64_t>> reviews_;
     // One unit of the client's subscription quota per subscription, by game id.
     std::map<std::string, std::shared_ptr<ClientQuotas::Lease>> subscriptionLeases_;
 };

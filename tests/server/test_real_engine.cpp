@@ -1,7 +1,14 @@
 // The server with the real engine (built only when the Engine implementation is in the tree):
 // tiny searches, so the suite stays fast also under TSan.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <future>
+#include <sstream>
+#include <thread>
 
 #include "search/engine_searcher.h"
 #include "search/levels.h"
@@ -15,6 +22,20 @@ using namespace outpost::server::testing;
 using bhttp::verb;
 
 namespace {
+// A folder of its own under the system's temporary folder, removed at the end.
+struct TempFolder {
+    TempFolder() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "outpost-pgn-XXXXXX");
+        if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+        path = pattern;
+    }
+    ~TempFolder() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path, ignored);
+    }
+    std::string path;
+};
+
 struct EngineServer {
     explicit EngineServer(ServerConfig config = testConfig()) {
         ServerParts parts;
@@ -255,4 +276,126 @@ TEST_CASE("engine server: every search ends at the time cap, whatever its depth 
     REQUIRE(reply.status == 200);
     REQUIRE(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
     REQUIRE(reply.json()["engineMove"]["limitsApplied"]["timeCapMs"] == 300);
+}
+
+namespace {
+
+// Polls a review until it is no longer running (or kWait passes).
+nlohmann::json finishedReview(HttpClient& client, const std::string& id) {
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    for (;;) {
+        auto review = client.request(verb::get, "/api/v1/reviews/" + id).json();
+        if (review.value("status", "") != "running" ||
+            std::chrono::steady_clock::now() > deadline) {
+            return review;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
+// pgn-extract's path (Debian installs it in /usr/games), or empty.
+std::string findPgnExtract() {
+    for (const char* path :
+         {"/usr/games/pgn-extract", "/usr/bin/pgn-extract", "/usr/local/bin/pgn-extract"}) {
+        if (::access(path, X_OK) == 0) return path;
+    }
+    return "";
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("engine server: a review finds the move into mate and the missed mate",
+          "[server][engine][review]") {
+    EngineServer live;
+    HttpClient client(live.server->port());
+    // Fool's mate: 2. g4 walks into Qh4#.
+    auto started = client.request(verb::post, "/api/v1/review",
+                                  R"({"pgn":"1. f3 e5 2. g4 Qh4# 0-1","limits":{"depth":5}})");
+    REQUIRE((started.status == 202 || started.status == 200));  // 200: done already
+    nlohmann::json review = finishedReview(client, started.json()["id"]);
+    REQUIRE(review["status"] == "done");
+    REQUIRE(review["plies"].size() == 4);
+    const auto& g4 = review["plies"][2];
+    CHECK(g4["san"] == "g4");
+    CHECK(g4["class"] == "blunder");
+    CHECK(g4["walkedIntoMate"] == true);
+    CHECK(g4["after"]["mate"] == -1);
+    CHECK(g4["best"]["move"] != "g2g4");
+    const auto& mate = review["plies"][3];
+    CHECK(mate["san"] == "Qh4#");
+    CHECK(mate["class"] == "best");
+    CHECK(mate["after"]["mate"] == 0);
+    CHECK(review["summary"]["white"]["blunders"] >= 1);
+    CHECK(review["summary"]["black"]["blunders"] == 0);
+    CHECK(review["summary"]["white"]["accuracy"] < review["summary"]["black"]["accuracy"]);
+
+    // White has Ra8# and plays Ra2: a missed mate in one.
+    started = client.request(
+        verb::post, "/api/v1/review",
+        R"({"fen":"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1","moves":["a1a2"],"limits":{"depth":4}})");
+    REQUIRE((started.status == 202 || started.status == 200));  // 200: done already
+    review = finishedReview(client, started.json()["id"]);
+    REQUIRE(review["status"] == "done");
+    const auto& missed = review["plies"][0];
+    CHECK(missed["missedMate"] == true);
+    CHECK(missed["before"]["mate"] == 1);
+    CHECK((missed["class"] == "mistake" || missed["class"] == "blunder"));
+    CHECK(missed["best"]["move"] == "a1a8");
+    CHECK(missed["best"]["san"] == "Ra8#");
+}
+
+TEST_CASE("engine server: pgn-extract reads the annotated PGN export",
+          "[.][server][engine][review][pgn-extract]") {
+    const std::string pgnExtract = findPgnExtract();
+    if (pgnExtract.empty()) {
+        WARN("pgn-extract is not installed; annotated PGN check skipped");
+        return;
+    }
+    EngineServer live;
+    HttpClient client(live.server->port());
+    auto created = client.request(verb::post, "/api/v1/games", "{}").json();
+    const std::string id = created["id"];
+    const std::string tokens[] = {created["playerToken"], created["inviteToken"]};
+    int side = 0;
+    for (const char* move : {"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"}) {
+        auto moved = client.request(verb::post, "/api/v1/games/" + id + "/moves",
+                                    nlohmann::json{{"move", move}}.dump(),
+                                    {{"Authorization", "Bearer " + tokens[side]}});
+        REQUIRE(moved.status == 200);
+        side = 1 - side;
+    }
+    auto started =
+        client.request(verb::post, "/api/v1/games/" + id + "/review", R"({"limits":{"depth":5}})");
+    REQUIRE((started.status == 202 || started.status == 200));  // 200: done already
+    REQUIRE(finishedReview(client, started.json()["id"])["status"] == "done");
+    const std::string pgn = client.request(verb::get, "/api/v1/games/" + id + "/pgn?review=1").body;
+    // 3... Nf6?? allows mate: a blunder with the better move as a variation.
+    REQUIRE(pgn.find("$4") != std::string::npos);
+    REQUIRE(pgn.find("[%eval #1]") != std::string::npos);
+
+    TempFolder folder;
+    const std::string in = folder.path + "/review.pgn";
+    const std::string out = folder.path + "/checked.pgn";
+    const std::string log = folder.path + "/pgn-extract.log";
+    std::ofstream(in) << pgn;
+    const std::string command = pgnExtract + " -s -o " + out + " " + in + " > " + log + " 2>&1";
+    REQUIRE(std::system(command.c_str()) == 0);
+    const std::string checked = readFile(out);
+    const std::string report = readFile(log);
+    INFO(pgn << "\npgn-extract said:\n" << report);
+    // Silent (-s) unless something in the game cannot be read.
+    CHECK(report.find("Failed") == std::string::npos);
+    CHECK(report.find("rror") == std::string::npos);
+    // pgn-extract kept the annotations: it parsed them as comments, NAGs and variations.
+    CHECK(checked.find("[%eval") != std::string::npos);
+    CHECK(checked.find("$4") != std::string::npos);
+    CHECK(checked.find("(") != std::string::npos);
+    CHECK(checked.find("Qxf7#") != std::string::npos);
 }

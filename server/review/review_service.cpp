@@ -1,0 +1,226 @@
+#include "review/review_service.h"
+
+#include <algorithm>
+
+#include "analysis/analysis.h"
+#include "games/game_service.h"
+#include "games/pgn_import.h"
+#include "ops/tokens.h"
+#include "review/review_limits.h"
+
+namespace outpost::server {
+
+namespace {
+
+// Pasted reviews' ids: "p" and 96 random bits (never a dot, unlike a game review's id).
+constexpr std::size_t kPastedIdBytes = 12;
+
+ApiError notFound(const std::string& what) {
+    return {http::status::not_found, "not_found", what};
+}
+
+ApiError storeError(StoreStatus status, const std::string& what) {
+    if (status == StoreStatus::NotFound) return notFound(what);
+    if (status == StoreStatus::Corrupt) {
+        return {http::status::internal_server_error, "corrupt_review",
+                "the stored review cannot be read"};
+    }
+    return {http::status::service_unavailable, "store_unavailable", "the game store is unavailable",
+            1};
+}
+
+// A stored Review document, or Corrupt.
+std::variant<nlohmann::json, StoreStatus> parseStored(const StoreDocResult& read) {
+    if (read.status != StoreStatus::Ok) return read.status;
+    nlohmann::json doc = nlohmann::json::parse(read.doc, nullptr, false);
+    if (!doc.is_object() || !doc.contains("id") || !doc.contains("status")) {
+        return StoreStatus::Corrupt;
+    }
+    return doc;
+}
+
+bool fieldsAllowed(const nlohmann::json& body, std::initializer_list<std::string_view> own,
+                   std::initializer_list<std::string_view> extra, ApiError& error) {
+    for (const auto& [key, value] : body.items()) {
+        const bool known = std::find(own.begin(), own.end(), key) != own.end() ||
+                           std::find(extra.begin(), extra.end(), key) != extra.end();
+        if (!known) {
+            error = {http::status::bad_request, "bad_request", "unknown field '" + key + "'"};
+            return false;
+        }
+    }
+    return true;
+}
+
+ApiError tooLarge(std::string message) {
+    return {http::status::payload_too_large, "too_large", std::move(message)};
+}
+
+}  // namespace
+
+std::string gameReviewId(const std::string& gameId, std::uint64_t version) {
+    return gameId + "." + std::to_string(version);
+}
+
+ReviewResult ReviewService::startRun(const std::string& id, const std::string& gameId,
+                                     std::uint64_t gameVersion,
+                                     std::shared_ptr<const review::ReviewGame> game,
+                                     const nlohmann::json& limitsJson, const ClientInfo& client) {
+    auto limits = parseLimits(limitsJson);
+    if (auto* error = std::get_if<ApiError>(&limits)) return *error;
+    if (context_.draining.load()) return admissionError(Admission::ShuttingDown, context_.config);
+    review::ReviewLimits budget =
+        review::reviewLimits(std::get<LimitsSpec>(limits), context_.config);
+    review::ReviewState state;
+    state.id = id;
+    state.gameId = gameId;
+    state.gameVersion = gameVersion;
+    state.limitsApplied = budget.applied;
+    auto admitted = context_.reviews.admit(
+        id, client.address, context_.config.perClientReviews, context_.config.maxReviews, [&] {
+            return std::make_shared<ReviewRun>(context_, game, std::move(state), budget.limits,
+                                               client.address);
+        });
+    switch (admitted.admission) {
+        case ReviewRegistry::Admission::RateLimited:
+            context_.metrics.searchRejected("review_rate_limited");
+            return ApiError{http::status::too_many_requests, "rate_limited",
+                            "this client has " + std::to_string(context_.config.perClientReviews) +
+                                " review(s) running already",
+                            context_.config.retryAfterSeconds};
+        case ReviewRegistry::Admission::Overloaded:
+            context_.metrics.searchRejected("review_overloaded");
+            return ApiError{http::status::service_unavailable, "overloaded",
+                            "the server runs " + std::to_string(context_.config.maxReviews) +
+                                " reviews already",
+                            context_.config.retryAfterSeconds};
+        case ReviewRegistry::Admission::Existing:
+            return ReviewHandle{admitted.run, admitted.run->snapshot(), false};
+        case ReviewRegistry::Admission::Started:
+            break;
+    }
+    admitted.run->start();
+    return ReviewHandle{admitted.run, admitted.run->snapshot(), true};
+}
+
+ReviewResult ReviewService::startForGame(const std::string& gameId, const nlohmann::json& body,
+                                         const ClientInfo& client,
+                                         std::initializer_list<std::string_view> extraFields) {
+    ApiError error;
+    if (!fieldsAllowed(body, {"limits"}, extraFields, error)) return error;
+    auto loaded = GameService(context_).load(gameId);
+    if (auto* failed = std::get_if<ApiError>(&loaded)) return *failed;
+    const GameRecord& game = std::get<GameRecord>(loaded);
+    if (game.moves.size() > kMaxReviewPlies) {
+        return tooLarge("the game has more than " + std::to_string(kMaxReviewPlies) + " plies");
+    }
+    const std::string id = gameReviewId(game.id, game.version);
+    if (auto run = context_.reviews.find(id)) return ReviewHandle{run, run->snapshot(), false};
+    // One review per game version: a finished one is reused (a stopped or failed one is not).
+    auto stored = parseStored(context_.store->getGameReview(game.id));
+    if (auto* doc = std::get_if<nlohmann::json>(&stored)) {
+        if (doc->value("id", "") == id && doc->value("status", "") == "done") {
+            return ReviewHandle{nullptr, *doc, false};
+        }
+    }
+    return startRun(id, game.id, game.version, review::makeReviewGame(game.initialFen, game.moves),
+                    body.contains("limits") ? body.at("limits") : nlohmann::json(), client);
+}
+
+ReviewResult ReviewService::startPasted(const nlohmann::json& body, const ClientInfo& client,
+                                        std::initializer_list<std::string_view> extraFields) {
+    ApiError error;
+    if (!fieldsAllowed(body, {"pgn", "fen", "moves", "limits"}, extraFields, error)) return error;
+    const bool hasPgn = body.contains("pgn") && !body.at("pgn").is_null();
+    const bool hasMoves = body.contains("moves") && !body.at("moves").is_null();
+    if (hasPgn == hasMoves) {
+        return ApiError{http::status::bad_request, "bad_request",
+                        "give either 'pgn' or 'moves' (with an optional 'fen')"};
+    }
+    std::string fen;
+    std::vector<std::string> uciMoves;
+    if (hasPgn) {
+        if (!body.at("pgn").is_string())
+            return ApiError{http::status::bad_request, "bad_request", "'pgn' must be a string"};
+        if (body.contains("fen") && !body.at("fen").is_null()) {
+            return ApiError{http::status::bad_request, "bad_request",
+                            "'fen' goes with 'moves'; a PGN gives its own [FEN] tag"};
+        }
+        PgnImport imported = importPgn(body.at("pgn").get<std::string>());
+        if (!imported.ok()) {
+            if (imported.errorCode == "too_large") return tooLarge(imported.error);
+            return ApiError{http::status::unprocessable_entity, imported.errorCode, imported.error};
+        }
+        fen = imported.initialFen;
+        uciMoves = std::move(imported.moves);
+    } else {
+        if (body.contains("fen") && !body.at("fen").is_null()) {
+            if (!body.at("fen").is_string())
+                return ApiError{http::status::bad_request, "bad_request", "'fen' must be a string"};
+            fen = body.at("fen").get<std::string>();
+        }
+        const auto& moves = body.at("moves");
+        if (!moves.is_array())
+            return ApiError{http::status::bad_request, "bad_request",
+                            "'moves' must be an array of strings"};
+        if (moves.size() > kMaxReviewPlies) {
+            return tooLarge("more than " + std::to_string(kMaxReviewPlies) + " moves");
+        }
+        std::vector<std::string> given;
+        for (const auto& move : moves) {
+            if (!move.is_string())
+                return ApiError{http::status::bad_request, "bad_request",
+                                "'moves' must be an array of strings"};
+            given.push_back(move.get<std::string>());
+        }
+        auto loaded = loadPosition(fen, given, uciMoves);
+        if (auto* failed = std::get_if<ApiError>(&loaded)) return *failed;
+    }
+    const std::string id = "p" + randomUrlSafe(kPastedIdBytes);
+    return startRun(id, "", 0, review::makeReviewGame(fen, uciMoves),
+                    body.contains("limits") ? body.at("limits") : nlohmann::json(), client);
+}
+
+ReviewResult ReviewService::find(const std::string& reviewId) {
+    if (auto run = context_.reviews.find(reviewId)) {
+        return ReviewHandle{run, run->snapshot(), false};
+    }
+    const std::string missing = "no review '" + reviewId + "'";
+    const std::size_t dot = reviewId.rfind('.');
+    if (dot != std::string::npos) {
+        auto stored = parseStored(context_.store->getGameReview(reviewId.substr(0, dot)));
+        if (auto* status = std::get_if<StoreStatus>(&stored)) return storeError(*status, missing);
+        nlohmann::json& doc = std::get<nlohmann::json>(stored);
+        // The game keeps the review of its latest reviewed version only.
+        if (doc.value("id", "") != reviewId) return notFound(missing);
+        return ReviewHandle{nullptr, std::move(doc), false};
+    }
+    auto stored = parseStored(context_.store->getReview(reviewId));
+    if (auto* status = std::get_if<StoreStatus>(&stored)) return storeError(*status, missing);
+    return ReviewHandle{nullptr, std::move(std::get<nlohmann::json>(stored)), false};
+}
+
+ReviewResult ReviewService::findForGame(const std::string& gameId) {
+    auto loaded = GameService(context_).load(gameId);
+    if (auto* failed = std::get_if<ApiError>(&loaded)) return *failed;
+    const GameRecord& game = std::get<GameRecord>(loaded);
+    // A review of the current version running here is the freshest answer.
+    if (auto run = context_.reviews.find(gameReviewId(game.id, game.version))) {
+        return ReviewHandle{run, run->snapshot(), false};
+    }
+    auto stored = parseStored(context_.store->getGameReview(gameId));
+    if (auto* status = std::get_if<StoreStatus>(&stored)) {
+        return storeError(*status, "game '" + gameId + "' has no review");
+    }
+    return ReviewHandle{nullptr, std::move(std::get<nlohmann::json>(stored)), false};
+}
+
+ReviewResult ReviewService::stop(const std::string& reviewId) {
+    if (auto run = context_.reviews.find(reviewId)) {
+        run->stop();
+        return ReviewHandle{run, run->snapshot(), false};
+    }
+    return find(reviewId);
+}
+
+}  // namespace outpost::server

@@ -1,0 +1,80 @@
+// PGN import: the main line of real-world PGN (comments, variations, NAGs, numbers, castling,
+// promotions, FEN start) and clear errors for what is not a game.
+#include <catch2/catch.hpp>
+
+#include "games/pgn_import.h"
+
+using namespace outpost::server;
+
+TEST_CASE("PGN import: tags, comments, variations, NAGs and the result", "[pgn]") {
+    const PgnImport game = importPgn(R"([Event "Casual"]
+[White "A \"quoted\" name"]
+[Black "B"]
+[Result "1-0"]
+
+% an escape line
+1. e4 {best by test} e5 2. Nf3 $1 (2. f4 exf4 (2... d5) 3. Nf3) Nc6 ; a rest-of-line comment
+3.Bb5 a6?! 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 0-0 9. h3 Na5 10. Bc2 c5
+11. d4 Qc7 1-0
+)");
+    REQUIRE(game.ok());
+    CHECK(game.result == "1-0");
+    CHECK(game.initialFen.empty());
+    REQUIRE(game.tags.size() == 4);
+    CHECK(game.tags[1].second == "A \"quoted\" name");
+    REQUIRE(game.moves.size() == 22);
+    CHECK(game.moves[0] == "e2e4");
+    CHECK(game.moves[2] == "g1f3");
+    CHECK(game.moves[3] == "b8c6");   // the variation was skipped
+    CHECK(game.moves[8] == "e1g1");   // O-O
+    CHECK(game.moves[15] == "e8g8");  // 0-0
+    CHECK(game.moves[21] == "d8c7");
+}
+
+TEST_CASE("PGN import: a FEN start, promotions, check and mate marks", "[pgn]") {
+    const PgnImport game = importPgn(R"([SetUp "1"]
+[FEN "8/P6k/8/8/8/8/6pK/8 w - - 0 1"]
+
+1. a8=Q+ Kg6 2. Kxg2 Kf5 3. Qf8+ *)");
+    REQUIRE(game.ok());
+    CHECK(game.initialFen == "8/P6k/8/8/8/8/6pK/8 w - - 0 1");
+    CHECK(game.moves == std::vector<std::string>{"a7a8q", "h7g6", "h2g2", "g6f5", "a8f8"});
+    CHECK(game.result == "*");
+
+    const PgnImport mate = importPgn("1. f3 e5 2. g4 Qh4# 0-1");
+    REQUIRE(mate.ok());
+    CHECK(mate.moves.back() == "d8h4");
+    CHECK(mate.result == "0-1");
+    // Only the first game of several.
+    const PgnImport first = importPgn("[Event \"1\"]\n\n1. d4 *\n\n[Event \"2\"]\n\n1. e4 e5 *");
+    REQUIRE(first.ok());
+    CHECK(first.moves == std::vector<std::string>{"d2d4"});
+    // No moves at all is a game too (a review of the start position).
+    CHECK(importPgn("[Event \"empty\"]\n\n*").moves.empty());
+}
+
+TEST_CASE("PGN import: errors say which move and why", "[pgn]") {
+    const PgnImport illegal = importPgn("1. e4 e5 2. Ke3 Nc6 *");
+    CHECK(illegal.errorCode == "illegal_move");
+    CHECK(illegal.errorPly == 3);
+    CHECK(illegal.error.find("2. Ke3") != std::string::npos);
+
+    const PgnImport black = importPgn("1. e4 e5 2. d4 Ke6 *");
+    CHECK(black.errorCode == "illegal_move");
+    CHECK(black.errorPly == 4);
+    CHECK(black.error.find("2... Ke6") != std::string::npos);
+
+    CHECK(importPgn("1. e4 {never closed").errorCode == "bad_pgn");
+    CHECK(importPgn("1. e4 (1. d4 d5").errorCode == "bad_pgn");
+    CHECK(importPgn("[Event \"x\"\n1. e4").errorCode == "bad_pgn");
+    CHECK(importPgn("1. e4 ) e5").errorCode == "bad_pgn");
+    CHECK(importPgn("[FEN \"not a fen\"]\n\n1. e4").errorCode == "invalid_fen");
+    CHECK(importPgn("1. f3 e5 2. g4 Qh4# 3. a3").errorCode == "illegal_move");  // after mate
+    CHECK(importPgn("hello world").errorCode == "illegal_move");
+
+    const std::string huge(kMaxPgnBytes + 1, ' ');
+    CHECK(importPgn(huge).errorCode == "too_large");
+    std::string longGame;
+    for (int i = 0; i < 400; ++i) longGame += "Nf3 Nf6 Ng1 Ng8 ";
+    CHECK(importPgn(longGame).errorCode == "too_large");
+}

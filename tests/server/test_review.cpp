@@ -1,0 +1,355 @@
+// Game reviews with scripted searchers: the pool's review priority, the routes (start, reuse,
+// get, stream, stop, bounds), and the annotated PGN export.
+#include <algorithm>
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <mutex>
+#include <vector>
+
+#include "review/review_pgn.h"
+#include "review/review_service.h"
+#include "test_support.h"
+#include "ws/ws_connection.h"
+
+using namespace outpost::server;
+using namespace outpost::server::testing;
+using http::verb;
+
+namespace {
+
+// Polls GET /api/v1/reviews/{id} until the review is no longer running.
+nlohmann::json waitFinished(HandlerFixture& f, const std::string& id) {
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    for (;;) {
+        auto sink = f.call(verb::get, "/api/v1/reviews/" + id);
+        nlohmann::json review = sink->json();
+        if (review.value("status", "") != "running" ||
+            std::chrono::steady_clock::now() > deadline) {
+            return review;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+}
+
+void play(HandlerFixture& f, const std::string& id, const std::string& token,
+          const std::vector<std::string>& moves, const std::string& blackToken) {
+    bool white = true;
+    for (const std::string& move : moves) {
+        auto sink = f.call(verb::post, "/api/v1/games/" + id + "/moves",
+                           nlohmann::json{{"move", move}}.dump(),
+                           {{"Authorization", "Bearer " + (white ? token : blackToken)}});
+        REQUIRE(sink->status() == 200);
+        white = !white;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("pool: a review position waits while game and analysis jobs wait", "[review][pool]") {
+    auto control = std::make_shared<FakeControl>();
+    control->closeGate();
+    SearchPool pool(PoolOptions{1, 8, 8}, fakeSearchers(control));
+    std::mutex mutex;
+    std::vector<std::string> order;
+    auto job = [&](const std::string& name) {
+        JobCallbacks callbacks;
+        callbacks.onDone = [&, name](const JobOutcome&) {
+            std::lock_guard lock(mutex);
+            order.push_back(name);
+        };
+        return callbacks;
+    };
+    outpost::SearchRequest request;
+    request.limits.depth = 1;
+    REQUIRE(pool.submit("r", request, job("review1"), JobPriority::Review).admission ==
+            Admission::Accepted);
+    REQUIRE(control->waitStarted(1));  // the only searcher is busy with the review's position
+    pool.submit("r", request, job("review2"), JobPriority::Review);
+    pool.submit("r", request, job("review3"), JobPriority::Review);
+    // The game's reply preempts the running review position (which reports stopped at once).
+    pool.submit("g", request, job("game"), JobPriority::Game);
+    pool.submit("a", request, job("analysis"), JobPriority::Analysis);
+    control->openGate();
+    REQUIRE(pool.waitIdle(kWait));
+    CHECK(order == std::vector<std::string>{"review1", "game", "analysis", "review2", "review3"});
+}
+
+TEST_CASE("pool: reviews leave one searcher free for live work", "[review][pool]") {
+    auto control = std::make_shared<FakeControl>();
+    control->closeGate();
+    SearchPool pool(PoolOptions{2, 8, 8}, fakeSearchers(control));
+    outpost::SearchRequest request;
+    request.limits.depth = 1;
+    for (int i = 0; i < 3; ++i) pool.submit("r", request, {}, JobPriority::Review);
+    REQUIRE(control->waitStarted(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(control->started.load() == 1);  // the second searcher does not take a review
+    CHECK(pool.running() == 1);
+    pool.submit("g", request, {}, JobPriority::Game);
+    REQUIRE(control->waitStarted(2));  // it takes the game's reply at once
+    control->openGate();
+    REQUIRE(pool.waitIdle(kWait));
+    CHECK(control->finished.load() == 4);
+}
+
+TEST_CASE("pool: a live job preempts a running review position", "[review][pool]") {
+    auto control = std::make_shared<FakeControl>();
+    control->closeGate();
+    SearchPool pool(PoolOptions{1, 8, 8}, fakeSearchers(control));
+    outpost::SearchRequest request;
+    request.limits.depth = 1;
+    std::atomic<bool> reviewStopped{false};
+    JobCallbacks review;
+    review.onDone = [&](const JobOutcome& outcome) { reviewStopped = outcome.result.stopped; };
+    pool.submit("r", request, std::move(review), JobPriority::Review);
+    REQUIRE(control->waitStarted(1));
+    pool.submit("g", request, {}, JobPriority::Game);
+    // The review position was stopped and the game's reply took the searcher.
+    REQUIRE(control->waitStarted(2));
+    CHECK(reviewStopped.load());
+    CHECK(pool.preemptions() == 1);
+    control->openGate();
+    REQUIRE(pool.waitIdle(kWait));
+}
+
+TEST_CASE("review: a pasted game is reviewed to the end, with a summary", "[review]") {
+    HandlerFixture f;
+    auto started = f.call(verb::post, "/api/v1/review", R"({"moves":["e4","e5","Nf3"]})");
+    REQUIRE((started->status() == 202 || started->status() == 200));  // 200: done already
+    nlohmann::json review = started->json();
+    CHECK(review["status"] == (started->status() == 202 ? "running" : "done"));
+    CHECK(review["total"] == 4);
+    CHECK(review["limitsApplied"]["default"] == true);
+    CHECK(review["limitsApplied"]["nodes"] == f.context.config.reviewNodes);
+    const std::string id = review["id"];
+    CHECK(started->response()[http::field::location] == "/api/v1/reviews/" + id);
+
+    review = waitFinished(f, id);
+    REQUIRE(review["status"] == "done");
+    CHECK(review["done"] == 4);
+    REQUIRE(review["plies"].size() == 3);
+    CHECK(review["san"] == nlohmann::json::array({"e4", "e5", "Nf3"}));
+    const auto& first = review["plies"][0];
+    CHECK(first["ply"] == 1);
+    CHECK(first["side"] == "white");
+    CHECK(first["move"] == "e2e4");
+    // The scripted searcher prefers the first legal move, which e4 is not.
+    CHECK(first.contains("best"));
+    CHECK(first["best"]["move"] != "e2e4");
+    CHECK(review["summary"]["white"]["moves"] == 2);
+    CHECK(review["summary"]["black"]["moves"] == 1);
+
+    // Bad inputs: a PGN with an illegal move, both pgn and moves, an oversized game.
+    auto illegal = f.call(verb::post, "/api/v1/review", R"({"pgn":"1. e4 e5 2. Ke3"})");
+    CHECK(illegal->status() == 422);
+    CHECK(illegal->errorCode() == "illegal_move");
+    CHECK(f.call(verb::post, "/api/v1/review", R"({"pgn":"1. e4","moves":["e4"]})")->status() ==
+          400);
+    nlohmann::json many = {{"moves", nlohmann::json::array()}};
+    for (std::size_t i = 0; i <= kMaxReviewPlies; ++i) many["moves"].push_back("e2e4");
+    CHECK(f.call(verb::post, "/api/v1/review", many.dump())->status() == 413);
+    CHECK(f.call(verb::get, "/api/v1/reviews/pnothere")->status() == 404);
+}
+
+TEST_CASE("review: stop, and the per-client and overall bounds", "[review]") {
+    ServerConfig config = testConfig();
+    config.maxReviews = 2;
+    HandlerFixture f(config);
+    f.control->closeGate();
+    auto started = f.call(verb::post, "/api/v1/review", R"({"moves":["e4","e5"]})");
+    REQUIRE(started->status() == 202);
+    const std::string id = started->json()["id"];
+
+    // One review per client at a time: 429 with Retry-After.
+    auto again = f.call(verb::post, "/api/v1/review", R"({"moves":["d4"]})");
+    CHECK(again->status() == 429);
+    CHECK(again->errorCode() == "rate_limited");
+    CHECK(again->response()[http::field::retry_after] == "1");
+
+    // The stream starts with the review as it is.
+    auto stream = f.call(verb::get, "/api/v1/reviews/" + id + "/stream", "", {}, false);
+    REQUIRE(stream->wait(1));
+    CHECK(nlohmann::json::parse(stream->lines()[0])["review"]["status"] == "running");
+
+    auto stopped = f.call(verb::post, "/api/v1/reviews/" + id + "/stop");
+    REQUIRE(stopped->status() == 200);
+    CHECK(stopped->json()["status"] == "stopped");
+    CHECK(stopped->json().contains("summary"));
+    // The stream ends with the stopped review.
+    REQUIRE(stream->wait());
+    CHECK(nlohmann::json::parse(stream->lines().back())["review"]["status"] == "stopped");
+    CHECK(waitFinished(f, id)["status"] == "stopped");
+    f.control->openGate();
+
+    // The slot is free again.
+    auto next = f.call(verb::post, "/api/v1/review", R"({"moves":["d4"]})");
+    CHECK(next->status() == 202);
+    CHECK(f.call(verb::post, "/api/v1/reviews/" + std::string(next->json()["id"]) + "/stop")
+              ->status() == 200);
+}
+
+TEST_CASE("review: overall bound answers 503 overloaded", "[review]") {
+    ServerConfig config = testConfig();
+    config.maxReviews = 1;
+    HandlerFixture f(config);
+    f.control->closeGate();
+    REQUIRE(f.call(verb::post, "/api/v1/review", R"({"moves":["e4"]})")->status() == 202);
+    Request request{verb::post, "/api/v1/review", 11};
+    request.body() = R"({"moves":["d4"]})";
+    request.prepare_payload();
+    auto sink = std::make_shared<RecordingSink>();
+    handleHttp(f.context, std::move(request), ClientInfo{"10.0.0.9"}, sink);
+    REQUIRE(sink->wait());
+    CHECK(sink->status() == 503);
+    CHECK(sink->errorCode() == "overloaded");
+    f.control->openGate();
+}
+
+TEST_CASE("review: a stored game's review is kept per version and exported in the PGN",
+          "[review]") {
+    HandlerFixture f;
+    auto [id, token] = f.createGame();
+    const std::string black = f.lastInviteToken;
+    play(f, id, token, {"f3", "e5", "g4"}, black);
+
+    CHECK(f.call(verb::get, "/api/v1/games/" + id + "/review")->status() == 404);
+    auto started = f.call(verb::post, "/api/v1/games/" + id + "/review");
+    REQUIRE((started->status() == 202 || started->status() == 200));  // 200: done already
+    const std::string reviewId = started->json()["id"];
+    CHECK(reviewId == id + ".4");
+    CHECK(started->json()["gameId"] == id);
+    nlohmann::json review = waitFinished(f, reviewId);
+    REQUIRE(review["status"] == "done");
+
+    // Asked again for the same version: the same review, finished (200).
+    auto reused = f.call(verb::post, "/api/v1/games/" + id + "/review");
+    CHECK(reused->status() == 200);
+    CHECK(reused->json()["id"] == reviewId);
+    auto kept = f.call(verb::get, "/api/v1/games/" + id + "/review");
+    REQUIRE(kept->status() == 200);
+    CHECK(kept->json()["plies"] == review["plies"]);
+
+    auto pgn = f.call(verb::get, "/api/v1/games/" + id + "/pgn?review=1");
+    REQUIRE(pgn->status() == 200);
+    const std::string text = pgn->response().body();
+    CHECK(text.find("[%eval ") != std::string::npos);
+    auto plain = f.call(verb::get, "/api/v1/games/" + id + "/pgn");
+    CHECK(plain->response().body().find("[%eval") == std::string::npos);
+
+    // A new move: a new version, a new review.
+    play(f, id, black, {"Qh4#"}, black);
+    auto newer = f.call(verb::post, "/api/v1/games/" + id + "/review");
+    REQUIRE((newer->status() == 202 || newer->status() == 200));
+    CHECK(newer->json()["id"] == id + ".5");
+    waitFinished(f, id + ".5");
+    // The game keeps the latest version's review only.
+    CHECK(f.call(verb::get, "/api/v1/reviews/" + reviewId)->status() == 200);  // still in memory
+    CHECK(f.call(verb::get, "/api/v1/games/" + id + "/review")->json()["id"] == id + ".5");
+}
+
+TEST_CASE("review PGN: evals, NAGs and the better line as a variation", "[review][pgn]") {
+    CHECK(review::pgnEval({{"cp", 34}}) == "0.34");
+    CHECK(review::pgnEval({{"cp", -120}}) == "-1.20");
+    CHECK(review::pgnEval({{"cp", -5}}) == "-0.05");
+    CHECK(review::pgnEval({{"mate", -3}}) == "#-3");
+    CHECK(review::pgnEval({{"mate", 0}}).empty());
+
+    GameRecord game;
+    game.initialFen = ChessState::kStartFen;
+    game.moves = {"f2f3", "e7e5", "g2g4"};
+    nlohmann::json reviewDoc = {{"moves", game.moves},
+                                {"plies",
+                                 {{{"ply", 1},
+                                   {"class", "inaccuracy"},
+                                   {"after", {{"cp", -40}}},
+                                   {"best", {{"pvSan", {"e4", "e5"}}}}},
+                                  {{"ply", 2}, {"class", "best"}, {"after", {{"cp", -30}}}},
+                                  {{"ply", 3},
+                                   {"class", "blunder"},
+                                   {"after", {{"mate", -1}}},
+                                   {"best", {{"pvSan", {"d4"}}}}}}}};
+    std::string pgn = gamePgn(game, review::pgnAnnotations(game, reviewDoc));
+    std::replace(pgn.begin(), pgn.end(), '\n', ' ');  // lines wrap at 79 characters
+    INFO(pgn);
+    CHECK(pgn.find("1. f3 $6 { [%eval -0.40] } ( 1. e4 e5 ) 1... e5 { [%eval -0.30] } 2. g4 $4 "
+                   "{ [%eval #-1] } ( 2. d4 ) *") != std::string::npos);
+    // A review of other moves annotates nothing.
+    reviewDoc["moves"] = {"e2e4"};
+    CHECK(review::pgnAnnotations(game, reviewDoc).empty());
+}
+
+namespace {
+
+class ReviewOutbox final : public WsOutbox {
+  public:
+    void send(std::string text, bool) override {
+        std::lock_guard lock(mutex_);
+        messages_.push_back(nlohmann::json::parse(text));
+    }
+    std::vector<nlohmann::json> messages() {
+        std::lock_guard lock(mutex_);
+        return messages_;
+    }
+    // Waits for a message of `type` whose review is no longer running (or kWait).
+    bool waitFinished() {
+        const auto deadline = std::chrono::steady_clock::now() + kWait;
+        while (std::chrono::steady_clock::now() < deadline) {
+            for (const auto& message : messages()) {
+                if (message.value("type", "") == "review" &&
+                    message["review"]["status"] != "running")
+                    return true;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        return false;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::vector<nlohmann::json> messages_;
+};
+
+}  // namespace
+
+TEST_CASE("review over WebSocket: the review, progress per position, the final review",
+          "[review][ws]") {
+    HandlerFixture f;
+    auto outbox = std::make_shared<ReviewOutbox>();
+    auto connection = std::make_shared<WsConnection>(f.context, ClientInfo{"127.0.0.1"}, outbox);
+    connection->onMessage(R"({"type":"review","id":7,"moves":["e4","e5"]})");
+    REQUIRE(outbox->waitFinished());
+    const auto messages = outbox->messages();
+    REQUIRE(messages.size() >= 2);
+    CHECK(messages.front()["type"] == "review");
+    CHECK(messages.front()["id"] == 7);
+    std::size_t progress = 0;
+    for (const auto& message : messages) {
+        if (message["type"] == "reviewProgress") {
+            ++progress;
+            CHECK(message["id"] == 7);
+            CHECK(message["total"] == 3);
+        }
+    }
+    CHECK(progress == 3);  // one per position (two moves complete with the last ones)
+    CHECK(messages.back()["review"]["status"] == "done");
+    CHECK(messages.back()["review"]["plies"].size() == 2);
+
+    // Stop by id.
+    f.control->closeGate();
+    auto stopping = std::make_shared<ReviewOutbox>();
+    auto other = std::make_shared<WsConnection>(f.context, ClientInfo{"127.0.0.1"}, stopping);
+    const int before = f.control->started.load();
+    other->onMessage(R"({"type":"review","id":"r","moves":["d4"]})");
+    REQUIRE(f.control->waitStarted(before + 1));
+    // The review's first message: the connection follows it from then on.
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    while (stopping->messages().empty() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    other->onMessage(R"({"type":"stop","id":"r"})");
+    REQUIRE(stopping->waitFinished());
+    CHECK(stopping->messages().back()["review"]["status"] == "stopped");
+    f.control->openGate();
+    other->onClose();
+    connection->onClose();
+}
