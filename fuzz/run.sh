@@ -2,14 +2,14 @@
 # Runs each libFuzzer target for a bounded time from its seed corpus (fuzz/corpus_*, and for HTTP
 # the examples of api/openapi.yaml via fuzz/openapi_seeds.py), copied to a scratch folder so new inputs never land in the repository. Exits non-zero when a target finds a
 # failure (its reproducer is left in the scratch folder and named in the output).
-#   fuzz/run.sh BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]   (targets: fen http ws)
+#   fuzz/run.sh BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]   (targets: fen http ws pgn)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build="${1:?usage: fuzz/run.sh BUILD_DIR [SECONDS] [TARGET...]}"
 seconds="${2:-60}"
 shift $(($# >= 2 ? 2 : $#))
 targets=("$@")
-[ "${#targets[@]}" -eq 0 ] && targets=(fen http ws)
+[ "${#targets[@]}" -eq 0 ] && targets=(fen http ws pgn)
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/outpost-fuzz.XXXXXX")"
 status=0
 for target in "${targets[@]}"; do
