@@ -128,6 +128,9 @@ void ReviewRun::finishLocked(const std::string& status, const std::string& error
     state_.status = status;
     state_.error = error;
     for (auto& [index, job] : inFlight_) job->stop();
+    // The client's review slot is free before anyone hears the review ended: a client that
+    // starts its next review on the final line must not be refused (429) by this one.
+    context_.reviews.release(state_.id, clientKey_);
     const nlohmann::json review = review::reviewJson(*game_, state_);
     broadcastLocked({{"type", "review"}, {"review", review}}, true);
     // Written off the searcher thread; a write that fails leaves the review on this replica
@@ -141,7 +144,6 @@ void ReviewRun::finishLocked(const std::string& status, const std::string& error
                 {{"event", "review_not_stored"}, {"review", id}, {"status", toString(written)}});
         }
     });
-    context_.reviews.release(state_.id, clientKey_);
 }
 
 void ReviewRun::stop() {
