@@ -228,6 +228,12 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.unfinishedRetentionDays = parseNumber("unfinished-retention-days", v, 0, 36500);
          }},
+        {"reviews-yield",
+         "game reviews use only idle searchers: a review position starts only while no game "
+         "reply or analysis runs, and stops when one comes (true/false; default true)",
+         [](ServerConfig& c, const std::string& v) {
+             c.reviewsYield = parseBool("reviews-yield", v);
+         }},
         {"log-requests", "one JSON log line per request (true/false)",
          [](ServerConfig& c, const std::string& v) {
              c.logRequests = parseBool("log-requests", v);

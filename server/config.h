@@ -73,6 +73,8 @@ struct ServerConfig {
     std::vector<std::string> corsOrigins;     // "*" allows any origin
     std::vector<std::string> trustedProxies;  // peers whose X-Forwarded-For is believed
     bool logRequests = true;
+    // Review positions run only in idle time (PoolOptions::reviewsYield).
+    bool reviewsYield = true;
 
     // Where games live (docs/deployment.md): "sqlite" (the default: the file sqlitePath, which
     // survives restarts and kill -9), "redis" (replicas share games and events) or "memory"

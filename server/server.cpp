@@ -29,6 +29,7 @@ Server::Server(ServerConfig config, ServerParts parts) {
     poolOptions.threads = config.effectiveSearchThreads();
     poolOptions.queueCapacity = config.queueSize;
     poolOptions.perClientLimit = config.perClientSearches;
+    poolOptions.reviewsYield = config.reviewsYield;
     // Every search stops at the time cap (capSearchTime); one still running well past it is stuck.
     poolOptions.overrunAfter = std::chrono::milliseconds(config.maxMovetimeMs + kOverrunSlackMs);
     auto pool = std::make_unique<SearchPool>(poolOptions, parts.searchers);

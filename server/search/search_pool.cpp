@@ -108,17 +108,17 @@ void SearchPool::answer(SearchJob& job, const JobOutcome& outcome) const {
 
 Submission SearchPool::submit(const std::string& clientKey, SearchRequest request,
                               JobCallbacks callbacks, JobPriority priority) {
-    std::shared_ptr<SearchJob> preempted;
+    std::vector<std::shared_ptr<SearchJob>> preempted;
     Submission submission =
         submitLocked(clientKey, std::move(request), std::move(callbacks), priority, preempted);
     // Outside the pool's lock, like stopAll(): the job's stop takes the job's lock.
-    if (preempted) preempted->stop();
+    for (const auto& job : preempted) job->stop();
     return submission;
 }
 
 Submission SearchPool::submitLocked(const std::string& clientKey, SearchRequest request,
                                     JobCallbacks callbacks, JobPriority priority,
-                                    std::shared_ptr<SearchJob>& preempted) {
+                                    std::vector<std::shared_ptr<SearchJob>>& preempted) {
     std::lock_guard lock(mutex_);
     if (draining_) return {Admission::ShuttingDown, nullptr};
     const bool game = priority == JobPriority::Game;
@@ -159,14 +159,15 @@ Submission SearchPool::submitLocked(const std::string& clientKey, SearchRequest 
     const auto busy = static_cast<std::size_t>(
         std::count_if(runningJobs_.begin(), runningJobs_.end(),
                       [](const auto& running) { return !running->answered_.load(); }));
-    if (!review && busy >= workers_.size()) {
-        // Every searcher is busy: a review position gives its searcher to this live job.
+    if (!review && (options_.reviewsYield || busy >= workers_.size())) {
+        // Every searcher is busy: a review position gives its searcher to this live job. When
+        // reviews yield, every running review position stops for it.
         for (const auto& running : runningJobs_) {
             if (running->review_ && !running->preempted_) {
                 running->preempted_ = true;
                 ++preemptions_;
-                preempted = running;
-                break;
+                preempted.push_back(running);
+                if (!options_.reviewsYield) break;
             }
         }
     }
@@ -356,7 +357,12 @@ std::uint64_t SearchPool::queued() const {
 }
 
 bool SearchPool::reviewMayStartLocked() const {
-    return runningReviews_ < reviewSearchers_;
+    if (runningReviews_ >= reviewSearchers_) return false;
+    if (!options_.reviewsYield) return true;
+    // Only in idle time: no live job waits or runs.
+    if (!gameQueue_.empty() || !queue_.empty()) return false;
+    return std::none_of(runningJobs_.begin(), runningJobs_.end(),
+                        [](const auto& running) { return !running->review_; });
 }
 
 bool SearchPool::idleLocked() const {

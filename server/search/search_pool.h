@@ -20,7 +20,10 @@
 // for a game's reply or an analysis when it comes, even while reviews keep the rest busy. And
 // when a game reply or an analysis is submitted while every searcher is busy, one running review
 // position is stopped (preempted): its job ends with a stopped result, which the review queues
-// again (ReviewRun), and the live job takes the searcher.
+// again (ReviewRun), and the live job takes the searcher. With reviewsYield (the server's
+// default) reviews use only idle time: a review position starts only while no live search runs,
+// and every live job submitted stops all running review positions, since a search on another
+// core still slows a live one (shared caches and memory, a lower clock with both cores busy).
 //
 // Admission: while draining every job is refused (ShuttingDown). Analyses: a client with
 // perClientLimit analyses running or queued is refused (RateLimited -> 429); when queueCapacity
@@ -120,6 +123,8 @@ struct PoolOptions {
     std::size_t reviewQueueCapacity = 256;
     // Searchers that may run review positions at once; 0: all but one (at least one).
     int reviewSearchers = 0;
+    // Review positions run only while no game reply or analysis runs (see above).
+    bool reviewsYield = false;
     // A search running this long has overrun every deadline (zero: no watchdog).
     std::chrono::milliseconds overrunAfter{0};
 };
@@ -162,7 +167,7 @@ class SearchPool {
     // submit() under the lock; sets `preempted` to a review job to stop once it is released.
     Submission submitLocked(const std::string& clientKey, SearchRequest request,
                             JobCallbacks callbacks, JobPriority priority,
-                            std::shared_ptr<SearchJob>& preempted);
+                            std::vector<std::shared_ptr<SearchJob>>& preempted);
     void workerLoop(Searcher& searcher);
     // A review position may start now (mutex_ held).
     bool reviewMayStartLocked() const;

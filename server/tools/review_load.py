@@ -119,6 +119,8 @@ def main():
         [args.server, "--port", str(args.port), "--bind", "127.0.0.1", "--threads",
          str(args.threads), "--store", "memory", "--log-requests", "false",
          "--client-games-per-minute", "0", "--client-reviews", str(args.reviews),
+         # Every sample is a fresh game left after one reply: no admission limit on them.
+         "--max-engine-games", "1000000", "--admit-game-wait", "0",
          "--max-reviews", str(args.reviews)],
         stdout=open(args.log, "w") if args.log else subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

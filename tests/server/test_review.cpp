@@ -353,3 +353,42 @@ TEST_CASE("review over WebSocket: the review, progress per position, the final r
     other->onClose();
     connection->onClose();
 }
+
+// With reviewsYield (the server's default), a review position never runs beside a live search:
+// it waits while one runs, and a live job stops every running review position.
+TEST_CASE("pool: with reviewsYield, review positions run only while no live search runs",
+          "[review][pool]") {
+    auto control = std::make_shared<FakeControl>();
+    control->closeGate();
+    PoolOptions options{2, 8, 8};
+    options.reviewSearchers = 2;
+    options.reviewsYield = true;
+    SearchPool pool(options, fakeSearchers(control));
+    std::atomic<int> reviewsDone{0};
+    JobCallbacks reviewCallbacks;
+    reviewCallbacks.onDone = [&](const JobOutcome&) { ++reviewsDone; };
+    REQUIRE(pool.submit("r", outpost::SearchRequest{}, reviewCallbacks, JobPriority::Review)
+                .admission == Admission::Accepted);
+    REQUIRE(pool.submit("r", outpost::SearchRequest{}, reviewCallbacks, JobPriority::Review)
+                .admission == Admission::Accepted);
+    REQUIRE(control->waitStarted(2));  // idle: both review positions run
+    // A live job stops both of them at once, not only one.
+    std::atomic<bool> liveDone{false};
+    JobCallbacks liveCallbacks;
+    liveCallbacks.onDone = [&](const JobOutcome&) { liveDone = true; };
+    REQUIRE(
+        pool.submit("a", outpost::SearchRequest{}, liveCallbacks, JobPriority::Game).admission ==
+        Admission::Accepted);
+    REQUIRE(pool.preemptions() == 2);
+    // While the live search runs (held at the gate), a new review position does not start.
+    REQUIRE(control->waitStarted(3));
+    const int startedWithLive = control->started.load();
+    REQUIRE(pool.submit("r", outpost::SearchRequest{}, reviewCallbacks, JobPriority::Review)
+                .admission == Admission::Accepted);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    CHECK(control->started.load() == startedWithLive);
+    control->openGate();
+    REQUIRE(pool.waitIdle(std::chrono::seconds(10)));
+    CHECK(liveDone.load());
+    CHECK(reviewsDone.load() == 3);
+}
