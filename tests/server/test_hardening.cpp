@@ -543,6 +543,14 @@ TEST_CASE("live server: connections per peer address, trusted proxies excepted",
 
 TEST_CASE("live server: out of file descriptors, the listener pauses instead of spinning",
           "[server][live][hardening]") {
+#if defined(__SANITIZE_ADDRESS__)
+    // ASan+UBSan's runtime opens a pipe to check that memory is readable before it reads a
+    // vtable (UBSan's vptr check); with the table full that fails, and every virtual call made
+    // in the window by the server's threads (store work, the clock sweep) is reported as a bad
+    // vptr. The test runs in the Release and TSan suites.
+    WARN("EMFILE test skipped under ASan+UBSan (its runtime needs descriptors of its own)");
+    return;
+#endif
     LiveServer live;
     // Lower the descriptor limit of this process (the server runs in it) and fill the table, so
     // the server's accept() fails with EMFILE while a client waits in the backlog.
