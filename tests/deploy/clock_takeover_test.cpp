@@ -40,14 +40,8 @@ std::int64_t epochMs() {
 
 std::unique_ptr<Server> startReplica(std::shared_ptr<GameStore> store, std::ostream* log,
                                      std::int64_t clockSweepMs = ServerConfig().clockSweepMs) {
-    ServerConfig config;
+    ServerConfig config = outpost::test::liveReplicaConfig();
     config.clockSweepMs = clockSweepMs;
-    config.bind = "127.0.0.1";
-    config.port = 0;
-    config.searchThreads = 1;
-    config.hashMb = 1;
-    config.logRequests = false;
-    config.drainGraceMs = 100;
     ServerParts parts;
     parts.store = std::move(store);
     parts.bus = std::make_shared<MemoryEventBus>();

@@ -30,14 +30,8 @@ TEST_CASE("Redis hung: /healthz answers at once while store requests wait", "[de
     RedisBusOptions busOptions;
     busOptions.url = redis.url();
     busOptions.timeout = 1000ms;
-    ServerConfig config;
-    config.bind = "127.0.0.1";
-    config.port = 0;
-    config.searchThreads = 1;
-    config.hashMb = 1;
-    config.logRequests = false;
+    ServerConfig config = outpost::test::liveReplicaConfig();
     config.store = "redis";
-    config.drainGraceMs = 100;
     ServerParts parts;
     parts.store = std::make_shared<RedisGameStore>(storeOptions);
     parts.bus = std::make_shared<RedisEventBus>(busOptions);

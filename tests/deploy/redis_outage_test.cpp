@@ -44,14 +44,8 @@ Replica startReplica(const std::string& storeUrl, const std::string& busUrl) {
     busOptions.url = busUrl;
     busOptions.timeout = kRedisTimeout;
     busOptions.maxReconnectDelay = kBusMaxReconnectDelay;
-    ServerConfig config;
-    config.bind = "127.0.0.1";
-    config.port = 0;
-    config.searchThreads = 1;
-    config.hashMb = 1;
-    config.logRequests = false;
+    ServerConfig config = outpost::test::liveReplicaConfig();
     config.store = "redis";
-    config.drainGraceMs = 100;
     // No keep-alive lines on the streams: a subscriber that gets nothing times out.
     config.streamKeepAliveMs = kNoKeepAliveMs;
     Replica replica;

@@ -56,14 +56,8 @@ void checkReviewRoundTrip(GameStore& store) {
 // A replica with scripted searchers on `store`, on an ephemeral port.
 struct Replica {
     explicit Replica(std::shared_ptr<GameStore> store) {
-        ServerConfig config;
-        config.bind = "127.0.0.1";
-        config.port = 0;
-        config.searchThreads = 1;
-        config.hashMb = 1;
-        config.logRequests = false;
+        ServerConfig config = outpost::test::liveReplicaConfig();
         config.store = "sqlite";
-        config.drainGraceMs = 100;
         ServerParts parts;
         parts.store = std::move(store);
         parts.searchers = testing::fakeSearchers(std::make_shared<testing::FakeControl>());

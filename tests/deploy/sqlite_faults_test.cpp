@@ -95,13 +95,7 @@ Replica startWithGame(const std::string& path) {
     SqliteStoreOptions options;
     options.path = path;
     options.busyTimeout = kBusyTimeout;
-    ServerConfig config;
-    config.bind = "127.0.0.1";
-    config.port = 0;
-    config.searchThreads = 1;
-    config.hashMb = 1;
-    config.logRequests = false;
-    config.drainGraceMs = 100;
+    ServerConfig config = outpost::test::liveReplicaConfig();
     ServerParts parts;
     parts.store = std::make_shared<SqliteGameStore>(options);
     parts.searchers = fakeSearchers(std::make_shared<FakeControl>());

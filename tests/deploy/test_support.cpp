@@ -32,6 +32,17 @@ TempDir::~TempDir() {
     std::filesystem::remove_all(path_, ignored);
 }
 
+server::ServerConfig liveReplicaConfig() {
+    server::ServerConfig config;
+    config.bind = "127.0.0.1";
+    config.port = 0;
+    config.searchThreads = 1;
+    config.hashMb = 1;
+    config.logRequests = false;
+    config.drainGraceMs = 100;
+    return config;
+}
+
 int freeLoopbackPort() {
     int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in address{};

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "config.h"
 #include "store/game_record.h"
 #include "store/game_store.h"
 
@@ -28,6 +29,10 @@ class TempDir {
   private:
     std::filesystem::path path_;
 };
+
+// The configuration of a live replica in these tests: loopback on an ephemeral port, one
+// searcher, a 1 MB table, no request log, a short drain. Tests set the store and what they test.
+server::ServerConfig liveReplicaConfig();
 
 // A loopback TCP port that was free a moment ago.
 int freeLoopbackPort();
