@@ -75,6 +75,15 @@ struct SearchConfig {
     bool reverseFutility = true;
     bool lateMovePruning = true;
     bool internalIterativeReductions = true;
+    // Issue 12's techniques (docs/search.md, "Techniques, switches and counters").
+    bool continuationHistory = true;
+    bool captureHistory = true;
+    bool counterMoves = true;
+    bool historyPruning = true;
+    bool seeQuietPruning = true;
+    bool correctionHistory = true;
+    bool singularExtensions = true;
+    bool nodeShareTime = true;
     // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
     bool network = false;
 

@@ -37,6 +37,14 @@ constexpr std::array kSwitches{
     SwitchField{"reverseFutility", &SearchConfig::reverseFutility},
     SwitchField{"lateMovePruning", &SearchConfig::lateMovePruning},
     SwitchField{"internalIterativeReductions", &SearchConfig::internalIterativeReductions},
+    SwitchField{"continuationHistory", &SearchConfig::continuationHistory},
+    SwitchField{"captureHistory", &SearchConfig::captureHistory},
+    SwitchField{"counterMoves", &SearchConfig::counterMoves},
+    SwitchField{"historyPruning", &SearchConfig::historyPruning},
+    SwitchField{"seeQuietPruning", &SearchConfig::seeQuietPruning},
+    SwitchField{"correctionHistory", &SearchConfig::correctionHistory},
+    SwitchField{"singularExtensions", &SearchConfig::singularExtensions},
+    SwitchField{"nodeShareTime", &SearchConfig::nodeShareTime},
     SwitchField{"network", &SearchConfig::network},
 };
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 
 #include "core/types.h"
 #include "search/score.h"
@@ -49,6 +50,82 @@ class History {
         v += bonus - v * std::abs(bonus) / kHistoryMax;
     }
     std::array<std::array<std::array<int, 64>, 64>, ColorCount> table_{};
+};
+
+// One (piece, destination) table of history scores, the unit of the tables below.
+using PieceToHistory = std::array<std::array<std::int16_t, 64>, PieceCount>;
+
+// Moves gain or lose a bonus with the same gravity as History: scores saturate at +-kHistoryMax.
+inline void applyHistoryBonus(std::int16_t& v, int bonus) {
+    const int now = v + bonus - v * std::abs(bonus) / kHistoryMax;
+    v = static_cast<std::int16_t>(std::clamp(now, -kHistoryMax, kHistoryMax));
+}
+
+// Continuation history: how good a quiet move (piece, to) was right after a given earlier move
+// (piece, to) in the line: 1 ply back (the opponent's move it answers: a counter-move statistic)
+// and 2 plies back (our own previous move: a follow-up statistic). Far more specific than the
+// butterfly table above, so it separates quiet moves the butterfly table ranks alike.
+class ContinuationHistory {
+  public:
+    ContinuationHistory() : table_(std::make_unique<Table>()) {}
+    PieceToHistory& after(Piece prevPiece, Square prevTo) { return (*table_)[prevPiece][prevTo]; }
+    const PieceToHistory& after(Piece prevPiece, Square prevTo) const {
+        return (*table_)[prevPiece][prevTo];
+    }
+    void age() {
+        for (auto& byTo : *table_)
+            for (auto& t : byTo)
+                for (auto& row : t)
+                    for (auto& v : row) v = static_cast<std::int16_t>(v / 2);
+    }
+    void clear() {
+        for (auto& byTo : *table_)
+            for (auto& t : byTo)
+                for (auto& row : t) row.fill(0);
+    }
+
+  private:
+    using Table = std::array<std::array<PieceToHistory, 64>, PieceCount>;  // 2 MB: on the heap
+    std::unique_ptr<Table> table_;
+};
+
+// Capture history: how often a capture (moving piece, destination, captured type) caused a
+// cutoff. Added to MVV-LVA within the good captures, so among captures of equal material the
+// ones that worked before come first.
+class CaptureHistory {
+  public:
+    int score(Piece moved, Square to, PieceType captured) const {
+        return table_[moved][to][captured];
+    }
+    void update(Piece moved, Square to, PieceType captured, int bonus) {
+        applyHistoryBonus(table_[moved][to][captured], bonus);
+    }
+    void age() {
+        for (auto& byTo : table_)
+            for (auto& row : byTo)
+                for (auto& v : row) v = static_cast<std::int16_t>(v / 2);
+    }
+    void clear() {
+        for (auto& byTo : table_)
+            for (auto& row : byTo) row.fill(0);
+    }
+
+  private:
+    std::array<std::array<std::array<std::int16_t, PieceTypeCount>, 64>, PieceCount> table_{};
+};
+
+// Counter moves: the quiet move that last refuted the opponent's move (piece, to), tried after
+// the killers.
+class CounterMoves {
+  public:
+    Move get(Piece prevPiece, Square prevTo) const { return table_[prevPiece][prevTo]; }
+    void set(Piece prevPiece, Square prevTo, Move m) { table_[prevPiece][prevTo] = m; }
+    void clear() {
+        for (auto& row : table_) row.fill(Move::none());
+    }
+
+  private:
+    std::array<std::array<Move, 64>, PieceCount> table_{};
 };
 
 class Killers {

@@ -9,6 +9,10 @@ namespace {
 constexpr int kGoodCaptureBand = 1 << 24;
 constexpr int kQueenPromotionBand = 1 << 23;  // below every good capture
 constexpr int kEvasionCaptureBand = 1 << 24;
+// Within the captures: the recapture of the piece that just moved before every other capture,
+// then MVV-LVA in steps wide enough that capture history (+-kHistoryMax) only breaks ties.
+constexpr int kRecaptureBonus = 1 << 23;
+constexpr int kMvvLvaStep = 2 * kHistoryMax + 1;
 
 // Attacker order for "least valuable attacker": pawn first, king last.
 int victimValue(const Position& pos, Move m) {
@@ -18,9 +22,20 @@ int victimValue(const Position& pos, Move m) {
 
 }  // namespace
 
+int quietHistoryScore(const Position& pos, Move m, const History& history,
+                      const OrderingHints& hints) {
+    int score = history.quiet(pos.sideToMove(), m);
+    const Piece piece = pos.movedPiece(m);
+    for (const PieceToHistory* c : hints.continuation) {
+        if (c != nullptr) score += (*c)[piece][m.to()];
+    }
+    return score;
+}
+
 MovePicker::MovePicker(const Position& pos, Move ttMove, int ply, const Killers& killers,
-                       const History& history, const SearchConfig& config)
-    : pos_(pos), history_(history), config_(config), killers_(&killers) {
+                       const History& history, const SearchConfig& config,
+                       const OrderingHints& hints)
+    : pos_(pos), history_(history), config_(config), killers_(&killers), hints_(hints) {
     ttMove_ = ttMove && pos.isLegal(ttMove) ? ttMove : Move::none();
     if (pos.inCheck()) {
         stage_ = ttMove_ ? Stage::TableMove : Stage::GenerateEvasions;
@@ -30,14 +45,17 @@ MovePicker::MovePicker(const Position& pos, Move ttMove, int ply, const Killers&
             killer1_ = killers.first(ply);
             killer2_ = killers.second(ply);
         }
+        counter_ = hints.counter;
     }
 }
 
 MovePicker::MovePicker(const Position& pos, Move ttMove, const History& history,
-                       const SearchConfig& config, bool includeChecks, Square threatSquare)
+                       const SearchConfig& config, bool includeChecks, Square threatSquare,
+                       const OrderingHints& hints)
     : pos_(pos),
       history_(history),
       config_(config),
+      hints_(hints),
       includeChecks_(includeChecks),
       threatSquare_(threatSquare) {
     // In quiescence the table move is only used if it is a move quiescence would search anyway.
@@ -59,17 +77,23 @@ MovePicker::MovePicker(const Position& pos, const MoveList& rootMoves, const His
 
 int MovePicker::captureScore(Move m) const {
     int score = 0;
+    const bool capture = pos_.isCapture(m);
     if (config_.mvvLva) {
         // Most valuable victim first; among equal victims, the least valuable attacker.
         const int victim = victimValue(pos_, m);
         const int attacker = typeOf(pos_.movedPiece(m));
-        score = (victim * 8 + (King - attacker)) * 2;
-        if (m.isPromotion()) score += m.promotionType() * 16 * 2;
+        score = (victim * 8 + (King - attacker)) * kMvvLvaStep;
+        if (m.isPromotion()) score += m.promotionType() * 16 * kMvvLvaStep;
     }
-    // The recapture of the piece that just moved goes first among equal captures.
+    if (hints_.captures != nullptr && capture) {
+        score += hints_.captures->score(pos_.movedPiece(m), m.to(),
+                                        static_cast<PieceType>(victimValue(pos_, m)));
+    }
+    // The recapture of the piece that just moved goes before the other captures: the exchange
+    // the opponent started is usually the one to answer.
     const Move last = pos_.lastMove();
-    if (config_.recaptureFirst && last.isOk() && m.to() == last.to() && pos_.isCapture(m)) {
-        score += 1;
+    if (config_.recaptureFirst && last.isOk() && m.to() == last.to() && capture) {
+        score += kRecaptureBonus;
     }
     return score;
 }
@@ -88,7 +112,7 @@ void MovePicker::scoreCaptures() {
 
 void MovePicker::scoreQuiets() {
     for (auto& sm : moves_) {
-        sm.score = config_.history ? history_.quiet(pos_.sideToMove(), sm.move) : 0;
+        sm.score = config_.history ? quietHistoryScore(pos_, sm.move, history_, hints_) : 0;
     }
 }
 
@@ -97,7 +121,7 @@ void MovePicker::scoreEvasions() {
         if (pos_.isCaptureOrPromotion(sm.move)) {
             sm.score = kEvasionCaptureBand + captureScore(sm.move);
         } else {
-            sm.score = config_.history ? history_.quiet(pos_.sideToMove(), sm.move) : 0;
+            sm.score = config_.history ? quietHistoryScore(pos_, sm.move, history_, hints_) : 0;
         }
     }
 }
@@ -154,11 +178,20 @@ Move MovePicker::next(bool skipQuiets) {
                 }
                 [[fallthrough]];
             case Stage::Killer2:
-                stage_ = Stage::GenerateQuiets;
+                stage_ = Stage::CounterMove;
                 if (!skipQuiets && killer2_ && killer2_ != ttMove_ && killer2_ != killer1_ &&
                     !pos_.isCaptureOrPromotion(killer2_) && pos_.isLegal(killer2_)) {
                     lastStage_ = PickStage::Killer;
                     return killer2_;
+                }
+                [[fallthrough]];
+            case Stage::CounterMove:
+                stage_ = Stage::GenerateQuiets;
+                if (!skipQuiets && counter_ && counter_ != ttMove_ && counter_ != killer1_ &&
+                    counter_ != killer2_ && !pos_.isCaptureOrPromotion(counter_) &&
+                    pos_.isLegal(counter_)) {
+                    lastStage_ = PickStage::CounterMove;
+                    return counter_;
                 }
                 [[fallthrough]];
             case Stage::GenerateQuiets:
@@ -173,7 +206,7 @@ Move MovePicker::next(bool skipQuiets) {
             case Stage::Quiets:
                 while (!skipQuiets && cursor_ < moves_.size()) {
                     const Move m = pickBest();
-                    if (m == ttMove_ || m == killer1_ || m == killer2_) continue;
+                    if (m == ttMove_ || m == killer1_ || m == killer2_ || m == counter_) continue;
                     lastStage_ = PickStage::Quiet;
                     return m;
                 }

@@ -2,11 +2,12 @@
 //
 // Main search, not in check (staged, so a cutoff by an early move saves generating the rest):
 //   1. the transposition-table move
-//   2. captures and queen promotions: winning and equal captures (SEE >= 0) by most valuable
-//      victim / least valuable attacker; among equals the recapture of the piece that just moved
-//      first; then quiet queen promotions
-//   3. the two killer moves of this ply
-//   4. quiet moves by history score
+//   2. captures and queen promotions: winning and equal captures (SEE >= 0), the recapture of the
+//      piece that just moved first, then by most valuable victim / least valuable attacker, capture
+//      history breaking ties; then quiet queen promotions
+//   3. the two killer moves of this ply, then the counter move (the quiet move that last refuted
+//      the opponent's previous move)
+//   4. quiet moves by history score (butterfly plus continuation history 1 and 2 plies back)
 //   5. losing captures and under-promotions
 // In check: the table move, then every evasion (captures by MVV-LVA, quiets by history).
 // Quiescence: the table move when it is a capture (or a check / evasion where those are
@@ -17,6 +18,8 @@
 // elsewhere (table, killers) are checked with Position::isLegal first.
 #pragma once
 
+#include <array>
+
 #include "core/movegen.h"
 #include "core/position.h"
 #include "core/types.h"
@@ -26,17 +29,41 @@
 namespace outpost::search {
 
 // Where a move came from, for the per-technique counters.
-enum class PickStage { None, TableMove, GoodCapture, Killer, Quiet, BadCapture, Evasion, Root };
+enum class PickStage {
+    None,
+    TableMove,
+    GoodCapture,
+    Killer,
+    CounterMove,
+    Quiet,
+    BadCapture,
+    Evasion,
+    Root
+};
+
+// What the search knows beyond the butterfly history to order a node's moves; every part is
+// optional (null or none where the switch is off or the line has no such move).
+struct OrderingHints {
+    // Continuation history of the moves 1 and 2 plies back.
+    std::array<const PieceToHistory*, 2> continuation{nullptr, nullptr};
+    const CaptureHistory* captures = nullptr;
+    Move counter;
+};
+
+// A quiet move's history score: butterfly plus the continuation tables (what ordering, pruning
+// and reductions all read).
+int quietHistoryScore(const Position& pos, Move m, const History& history,
+                      const OrderingHints& hints);
 
 class MovePicker {
   public:
     // Main search node.
     MovePicker(const Position& pos, Move ttMove, int ply, const Killers& killers,
-               const History& history, const SearchConfig& config);
+               const History& history, const SearchConfig& config, const OrderingHints& hints);
     // Quiescence node. includeChecks: quiet checking moves too; threatSquare: also quiet moves of
     // the piece standing there (two-sided quiescence), NoSquare for none.
     MovePicker(const Position& pos, Move ttMove, const History& history, const SearchConfig& config,
-               bool includeChecks, Square threatSquare);
+               bool includeChecks, Square threatSquare, const OrderingHints& hints = {});
     // Root node: the given moves in the given order.
     MovePicker(const Position& pos, const MoveList& rootMoves, const History& history,
                const SearchConfig& config);
@@ -53,6 +80,7 @@ class MovePicker {
         GoodCaptures,
         Killer1,
         Killer2,
+        CounterMove,
         GenerateQuiets,
         Quiets,
         BadCaptures,
@@ -77,10 +105,11 @@ class MovePicker {
     const History& history_;
     const SearchConfig& config_;
     const Killers* killers_ = nullptr;
+    OrderingHints hints_;
     Stage stage_;
     PickStage lastStage_ = PickStage::None;
     Move ttMove_;
-    Move killer1_, killer2_;
+    Move killer1_, killer2_, counter_;
     bool includeChecks_ = false;
     Square threatSquare_ = NoSquare;
     MoveList moves_;

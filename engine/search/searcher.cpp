@@ -51,19 +51,31 @@ constexpr int kLateMovePruningMaxDepth = 6;
 constexpr int kLateMovePruningBase = 3;  // quiet moves kept: (base + depth^2) / (2 - improving)
 constexpr int kSeePruningMaxDepth = 4;
 constexpr int kSeePruningMarginPerDepth = 100;  // captures losing more than this per ply are cut
+constexpr int kSeeQuietPruningMaxDepth = 8;
+constexpr int kSeeQuietMarginPerDepth = 60;  // quiet moves losing more than this per ply are cut
+constexpr int kHistoryPruningMaxDepth = 3;
+constexpr int kHistoryPruningMargin =
+    1500;  // per ply of depth, on the butterfly + continuation sum
 
 // --- Reductions and extensions --------------------------------------------------------------
 constexpr int kLmrMinDepth = 3;
 constexpr double kLmrBase = 0.75;
 constexpr double kLmrDivisor = 2.25;
-constexpr int kLmrHistoryDivisor = 8192;  // one ply less (more) per this much history
+constexpr int kLmrHistoryDivisor = 8192;  // one ply less (more) per this much history ...
+constexpr int kLmrStatDivisor = 16384;    // ... or butterfly + continuation history together
 constexpr int kLmrTableSize = 64;  // reductions for depths and move numbers beyond are the last
 constexpr int kMaxExtensionPlyFactor = 2;  // no extensions beyond twice the iteration depth
+constexpr int kSingularMinDepth = 8;
+constexpr int kSingularTableDepthSlack = 3;  // the table entry may be this much shallower
+constexpr int kSingularMarginPerDepth = 2;   // singular beta: table score - 2 cp per ply of depth
 
 // --- Quiescence -----------------------------------------------------------------------------
 constexpr int kDeltaMargin = 200;    // a capture must bring the score this close to alpha
 constexpr int kThreatMinGain = 100;  // threats of less than a pawn are ignored
 constexpr int kQuiescenceTableDepth = -1;
+
+// --- Histories ------------------------------------------------------------------------------
+constexpr int kCorrectionMinDepth = 1;  // the shallowest search that teaches the correction
 
 constexpr std::uint32_t kTimeCheckInterval = 512;  // nodes between clock reads
 constexpr int kIterationStartDivisor = 2;          // start an iteration only before soft / 2
@@ -112,6 +124,10 @@ Searcher::Searcher(int index) : index_(index) {}
 
 void Searcher::newGame() {
     history_.clear();
+    continuation_.clear();
+    captureHistory_.clear();
+    counterMoves_.clear();
+    correction_.clear();
     killers_.clear();
     evaluator_.clear();
 }
@@ -129,6 +145,8 @@ void Searcher::prepare(const Position& root, const std::vector<Move>& rootMoves,
     finished_ = IterationResult{};
     // Knowledge from the previous move is still useful, but should not dominate.
     history_.age();
+    continuation_.age();
+    captureHistory_.age();
     killers_.clear();
     seldepth_ = 0;
     nullMoveMinPly_ = 0;
@@ -188,6 +206,56 @@ void Searcher::countNode(int ply, bool pvNode) {
 
 int Searcher::evaluate() {
     return std::clamp(evaluator_.evaluate(pos_), -kEvalLimit, kEvalLimit);
+}
+
+int Searcher::correctedEval(int rawEval) const {
+    if (!shared_->config.correctionHistory) return rawEval;
+    return std::clamp(rawEval + correction_.correction(pos_.sideToMove(), pos_.pawnKey()),
+                      -kEvalLimit, kEvalLimit);
+}
+
+OrderingHints Searcher::orderingHints(int ply) const {
+    const SearchConfig& cfg = shared_->config;
+    OrderingHints hints;
+    if (cfg.captureHistory) hints.captures = &captureHistory_;
+    for (int back = 1; back <= 2; ++back) {
+        if (ply < back) break;
+        const StackEntry& e = stack_[ply - back];
+        if (!e.move.isOk() || e.piece == NoPiece) continue;
+        if (cfg.continuationHistory) {
+            hints.continuation[static_cast<std::size_t>(back - 1)] =
+                &continuation_.after(e.piece, e.move.to());
+        }
+        if (back == 1 && cfg.counterMoves) hints.counter = counterMoves_.get(e.piece, e.move.to());
+    }
+    return hints;
+}
+
+void Searcher::rewardQuiet(int ply, Move best, int depth, const MoveList& quietsTried) {
+    const SearchConfig& cfg = shared_->config;
+    const Color us = pos_.sideToMove();
+    if (cfg.killers) killers_.add(ply, best);
+    const int bonus = historyBonus(depth);
+    if (cfg.history) {
+        history_.reward(us, best, depth);
+        for (const auto& sm : quietsTried) history_.punish(us, sm.move, depth);
+    }
+    for (int back = 1; back <= 2; ++back) {
+        if (ply < back) break;
+        const StackEntry& e = stack_[ply - back];
+        if (!e.move.isOk() || e.piece == NoPiece) continue;
+        if (back == 1 && cfg.counterMoves) counterMoves_.set(e.piece, e.move.to(), best);
+        if (!cfg.continuationHistory) continue;
+        PieceToHistory& table = continuation_.after(e.piece, e.move.to());
+        applyHistoryBonus(table[pos_.movedPiece(best)][best.to()], bonus);
+        for (const auto& sm : quietsTried)
+            applyHistoryBonus(table[pos_.movedPiece(sm.move)][sm.move.to()], -bonus);
+    }
+}
+
+void Searcher::updateCaptureHistory(Move m, int bonus) {
+    const PieceType victim = m.isEnPassant() ? Pawn : typeOf(pos_.pieceOn(m.to()));
+    captureHistory_.update(pos_.movedPiece(m), m.to(), victim, bonus);
 }
 
 void Searcher::updatePv(int ply, Move m) {
@@ -295,9 +363,16 @@ void Searcher::iterativeDeepening() {
             // movetime asks for exactly that long: only the hard bound ends it. Otherwise an
             // iteration takes about as long as all before it, so one that starts after half the
             // soft bound would likely end beyond it: do not start it.
+            std::int64_t soft = scaledSoftBound(*sh.time, stability, changes);
+            if (sh.config.nodeShareTime && nodes() > 0) {
+                const double share =
+                    static_cast<double>(rootMoves_[0].nodes) / static_cast<double>(nodes());
+                soft = std::min(
+                    sh.time->hardMs,
+                    static_cast<std::int64_t>(nodeShareFactor(share) * static_cast<double>(soft)));
+            }
             if (sh.time->plan == TimeBounds::Plan::Clock &&
-                sh.clockElapsedMs() * kIterationStartDivisor >=
-                    scaledSoftBound(*sh.time, stability, changes)) {
+                sh.clockElapsedMs() * kIterationStartDivisor >= soft) {
                 break;
             }
         }
@@ -398,22 +473,29 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
 
     // Step 5. Transposition table: a deep enough entry with a fitting bound decides a non-PV
     // node at once; its move is tried first in any case.
+    // A singular-extension search of this node (one move left out) must not take the node's own
+    // table entry as its answer, nor store one.
+    const Move excluded = stack_[ply].excluded;
     const TableProbe table = probeTable(ply);
     Move ttMove = rootNode ? rootMoves_[static_cast<std::size_t>(pvIndex_)].move
                            : (table.hit ? Move(table.entry.move) : Move::none());
-    if (!pvNode && table.hit && table.entry.depth >= depth &&
+    if (!pvNode && !excluded && table.hit && table.entry.depth >= depth &&
         boundAllowsCutoff(table.entry.bound, table.score, alpha, beta) &&
         pos_.rule50() < kFiftyMoveTableTrust) {
         counters_.add(Counter::TTCutoffs);
         return table.score;
     }
 
-    // Step 6. Static evaluation (none in check), refined by a table score whose bound points
-    // the right way. "Improving": better than two plies ago, so pruning can be bolder.
+    // Step 6. Static evaluation (none in check), corrected by what searches of positions with the
+    // same pawn structure found it to miss (correction history), then refined by a table score
+    // whose bound points the right way. "Improving": better than two plies ago, so pruning can be
+    // bolder. The table keeps the raw eval; the correction may have moved on since.
+    int rawEval = kNoEval;
     int staticEval = kNoEval;
     int eval = kNoEval;
     if (!inCheck) {
-        staticEval = table.hit && table.entry.eval != kNoEval ? table.entry.eval : evaluate();
+        rawEval = table.hit && table.entry.eval != kNoEval ? table.entry.eval : evaluate();
+        staticEval = correctedEval(rawEval);
         eval = staticEval;
         if (table.hit && !isMateScore(table.score) &&
             (table.entry.bound == TTBound::Exact ||
@@ -428,10 +510,13 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // The exclusions every pruning step shares: not in check, not in PV nodes, not when the
     // window holds a mate score (mates must be searched exactly).
     const bool prunableNode = !pvNode && !inCheck && !isMateScore(alpha) && !isMateScore(beta);
+    // The node-level steps (7-10) also stay out of a singular-extension search: it asks about the
+    // moves, not about the node.
+    const bool prunableNodeSteps = prunableNode && !excluded;
 
     // Step 7. Reverse futility pruning: at shallow depth, a static eval that beats beta by a
     // margin growing with depth will almost surely still beat it after a search.
-    if (prunableNode && cfg.reverseFutility && depth <= kReverseFutilityMaxDepth &&
+    if (prunableNodeSteps && cfg.reverseFutility && depth <= kReverseFutilityMaxDepth &&
         eval - kReverseFutilityMargin * (depth - (improving ? 1 : 0)) >= beta) {
         counters_.add(Counter::ReverseFutilityPrunes);
         return eval;
@@ -440,7 +525,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // Step 8. Aggressive futility pruning (Project Invincible): at a frontier node of the
     // engine's own side, after a quiet move by the opponent, a static eval more than half a pawn
     // below alpha is trusted: a sacrifice "won back at a leaf" is taken not to be won back.
-    if (prunableNode && cfg.aggressiveFutility && depth == kFutilityDepth && ply > 0 &&
+    if (prunableNodeSteps && cfg.aggressiveFutility && depth == kFutilityDepth && ply > 0 &&
         pos_.sideToMove() == shared_->rootSide && !stack_[ply - 1].capture &&
         eval + kAggressiveFutilityMargin < alpha) {
         counters_.add(Counter::AggressiveFutilityPrunes);
@@ -449,7 +534,8 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
 
     // Step 9. Razoring at the pre-pre-frontier: if even a queen more would not reach alpha, the
     // node is hopeless enough to search one ply shallower (not to prune: tactics may remain).
-    if (prunableNode && cfg.razoring && depth == kRazoringDepth && eval + kRazoringMargin < alpha) {
+    if (prunableNodeSteps && cfg.razoring && depth == kRazoringDepth &&
+        eval + kRazoringMargin < alpha) {
         counters_.add(Counter::RazoringReductions);
         --depth;
     }
@@ -457,13 +543,14 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // Step 10. Null-move pruning: if passing still fails high after a reduced search, a real
     // move would too. Not twice in a row, not with only king and pawns (zugzwang makes passing
     // better than any move), and verified by a normal search at high depth.
-    if (prunableNode && cfg.nullMove && depth >= kNullMoveMinDepth && eval >= beta &&
+    if (prunableNodeSteps && cfg.nullMove && depth >= kNullMoveMinDepth && eval >= beta &&
         ply >= nullMoveMinPly_ && ply > 0 && !stack_[ply - 1].nullMove &&
         pos_.pieces(pos_.sideToMove()) != pos_.pieces(pos_.sideToMove(), Pawn, King)) {
         counters_.add(Counter::NullMoveTries);
         const int r = kNullMoveBaseReduction + depth / kNullMoveDepthDivisor +
                       std::min((eval - beta) / kNullMoveEvalDivisor, kNullMoveMaxEvalReduction);
         stack_[ply].move = Move::null();
+        stack_[ply].piece = NoPiece;
         stack_[ply].nullMove = true;
         stack_[ply].capture = false;
         pos_.makeNullMove();
@@ -504,24 +591,31 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         for (std::size_t i = static_cast<std::size_t>(pvIndex_); i < rootMoves_.size(); ++i)
             rootList.push(rootMoves_[i].move);
     }
+    const OrderingHints hints = orderingHints(ply);
     MovePicker picker = rootNode ? MovePicker(pos_, rootList, history_, cfg)
-                                 : MovePicker(pos_, ttMove, ply, killers_, history_, cfg);
-    const Color us = pos_.sideToMove();
+                                 : MovePicker(pos_, ttMove, ply, killers_, history_, cfg, hints);
+    const int originalAlpha = alpha;
     int bestScore = -kInfinity;
     Move bestMove = Move::none();
     PickStage bestStage = PickStage::None;
     int moveCount = 0;
     int quietCount = 0;
     MoveList quietsTried;
+    MoveList capturesTried;
     bool skipQuiets = false;
 
     while (const Move m = picker.next(skipQuiets)) {
+        if (m == excluded) continue;
         ++moveCount;
         const PickStage stage = picker.stage();
         const bool capture = pos_.isCapture(m);
         const bool noisy = capture || m.isPromotion();
         const bool givesCheck = pos_.givesCheck(m);
         const bool killer = cfg.killers && killers_.isKiller(ply, m);
+        const bool counterMove = stage == PickStage::CounterMove;
+        // The quiet move's history (butterfly + continuation), read by pruning and reductions.
+        const int statScore =
+            noisy || !cfg.history ? 0 : quietHistoryScore(pos_, m, history_, hints);
         if (!noisy) ++quietCount;
 
         if (rootNode && isMain() && shared_->callbacks && shared_->callbacks->onCurrMove &&
@@ -556,25 +650,71 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                     skipQuiets = true;
                     continue;
                 }
+                // Step 13d. History pruning: at low depth, a quiet move whose history says it
+                // has failed again and again in this context is not searched (killers and the
+                // counter move were chosen for this node and are kept).
+                if (cfg.historyPruning && cfg.history && depth <= kHistoryPruningMaxDepth &&
+                    !killer && !counterMove && statScore < -kHistoryPruningMargin * depth) {
+                    counters_.add(Counter::HistoryPrunes);
+                    continue;
+                }
+                // Step 13e. SEE pruning of quiet moves: a quiet move that puts material en prise
+                // for more than a margin growing with depth is not worth the search.
+                if (cfg.seeQuietPruning && depth <= kSeeQuietPruningMaxDepth &&
+                    !seeGe(pos_, m, -kSeeQuietMarginPerDepth * depth)) {
+                    counters_.add(Counter::SeeQuietPrunes);
+                    continue;
+                }
             } else if (capture && !givesCheck && cfg.see && depth <= kSeePruningMaxDepth &&
                        !seeGe(pos_, m, -kSeePruningMarginPerDepth * depth)) {
-                // Step 13d. SEE pruning: a capture that loses material heavily is not worth a
+                // Step 13f. SEE pruning: a capture that loses material heavily is not worth a
                 // shallow search.
                 counters_.add(Counter::SeePrunes);
                 continue;
             }
         }
 
-        // Step 14. Check extension: a checking move is searched one ply deeper (forcing lines
-        // are narrow and decisive); bounded so extensions cannot run away.
+        // Step 14. Singular extension: when the table move's score (a lower bound from a search
+        // nearly as deep) beats every other move by a margin in a reduced search that leaves it
+        // out, the node hangs on that one move: search it one ply deeper. If even the other moves
+        // reach beta, several moves refute the line: cut at once (multi-cut). If they do not
+        // but the table score is above beta anyway, the move is less critical than it looked:
+        // one ply shallower (negative extension).
         int extension = 0;
-        if (cfg.checkExtension && givesCheck && ply < kMaxExtensionPlyFactor * rootDepth_) {
+        if (cfg.singularExtensions && !rootNode && !excluded && m == ttMove &&
+            depth >= kSingularMinDepth && table.hit &&
+            table.entry.depth >= depth - kSingularTableDepthSlack &&
+            table.entry.bound != TTBound::Upper && !isMateScore(table.score) &&
+            ply < kMaxExtensionPlyFactor * rootDepth_) {
+            const int singularBeta = table.score - kSingularMarginPerDepth * depth;
+            stack_[ply].excluded = m;
+            const int singularScore = search<NodeType::NonPV>(singularBeta - 1, singularBeta,
+                                                              (depth - 1) / 2, ply, cutNode);
+            stack_[ply].excluded = Move::none();
+            if (shared_->stop.load(std::memory_order_relaxed)) return 0;
+            if (singularScore < singularBeta) {
+                extension = 1;
+                counters_.add(Counter::SingularExtensions);
+            } else if (singularBeta >= beta) {
+                counters_.add(Counter::SingularMultiCuts);
+                return singularBeta;
+            } else if (table.score >= beta) {
+                extension = -1;
+                counters_.add(Counter::NegativeExtensions);
+            }
+        }
+        // Step 15. Check extension: a checking move is searched one ply deeper (forcing lines
+        // are narrow and decisive); bounded so extensions cannot run away.
+        if (cfg.checkExtension && extension == 0 && givesCheck &&
+            ply < kMaxExtensionPlyFactor * rootDepth_) {
             extension = 1;
             counters_.add(Counter::CheckExtensions);
         }
         const int newDepth = depth - 1 + extension;
 
+        const std::uint64_t nodesBefore = rootNode ? nodes() : 0;
         stack_[ply].move = m;
+        stack_[ply].piece = pos_.movedPiece(m);
         stack_[ply].capture = capture;
         pos_.makeMove(m);
         if (cfg.transpositionTable) shared_->tt->prefetch(pos_.key());
@@ -582,7 +722,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
 
         int score = 0;
         bool fullDepthZeroWindow;
-        // Step 15. Late move reductions: quiet moves late in the ordering are rarely best;
+        // Step 16. Late move reductions: quiet moves late in the ordering are rarely best;
         // search them shallower first and again at full depth only if they beat alpha. PV nodes
         // reduce one ply less, killers and checks are not reduced.
         if (cfg.lateMoveReductions && depth >= kLmrMinDepth && moveCount > (pvNode ? 2 : 1) &&
@@ -591,7 +731,10 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
             if (pvNode) --r;
             if (!improving) ++r;
             if (cutNode) ++r;
-            if (cfg.history) r -= history_.quiet(us, m) / kLmrHistoryDivisor;
+            if (cfg.history) {
+                r -= cfg.continuationHistory ? statScore / kLmrStatDivisor
+                                             : statScore / kLmrHistoryDivisor;
+            }
             r = std::clamp(r, 0, newDepth - 1);
             if (r > 0) counters_.add(Counter::LateMoveReductions);
             score = -search<NodeType::NonPV>(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
@@ -600,7 +743,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         } else {
             fullDepthZeroWindow = !pvNode || moveCount > 1;
         }
-        // Step 16. Principal variation search: after the first move, prove each move worse with
+        // Step 17. Principal variation search: after the first move, prove each move worse with
         // a zero window; only a move that beats alpha is searched again with the full window.
         if (fullDepthZeroWindow) {
             score = -search<NodeType::NonPV>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
@@ -618,6 +761,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         if (rootNode) {
             auto it = std::find_if(rootMoves_.begin(), rootMoves_.end(),
                                    [m](const RootMove& rm) { return rm.move == m; });
+            it->nodes += nodes() - nodesBefore;
             if (moveCount == 1 || score > alpha) {
                 it->score = score;
                 it->seldepth = seldepth_;
@@ -638,37 +782,57 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                 alpha = score;
             }
         }
-        if (!noisy && m != bestMove) quietsTried.push(m);
+        if (m != bestMove) {
+            if (!noisy) quietsTried.push(m);
+            if (capture) capturesTried.push(m);
+        }
     }
 
-    // Step 17. No legal move: checkmate or stalemate.
-    if (moveCount == 0) return inCheck ? matedIn(ply) : kDraw;
+    // Step 18. No legal move: checkmate or stalemate (in a singular-extension search, only the
+    // left-out move was legal: it is singular, so fail low).
+    if (moveCount == 0) return excluded ? alpha : inCheck ? matedIn(ply) : kDraw;
 
-    // Step 18. A cutoff teaches the move ordering: the quiet move becomes a killer and gains
-    // history (depth²), the quiet moves tried before it lose as much.
+    // Step 19. A cutoff teaches the move ordering: a quiet move becomes a killer and the counter
+    // move of the opponent's last move, and gains history (depth²) in the butterfly and
+    // continuation tables, the quiet moves tried before it lose as much; a capture gains capture
+    // history. The captures tried before the cutoff move lose capture history.
     if (bestScore >= beta) {
         counters_.add(Counter::BetaCutoffs);
         if (moveCount == 1) counters_.add(Counter::FirstMoveCutoffs);
         if (bestStage == PickStage::TableMove) counters_.add(Counter::HashMoveCutoffs);
         if (bestStage == PickStage::Killer) counters_.add(Counter::KillerCutoffs);
+        if (bestStage == PickStage::CounterMove) counters_.add(Counter::CounterMoveCutoffs);
         if (bestStage == PickStage::Quiet) counters_.add(Counter::HistoryCutoffs);
+        const int bonus = historyBonus(depth);
         if (!pos_.isCaptureOrPromotion(bestMove)) {
-            if (cfg.killers) killers_.add(ply, bestMove);
-            if (cfg.history) {
-                history_.reward(us, bestMove, depth);
-                for (const auto& sm : quietsTried) history_.punish(us, sm.move, depth);
-            }
+            rewardQuiet(ply, bestMove, depth, quietsTried);
+        } else if (cfg.captureHistory && pos_.isCapture(bestMove)) {
+            updateCaptureHistory(bestMove, bonus);
+        }
+        if (cfg.captureHistory) {
+            for (const auto& sm : capturesTried) updateCaptureHistory(sm.move, -bonus);
         }
     }
 
-    // Step 19. Store the result. At the root of a MultiPV search only the first line is stored
+    const TTBound bound = bestScore >= beta                                   ? TTBound::Lower
+                          : (pvNode && bestScore > originalAlpha && bestMove) ? TTBound::Exact
+                                                                              : TTBound::Upper;
+    // Step 20. Correction history: the search result against the static eval, where the bound
+    // says which way the eval erred (a fail high only shows the eval too low, a fail low only
+    // too high). Not from nodes decided by a capture or promotion (material, not structure), not
+    // from mate scores.
+    if (cfg.correctionHistory && !inCheck && !excluded && depth >= kCorrectionMinDepth &&
+        !isMateScore(bestScore) && !(bestMove && pos_.isCaptureOrPromotion(bestMove)) &&
+        !(bound == TTBound::Lower && bestScore <= staticEval) &&
+        !(bound == TTBound::Upper && bestScore >= staticEval)) {
+        correction_.update(pos_.sideToMove(), pos_.pawnKey(), depth, bestScore, rawEval);
+    }
+
+    // Step 21. Store the result. At the root of a MultiPV search only the first line is stored
     // (later lines exclude the best moves, so their scores are not the node's score).
-    if (cfg.transpositionTable && !(rootNode && pvIndex_ > 0)) {
-        const TTBound bound = bestScore >= beta      ? TTBound::Lower
-                              : (pvNode && bestMove) ? TTBound::Exact
-                                                     : TTBound::Upper;
-        shared_->tt->store(table.key, TTData{bestMove.raw(), scoreToTable(bestScore, ply),
-                                             staticEval, depth, bound, pvNode});
+    if (cfg.transpositionTable && !excluded && !(rootNode && pvIndex_ > 0)) {
+        shared_->tt->store(table.key, TTData{bestMove.raw(), scoreToTable(bestScore, ply), rawEval,
+                                             depth, bound, pvNode});
     }
     return bestScore;
 }
@@ -718,12 +882,12 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
 
     // Step Q3. Stand pat: the side to move is not forced to capture, so the static eval is a
     // lower bound on the score. In check there is no standing pat: every evasion is searched.
-    int staticEval = kNoEval;
+    int rawEval = kNoEval;
     int bestScore = -kInfinity;
     Square threatSquare = NoSquare;
     if (!inCheck) {
-        staticEval = table.hit && table.entry.eval != kNoEval ? table.entry.eval : evaluate();
-        bestScore = staticEval;
+        rawEval = table.hit && table.entry.eval != kNoEval ? table.entry.eval : evaluate();
+        bestScore = correctedEval(rawEval);
         // Step Q4. Two-sided quiescence (Micro-Max's threat detection): if passing would lose
         // material, the stand-pat score is not safe. Use the lower value, and also search quiet
         // moves of the threatened piece. Only at the first quiescence ply, so threats and
@@ -732,7 +896,7 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
             const int threat = detectThreat(threatSquare);
             if (threat >= kThreatMinGain) {
                 counters_.add(Counter::ThreatsDetected);
-                bestScore = staticEval - threat;
+                bestScore -= threat;
             } else {
                 threatSquare = NoSquare;
             }
@@ -748,8 +912,10 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
     // Step Q5. Captures and promotions; quiet checks at the first quiescence ply; in check all
     // evasions.
     const bool withChecks = cfg.quiescenceChecks && qply == 0;
+    OrderingHints hints;
+    if (cfg.captureHistory) hints.captures = &captureHistory_;
     MovePicker picker(pos_, table.hit ? Move(table.entry.move) : Move::none(), history_, cfg,
-                      withChecks, threatSquare);
+                      withChecks, threatSquare, hints);
     Move bestMove = Move::none();
     int moveCount = 0;
     while (const Move m = picker.next()) {
@@ -780,6 +946,7 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
             }
         }
         stack_[ply].move = m;
+        stack_[ply].piece = pos_.movedPiece(m);
         stack_[ply].capture = capture;
         pos_.makeMove(m);
         stack_[ply + 1].pvLength = ply + 1;
@@ -802,8 +969,8 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
 
     if (cfg.transpositionTable) {
         const TTBound bound = bestScore >= beta ? TTBound::Lower : TTBound::Upper;
-        shared_->tt->store(table.key, TTData{bestMove.raw(), scoreToTable(bestScore, ply),
-                                             staticEval, kQuiescenceTableDepth, bound, PvNode});
+        shared_->tt->store(table.key, TTData{bestMove.raw(), scoreToTable(bestScore, ply), rawEval,
+                                             kQuiescenceTableDepth, bound, PvNode});
     }
     return bestScore;
 }

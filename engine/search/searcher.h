@@ -16,7 +16,9 @@
 #include "core/position.h"
 #include "engine.h"
 #include "eval/evaluate.h"
+#include "search/correction.h"
 #include "search/history.h"
+#include "search/movepick.h"
 #include "search/score.h"
 #include "search/stats.h"
 #include "search/timeman.h"
@@ -55,6 +57,7 @@ struct RootMove {
     int previousScore = -kInfinity;
     int seldepth = 0;
     std::vector<Move> pv;
+    std::uint64_t nodes = 0;  // spent on this move's subtree, over all iterations (time management)
 };
 
 // What one finished iteration produced, kept so the result comes from a finished iteration.
@@ -87,9 +90,11 @@ class Searcher {
 
     struct StackEntry {
         int staticEval = 0;
-        Move move;             // the move made from this ply
-        bool capture = false;  // ... and whether it captured
+        Move move;              // the move made from this ply
+        Piece piece = NoPiece;  // ... the piece it moved (NoPiece after a null move)
+        bool capture = false;   // ... and whether it captured
         bool nullMove = false;
+        Move excluded;  // the move a singular-extension search leaves out
         int pvLength = 0;
         std::array<Move, kMaxSearchPly + 1> pv{};
     };
@@ -119,6 +124,13 @@ class Searcher {
     void countNode(int ply, bool pvNode);
     bool isDrawInTree(int ply) const;
     int evaluate();
+    // The static eval corrected by the correction history (where switched on).
+    int correctedEval(int rawEval) const;
+    // What ordering knows of the node at `ply` beyond the butterfly history.
+    OrderingHints orderingHints(int ply) const;
+    // A cutoff by a quiet move: killers, counter move, butterfly and continuation histories.
+    void rewardQuiet(int ply, Move best, int depth, const MoveList& quietsTried);
+    void updateCaptureHistory(Move m, int bonus);
     void updatePv(int ply, Move m);
     void reportLines(int depth);
 
@@ -126,6 +138,10 @@ class Searcher {
     Position pos_;
     Evaluator evaluator_;
     History history_;
+    ContinuationHistory continuation_;
+    CaptureHistory captureHistory_;
+    CounterMoves counterMoves_;
+    CorrectionHistory correction_;
     Killers killers_;
     Counters counters_;
     std::atomic<std::uint64_t> nodes_{0};

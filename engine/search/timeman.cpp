@@ -84,4 +84,15 @@ std::int64_t scaledSoftBound(const TimeBounds& bounds, int bestMoveStability, in
     return std::clamp<std::int64_t>(scaled, kMinimumMs, bounds.hardMs);
 }
 
+double nodeShareFactor(double bestMoveNodeShare) {
+    // 1.0 at a share of one half, 0.6 when the best move took 90 % of the nodes, up to 1.4 when
+    // it took a tenth; linear in between.
+    constexpr double kEvenShare = 0.5;
+    constexpr double kSlope = 1.0;
+    constexpr double kMinFactor = 0.6;
+    constexpr double kMaxFactor = 1.4;
+    const double share = std::clamp(bestMoveNodeShare, 0.0, 1.0);
+    return std::clamp(1.0 + kSlope * (kEvenShare - share), kMinFactor, kMaxFactor);
+}
+
 }  // namespace outpost::search

@@ -34,4 +34,9 @@ std::optional<TimeBounds> computeTimeBounds(const SearchLimits& limits, bool whi
 // time, one that has held for many iterations less. Never beyond the hard bound.
 std::int64_t scaledSoftBound(const TimeBounds& bounds, int bestMoveStability, int bestMoveChanges);
 
+// A factor on the soft bound from the best move's share of the nodes searched so far (0..1): a
+// best move that took nearly all the effort is clear (spend less); one that shared the effort
+// with rivals is contested (spend more).
+double nodeShareFactor(double bestMoveNodeShare);
+
 }  // namespace outpost::search

@@ -37,6 +37,14 @@ export const TECHNIQUES: Technique[] = [
   { name: 'reverseFutility', label: 'Reverse futility', defaultOn: true, counters: ['reverseFutilityPrunes'] },
   { name: 'lateMovePruning', label: 'Late move pruning', defaultOn: true, counters: ['lateMovePrunes'] },
   { name: 'internalIterativeReductions', label: 'Internal iterative reductions', defaultOn: true, counters: ['internalIterativeReductions'] },
+  { name: 'continuationHistory', label: 'Continuation history', defaultOn: true },
+  { name: 'captureHistory', label: 'Capture history', defaultOn: true },
+  { name: 'counterMoves', label: 'Counter moves', defaultOn: true, counters: ['counterMoveCutoffs'] },
+  { name: 'historyPruning', label: 'History pruning', defaultOn: true, counters: ['historyPrunes'] },
+  { name: 'seeQuietPruning', label: 'SEE pruning of quiet moves', defaultOn: true, counters: ['seeQuietPrunes'] },
+  { name: 'correctionHistory', label: 'Correction history', defaultOn: true },
+  { name: 'singularExtensions', label: 'Singular extensions', defaultOn: true, counters: ['singularExtensions', 'singularMultiCuts', 'negativeExtensions'] },
+  { name: 'nodeShareTime', label: "Time by the best move's node share", defaultOn: true },
   { name: 'network', label: 'Network evaluation (off: hand-crafted)', defaultOn: false },
 ];
 
