@@ -84,6 +84,7 @@ struct SearchConfig {
     bool correctionHistory = true;
     bool singularExtensions = true;
     bool nodeShareTime = true;
+    bool probCut = true;
     // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
     bool network = false;
 

@@ -41,6 +41,9 @@ constexpr int kNullMoveVerifyDepth = 12;  // verify null-move cutoffs at and bey
 constexpr int kNullMoveVerifyPlyNumerator = 3;
 constexpr int kNullMoveVerifyPlyDenominator = 4;
 constexpr int kIirMinDepth = 4;
+constexpr int kProbCutMinDepth = 5;
+constexpr int kProbCutMargin = 200;   // a capture must beat beta by this in a shallow search ...
+constexpr int kProbCutReduction = 4;  // ... searched this many plies shallower
 
 // --- Move-level pruning ---------------------------------------------------------------------
 constexpr int kFutilityDepth = 1;             // frontier
@@ -577,7 +580,44 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         }
     }
 
-    // Step 11. Internal iterative reduction: without a table move the ordering is poor, so a
+    // Step 11. ProbCut: a good capture whose shallow search beats beta by a clear margin would
+    // almost surely beat beta at full depth too. Captures that cannot gain the margin by SEE are
+    // not tried; a quiescence search filters the rest before the reduced search. Skipped when
+    // the table already knows a search nearly as deep stayed below the raised bound.
+    if (prunableNodeSteps && cfg.probCut && depth >= kProbCutMinDepth &&
+        !isMateScore(beta + kProbCutMargin) &&
+        !(table.hit && table.entry.depth >= depth - kProbCutReduction + 1 &&
+          table.entry.bound != TTBound::Lower && table.score < beta + kProbCutMargin)) {
+        const int probBeta = beta + kProbCutMargin;
+        OrderingHints captureHints;
+        if (cfg.captureHistory) captureHints.captures = &captureHistory_;
+        MovePicker captures(pos_, ttMove, history_, cfg, false, NoSquare, captureHints);
+        while (const Move m = captures.next()) {
+            if (!pos_.isCaptureOrPromotion(m) || !seeGe(pos_, m, probBeta - staticEval)) continue;
+            stack_[ply].move = m;
+            stack_[ply].piece = pos_.movedPiece(m);
+            stack_[ply].capture = pos_.isCapture(m);
+            pos_.makeMove(m);
+            int score = -quiescence<false>(-probBeta, -probBeta + 1, ply + 1, 0);
+            if (score >= probBeta) {
+                score = -search<NodeType::NonPV>(-probBeta, -probBeta + 1,
+                                                 depth - kProbCutReduction, ply + 1, !cutNode);
+            }
+            pos_.unmakeMove();
+            if (shared_->stop.load(std::memory_order_relaxed)) return 0;
+            if (score >= probBeta) {
+                counters_.add(Counter::ProbCuts);
+                if (cfg.transpositionTable) {
+                    shared_->tt->store(
+                        table.key, TTData{m.raw(), scoreToTable(score, ply), rawEval,
+                                          depth - kProbCutReduction + 1, TTBound::Lower, false});
+                }
+                return score;
+            }
+        }
+    }
+
+    // Step 12. Internal iterative reduction: without a table move the ordering is poor, so a
     // shallower search here is cheaper and fills the table for the next visit.
     if (cfg.internalIterativeReductions && !rootNode && !ttMove && depth >= kIirMinDepth &&
         (pvNode || cutNode)) {
@@ -585,7 +625,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         --depth;
     }
 
-    // Step 12. The moves.
+    // Step 13. The moves.
     MoveList rootList;
     if (rootNode) {
         for (std::size_t i = static_cast<std::size_t>(pvIndex_); i < rootMoves_.size(); ++i)
@@ -623,11 +663,11 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
             shared_->callbacks->onCurrMove(moveToUci(m), moveCount + pvIndex_, depth);
         }
 
-        // Step 13. Pruning of single moves at shallow depth, once one move has been searched
+        // Step 14. Pruning of single moves at shallow depth, once one move has been searched
         // (so a node is never left without a score). Never captures, promotions or checks.
         if (!rootNode && prunableNode && bestScore > -kMateBound) {
             if (!noisy && !givesCheck) {
-                // Step 13a. Late move pruning: late quiet moves at low depth almost never
+                // Step 14a. Late move pruning: late quiet moves at low depth almost never
                 // matter once the well-ordered moves have been searched.
                 if (cfg.lateMovePruning && depth <= kLateMovePruningMaxDepth &&
                     quietCount > (kLateMovePruningBase + depth * depth) / (improving ? 1 : 2)) {
@@ -635,14 +675,14 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                     skipQuiets = true;
                     continue;
                 }
-                // Step 13b. Futility pruning at the frontier: a quiet move changes the eval by
+                // Step 14b. Futility pruning at the frontier: a quiet move changes the eval by
                 // less than a minor piece, so if eval + margin cannot reach alpha, skip quiets.
                 if (cfg.futility && depth == kFutilityDepth && eval + kFutilityMargin <= alpha) {
                     counters_.add(Counter::FutilityPrunes);
                     skipQuiets = true;
                     continue;
                 }
-                // Step 13c. Extended futility at the pre-frontier, with a rook's margin (the
+                // Step 14c. Extended futility at the pre-frontier, with a rook's margin (the
                 // opponent's reply may also change the eval).
                 if (cfg.extendedFutility && depth == kExtendedFutilityDepth &&
                     eval + kExtendedFutilityMargin <= alpha) {
@@ -650,7 +690,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                     skipQuiets = true;
                     continue;
                 }
-                // Step 13d. History pruning: at low depth, a quiet move whose history says it
+                // Step 14d. History pruning: at low depth, a quiet move whose history says it
                 // has failed again and again in this context is not searched (killers and the
                 // counter move were chosen for this node and are kept).
                 if (cfg.historyPruning && cfg.history && depth <= kHistoryPruningMaxDepth &&
@@ -658,7 +698,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                     counters_.add(Counter::HistoryPrunes);
                     continue;
                 }
-                // Step 13e. SEE pruning of quiet moves: a quiet move that puts material en prise
+                // Step 14e. SEE pruning of quiet moves: a quiet move that puts material en prise
                 // for more than a margin growing with depth is not worth the search.
                 if (cfg.seeQuietPruning && depth <= kSeeQuietPruningMaxDepth &&
                     !seeGe(pos_, m, -kSeeQuietMarginPerDepth * depth)) {
@@ -667,14 +707,14 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                 }
             } else if (capture && !givesCheck && cfg.see && depth <= kSeePruningMaxDepth &&
                        !seeGe(pos_, m, -kSeePruningMarginPerDepth * depth)) {
-                // Step 13f. SEE pruning: a capture that loses material heavily is not worth a
+                // Step 14f. SEE pruning: a capture that loses material heavily is not worth a
                 // shallow search.
                 counters_.add(Counter::SeePrunes);
                 continue;
             }
         }
 
-        // Step 14. Singular extension: when the table move's score (a lower bound from a search
+        // Step 15. Singular extension: when the table move's score (a lower bound from a search
         // nearly as deep) beats every other move by a margin in a reduced search that leaves it
         // out, the node hangs on that one move: search it one ply deeper. If even the other moves
         // reach beta, several moves refute the line: cut at once (multi-cut). If they do not
@@ -703,7 +743,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                 counters_.add(Counter::NegativeExtensions);
             }
         }
-        // Step 15. Check extension: a checking move is searched one ply deeper (forcing lines
+        // Step 16. Check extension: a checking move is searched one ply deeper (forcing lines
         // are narrow and decisive); bounded so extensions cannot run away.
         if (cfg.checkExtension && extension == 0 && givesCheck &&
             ply < kMaxExtensionPlyFactor * rootDepth_) {
@@ -722,7 +762,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
 
         int score = 0;
         bool fullDepthZeroWindow;
-        // Step 16. Late move reductions: quiet moves late in the ordering are rarely best;
+        // Step 17. Late move reductions: quiet moves late in the ordering are rarely best;
         // search them shallower first and again at full depth only if they beat alpha. PV nodes
         // reduce one ply less, killers and checks are not reduced.
         if (cfg.lateMoveReductions && depth >= kLmrMinDepth && moveCount > (pvNode ? 2 : 1) &&
@@ -743,7 +783,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         } else {
             fullDepthZeroWindow = !pvNode || moveCount > 1;
         }
-        // Step 17. Principal variation search: after the first move, prove each move worse with
+        // Step 18. Principal variation search: after the first move, prove each move worse with
         // a zero window; only a move that beats alpha is searched again with the full window.
         if (fullDepthZeroWindow) {
             score = -search<NodeType::NonPV>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
@@ -788,11 +828,11 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         }
     }
 
-    // Step 18. No legal move: checkmate or stalemate (in a singular-extension search, only the
+    // Step 19. No legal move: checkmate or stalemate (in a singular-extension search, only the
     // left-out move was legal: it is singular, so fail low).
     if (moveCount == 0) return excluded ? alpha : inCheck ? matedIn(ply) : kDraw;
 
-    // Step 19. A cutoff teaches the move ordering: a quiet move becomes a killer and the counter
+    // Step 20. A cutoff teaches the move ordering: a quiet move becomes a killer and the counter
     // move of the opponent's last move, and gains history (depth²) in the butterfly and
     // continuation tables, the quiet moves tried before it lose as much; a capture gains capture
     // history. The captures tried before the cutoff move lose capture history.
@@ -817,7 +857,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     const TTBound bound = bestScore >= beta                                   ? TTBound::Lower
                           : (pvNode && bestScore > originalAlpha && bestMove) ? TTBound::Exact
                                                                               : TTBound::Upper;
-    // Step 20. Correction history: the search result against the static eval, where the bound
+    // Step 21. Correction history: the search result against the static eval, where the bound
     // says which way the eval erred (a fail high only shows the eval too low, a fail low only
     // too high). Not from nodes decided by a capture or promotion (material, not structure), not
     // from mate scores.
@@ -828,7 +868,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         correction_.update(pos_.sideToMove(), pos_.pawnKey(), depth, bestScore, rawEval);
     }
 
-    // Step 21. Store the result. At the root of a MultiPV search only the first line is stored
+    // Step 22. Store the result. At the root of a MultiPV search only the first line is stored
     // (later lines exclude the best moves, so their scores are not the node's score).
     if (cfg.transpositionTable && !excluded && !(rootNode && pvIndex_ > 0)) {
         shared_->tt->store(table.key, TTData{bestMove.raw(), scoreToTable(bestScore, ply), rawEval,
