@@ -59,7 +59,7 @@ struct SearchConfig {
     bool killers = true;
     bool history = true;
     bool mvvLva = true;
-    bool recaptureFirst = true;
+    bool recaptureFirst = false;
     bool see = true;
     bool quiescenceChecks = true;
     bool twoSidedQuiescence = false;
@@ -77,9 +77,9 @@ struct SearchConfig {
     bool internalIterativeReductions = true;
     // Issue 12's techniques (docs/search.md, "Techniques, switches and counters").
     bool continuationHistory = true;
-    bool captureHistory = true;
-    bool counterMoves = true;
-    bool historyPruning = true;
+    bool captureHistory = false;
+    bool counterMoves = false;
+    bool historyPruning = false;
     bool seeQuietPruning = true;
     bool correctionHistory = true;
     bool singularExtensions = true;

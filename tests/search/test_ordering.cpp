@@ -46,6 +46,7 @@ TEST_CASE("Recapture first: the capture of the piece that just moved goes before
     History history;
     Killers killers;
     SearchConfig config;
+    config.recaptureFirst = true;
     MovePicker on(pos, Move::none(), 1, killers, history, config, {});
     const auto withRecapture = order(on);
     REQUIRE(withRecapture.front() == "c3e4");
