@@ -83,7 +83,7 @@ struct SearchConfig {
     bool seeQuietPruning = true;
     bool correctionHistory = true;
     bool singularExtensions = true;
-    bool nodeShareTime = true;
+    bool nodeShareTime = false;
     bool probCut = true;
     // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
     bool network = false;

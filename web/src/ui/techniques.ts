@@ -45,7 +45,7 @@ export const TECHNIQUES: Technique[] = [
   { name: 'correctionHistory', label: 'Correction history', defaultOn: true },
   { name: 'singularExtensions', label: 'Singular extensions', defaultOn: true, counters: ['singularExtensions', 'singularMultiCuts', 'negativeExtensions'] },
   { name: 'probCut', label: 'ProbCut', defaultOn: true, counters: ['probCuts'] },
-  { name: 'nodeShareTime', label: "Time by the best move's node share", defaultOn: true },
+  { name: 'nodeShareTime', label: "Time by the best move's node share", defaultOn: false },
   { name: 'network', label: 'Network evaluation (off: hand-crafted)', defaultOn: false },
 ];
 
