@@ -57,8 +57,7 @@ constexpr int kSeePruningMarginPerDepth = 100;  // captures losing more than thi
 constexpr int kSeeQuietPruningMaxDepth = 8;
 constexpr int kSeeQuietMarginPerDepth = 60;  // quiet moves losing more than this per ply are cut
 constexpr int kHistoryPruningMaxDepth = 3;
-constexpr int kHistoryPruningMargin =
-    1500;  // per ply of depth, on the butterfly + continuation sum
+constexpr int kHistoryPruningMargin = 1500;  // per ply, on butterfly + continuation history
 
 // --- Reductions and extensions --------------------------------------------------------------
 constexpr int kLmrMinDepth = 3;
@@ -76,9 +75,6 @@ constexpr int kSingularMarginPerDepth = 2;   // singular beta: table score - 2 c
 constexpr int kDeltaMargin = 200;    // a capture must bring the score this close to alpha
 constexpr int kThreatMinGain = 100;  // threats of less than a pawn are ignored
 constexpr int kQuiescenceTableDepth = -1;
-
-// --- Histories ------------------------------------------------------------------------------
-constexpr int kCorrectionMinDepth = 1;  // the shallowest search that teaches the correction
 
 constexpr std::uint32_t kTimeCheckInterval = 512;  // nodes between clock reads
 constexpr int kIterationStartDivisor = 2;          // start an iteration only before soft / 2
@@ -217,19 +213,30 @@ int Searcher::correctedEval(int rawEval) const {
                       -kEvalLimit, kEvalLimit);
 }
 
+const Searcher::StackEntry* Searcher::moveBefore(int ply, int back) const {
+    if (ply < back) return nullptr;
+    const StackEntry& e = stack_[ply - back];
+    return e.move.isOk() && e.piece != NoPiece ? &e : nullptr;
+}
+
+OrderingHints Searcher::captureHints() const {
+    OrderingHints hints;
+    if (shared_->config.captureHistory) hints.captures = &captureHistory_;
+    return hints;
+}
+
 OrderingHints Searcher::orderingHints(int ply) const {
     const SearchConfig& cfg = shared_->config;
-    OrderingHints hints;
-    if (cfg.captureHistory) hints.captures = &captureHistory_;
+    OrderingHints hints = captureHints();
     for (int back = 1; back <= 2; ++back) {
-        if (ply < back) break;
-        const StackEntry& e = stack_[ply - back];
-        if (!e.move.isOk() || e.piece == NoPiece) continue;
+        const StackEntry* e = moveBefore(ply, back);
+        if (e == nullptr) continue;
         if (cfg.continuationHistory) {
             hints.continuation[static_cast<std::size_t>(back - 1)] =
-                &continuation_.after(e.piece, e.move.to());
+                &continuation_.after(e->piece, e->move.to());
         }
-        if (back == 1 && cfg.counterMoves) hints.counter = counterMoves_.get(e.piece, e.move.to());
+        if (back == 1 && cfg.counterMoves)
+            hints.counter = counterMoves_.get(e->piece, e->move.to());
     }
     return hints;
 }
@@ -244,12 +251,11 @@ void Searcher::rewardQuiet(int ply, Move best, int depth, const MoveList& quiets
         for (const auto& sm : quietsTried) history_.punish(us, sm.move, depth);
     }
     for (int back = 1; back <= 2; ++back) {
-        if (ply < back) break;
-        const StackEntry& e = stack_[ply - back];
-        if (!e.move.isOk() || e.piece == NoPiece) continue;
-        if (back == 1 && cfg.counterMoves) counterMoves_.set(e.piece, e.move.to(), best);
+        const StackEntry* e = moveBefore(ply, back);
+        if (e == nullptr) continue;
+        if (back == 1 && cfg.counterMoves) counterMoves_.set(e->piece, e->move.to(), best);
         if (!cfg.continuationHistory) continue;
-        PieceToHistory& table = continuation_.after(e.piece, e.move.to());
+        PieceToHistory& table = continuation_.after(e->piece, e->move.to());
         applyHistoryBonus(table[pos_.movedPiece(best)][best.to()], bonus);
         for (const auto& sm : quietsTried)
             applyHistoryBonus(table[pos_.movedPiece(sm.move)][sm.move.to()], -bonus);
@@ -589,9 +595,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         !(table.hit && table.entry.depth >= depth - kProbCutReduction + 1 &&
           table.entry.bound != TTBound::Lower && table.score < beta + kProbCutMargin)) {
         const int probBeta = beta + kProbCutMargin;
-        OrderingHints captureHints;
-        if (cfg.captureHistory) captureHints.captures = &captureHistory_;
-        MovePicker captures(pos_, ttMove, history_, cfg, false, NoSquare, captureHints);
+        MovePicker captures(pos_, ttMove, history_, cfg, false, NoSquare, captureHints());
         while (const Move m = captures.next()) {
             if (!pos_.isCaptureOrPromotion(m) || !seeGe(pos_, m, probBeta - staticEval)) continue;
             stack_[ply].move = m;
@@ -861,8 +865,8 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // says which way the eval erred (a fail high only shows the eval too low, a fail low only
     // too high). Not from nodes decided by a capture or promotion (material, not structure), not
     // from mate scores.
-    if (cfg.correctionHistory && !inCheck && !excluded && depth >= kCorrectionMinDepth &&
-        !isMateScore(bestScore) && !(bestMove && pos_.isCaptureOrPromotion(bestMove)) &&
+    if (cfg.correctionHistory && !inCheck && !excluded && !isMateScore(bestScore) &&
+        !(bestMove && pos_.isCaptureOrPromotion(bestMove)) &&
         !(bound == TTBound::Lower && bestScore <= staticEval) &&
         !(bound == TTBound::Upper && bestScore >= staticEval)) {
         correction_.update(pos_.sideToMove(), pos_.pawnKey(), depth, bestScore, rawEval);
@@ -952,10 +956,8 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
     // Step Q5. Captures and promotions; quiet checks at the first quiescence ply; in check all
     // evasions.
     const bool withChecks = cfg.quiescenceChecks && qply == 0;
-    OrderingHints hints;
-    if (cfg.captureHistory) hints.captures = &captureHistory_;
     MovePicker picker(pos_, table.hit ? Move(table.entry.move) : Move::none(), history_, cfg,
-                      withChecks, threatSquare, hints);
+                      withChecks, threatSquare, captureHints());
     Move bestMove = Move::none();
     int moveCount = 0;
     while (const Move m = picker.next()) {

@@ -126,8 +126,13 @@ class Searcher {
     int evaluate();
     // The static eval corrected by the correction history (where switched on).
     int correctedEval(int rawEval) const;
-    // What ordering knows of the node at `ply` beyond the butterfly history.
+    // The entry of the real move `back` plies before `ply` (null before the root or after a
+    // null move): what continuation history and counter moves are keyed by.
+    const StackEntry* moveBefore(int ply, int back) const;
+    // What ordering knows of the node at `ply` beyond the butterfly history; for captures only
+    // (quiescence, ProbCut) the capture history.
     OrderingHints orderingHints(int ply) const;
+    OrderingHints captureHints() const;
     // A cutoff by a quiet move: killers, counter move, butterfly and continuation histories.
     void rewardQuiet(int ply, Move best, int depth, const MoveList& quietsTried);
     void updateCaptureHistory(Move m, int bonus);
