@@ -2,7 +2,8 @@
 # The network's training pipeline end to end on a tiny sample (docs/nnue.md): self-play data from
 # outpost-datagen, a few epochs of outpost-nnue-train, and the exported file read back by the
 # engine's own loader and integer inference. Checks that every generated line is read, that the
-# training error falls, and that the engine accepts the net.
+# training error falls, that the engine accepts the net, and that K (--wdl-scale auto) is fitted
+# where it should be: on positions whose results follow sigmoid(score / 200), it comes out ~200.
 #   nnue_pipeline.sh DATAGEN TRAINER
 set -eu
 datagen=$1 trainer=$2
@@ -25,4 +26,20 @@ grep -q "^held-out error as the engine sees it: network [0-9]" trainer.out ||
 "$trainer" --verify nnue_pipeline.nnue --holdout 0.2 nnue_pipeline.txt > verify.out 2>&1
 cat verify.out
 grep -q "^held-out error as the engine sees it" verify.out || { echo "--verify failed"; exit 1; }
+grep -q "^K (--wdl-scale) fitted to the results: [0-9.]* cp" trainer.out ||
+  { echo "the trainer did not fit K"; exit 1; }
+
+# K's fit: 20 games per score from -600 to +600, wins in proportion to sigmoid(score / 200).
+awk 'BEGIN {
+  fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+  for (s = -600; s <= 600; s += 50) {
+    wins = int(20 / (1 + exp(s / 200)) + 0.5)   # the side to move is Black: White scores -s
+    for (i = 0; i < 20; i++) printf "%s [%s] %d\n", fen, (i < wins ? "1.0" : "0.0"), -s
+  }
+}' > nnue_kfit.txt
+"$trainer" --epochs 1 --batch 64 --holdout 0.1 --out nnue_kfit.nnue nnue_kfit.txt > kfit.out 2>&1
+k=$(sed -n 's/^K (--wdl-scale) fitted to the results: \([0-9.]*\) cp/\1/p' kfit.out)
+awk -v k="$k" 'BEGIN { exit !(k > 185 && k < 215) }' ||
+  { cat kfit.out; echo "K fitted as '$k' on data made with K = 200"; exit 1; }
+echo "K fit ok: $k on data made with 200"
 echo "pipeline ok: $lines positions, train error $first -> $last"
