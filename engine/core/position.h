@@ -127,6 +127,12 @@ class Position {
         return (!isEmpty(m.to()) && !m.isCastling()) || m.isEnPassant();
     }
     bool isCaptureOrPromotion(Move m) const { return isCapture(m) || m.isPromotion(); }
+    // The type of the piece m takes: Pawn for en passant, NoPieceType for a move that takes
+    // nothing (castling included).
+    PieceType capturedType(Move m) const {
+        if (m.isEnPassant()) return Pawn;
+        return m.isCastling() ? NoPieceType : typeOf(board_[m.to()]);
+    }
     // True when m (any 16-bit value: a TT move, a killer) is a legal move here.
     bool isLegal(Move m) const;
     // True when m could be produced by a pseudo-legal generator here (ignores pins and checks).

@@ -379,6 +379,22 @@ void Evaluation<kTrace>::threats(Color us) {
 }
 
 }  // namespace
+
+// The network's score, with the known draws of the endgame rules (king and pawn against king
+// from the bitbase, a minor piece up without pawns, two knights, the wrong rook pawn) scored as
+// draws: the data shows the network too few of them to learn what the rules know exactly. Each
+// of those draws has at most three pieces besides kings and pawns, so other positions skip the
+// check.
+int networkEvaluation(const Position& pos, nnue::AccumulatorStack& network) {
+    constexpr int kMaxPiecesForKnownDraw = 3;
+    const int score = network.evaluate(pos);
+    const Bitboard pieces = pos.pieces() & ~pos.pieces(Pawn, King);
+    if (std::popcount(pieces) <= kMaxPiecesForKnownDraw &&
+        endgameScale(pos, pos.sideToMove() == White ? score : -score) == kScaleDraw)
+        return 0;
+    return std::clamp(score, -kEvalLimit + 1, kEvalLimit - 1);
+}
+
 }  // namespace eval
 
 struct Evaluator::Impl {
@@ -393,7 +409,7 @@ Evaluator::Evaluator() : impl_(std::make_unique<Impl>()) {
 Evaluator::~Evaluator() = default;
 
 int Evaluator::evaluate(const Position& pos) {
-    if (impl_->network) return impl_->network->evaluate(pos);
+    if (impl_->network) return eval::networkEvaluation(pos, *impl_->network);
     return eval::Evaluation<false>(pos, &impl_->pawns, nullptr).run();
 }
 

@@ -14,12 +14,6 @@ constexpr int kEvasionCaptureBand = 1 << 24;
 constexpr int kRecaptureBonus = 1 << 23;
 constexpr int kMvvLvaStep = 2 * kHistoryMax + 1;
 
-// Attacker order for "least valuable attacker": pawn first, king last.
-int victimValue(const Position& pos, Move m) {
-    if (m.isEnPassant()) return Pawn;
-    return typeOf(pos.pieceOn(m.to()));
-}
-
 }  // namespace
 
 int quietHistoryScore(const Position& pos, Move m, const History& history,
@@ -80,14 +74,13 @@ int MovePicker::captureScore(Move m) const {
     const bool capture = pos_.isCapture(m);
     if (config_.mvvLva) {
         // Most valuable victim first; among equal victims, the least valuable attacker.
-        const int victim = victimValue(pos_, m);
+        const int victim = pos_.capturedType(m);
         const int attacker = typeOf(pos_.movedPiece(m));
         score = (victim * 8 + (King - attacker)) * kMvvLvaStep;
         if (m.isPromotion()) score += m.promotionType() * 16 * kMvvLvaStep;
     }
     if (hints_.captures != nullptr && capture) {
-        score += hints_.captures->score(pos_.movedPiece(m), m.to(),
-                                        static_cast<PieceType>(victimValue(pos_, m)));
+        score += hints_.captures->score(pos_.movedPiece(m), m.to(), pos_.capturedType(m));
     }
     // The recapture of the piece that just moved goes before the other captures: the exchange
     // the opponent started is usually the one to answer.

@@ -263,7 +263,7 @@ void Searcher::rewardQuiet(int ply, Move best, int depth, const MoveList& quiets
 }
 
 void Searcher::updateCaptureHistory(Move m, int bonus) {
-    const PieceType victim = m.isEnPassant() ? Pawn : typeOf(pos_.pieceOn(m.to()));
+    const PieceType victim = pos_.capturedType(m);
     captureHistory_.update(pos_.movedPiece(m), m.to(), victim, bonus);
 }
 
@@ -974,7 +974,7 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
             // Step Q6. Delta pruning: even winning the captured piece (plus a margin for the
             // position) would leave the score below alpha.
             if (cfg.deltaPruning && capture && !m.isPromotion() && !givesCheck) {
-                const int victim = m.isEnPassant() ? Pawn : typeOf(pos_.pieceOn(m.to()));
+                const int victim = pos_.capturedType(m);
                 if (standPat + kSeeValue[victim] + kDeltaMargin <= alpha) {
                     counters_.add(Counter::DeltaPrunes);
                     continue;

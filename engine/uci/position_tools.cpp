@@ -6,8 +6,8 @@
 #include "core/notation.h"
 #include "core/perft.h"
 #include "core/position.h"
+#include "eval/evaluate.h"
 #include "eval/explain.h"
-#include "eval/nnue.h"
 
 namespace outpost::uci {
 
@@ -110,8 +110,11 @@ std::string evaluationReport(const std::string& fen, const std::vector<std::stri
     if (!pos) return "info string error: " + error;
     std::string report = eval::formatExplanation(eval::explain(*pos));
     // The hand-crafted terms above; the network (the switch `network`) has no terms, one number.
-    if (const nnue::Network* net = nnue::embeddedNetwork()) {
-        const int mover = nnue::evaluate(*net, *pos);
+    // The number the search sees: the same Evaluator, known endgame draws included.
+    Evaluator network;
+    network.useNetwork(true);
+    if (network.usingNetwork()) {
+        const int mover = network.evaluate(*pos);
         const int white = pos->sideToMove() == White ? mover : -mover;
         report += "\nnetwork evaluation: " + std::string(white >= 0 ? "+" : "") +
                   std::to_string(white) + " cp for White, " + (mover >= 0 ? "+" : "") +

@@ -158,6 +158,30 @@ TEST_CASE("the evaluator switches between the network and the hand-crafted terms
     REQUIRE(evaluator.evaluate(pos) == classical);
 }
 
+TEST_CASE("under the network the endgame rules' known draws score zero, other positions not",
+          "[nnue]") {
+    Evaluator evaluator;
+    evaluator.useNetwork(true);
+    REQUIRE(evaluator.usingNetwork());
+    const nnue::Network& net = *nnue::embeddedNetwork();
+    // Known draws: king and pawn against a king in front of it (the bitbase), a lone bishop,
+    // two knights, a rook pawn with the defending king in the corner.
+    for (const char* fen : {"8/8/8/8/4k3/8/4P3/4K3 b - - 0 1", "8/8/3k4/8/8/2B5/8/4K3 w - - 0 1",
+                            "8/8/3k4/8/8/2NN4/8/4K3 w - - 0 1", "k7/8/1K6/P7/8/8/8/8 w - - 0 1"}) {
+        INFO(fen);
+        const Position pos = *Position::fromFen(fen);
+        CHECK(nnue::evaluate(net, pos) != 0);  // the raw net does not know it
+        CHECK(evaluator.evaluate(pos) == 0);
+    }
+    // Wins and ordinary positions keep the network's own score.
+    for (const std::string& fen :
+         {std::string("8/8/8/4K3/4P3/8/8/4k3 w - - 0 1"), kFens[1], kFens[4]}) {
+        INFO(fen);
+        const Position pos = *Position::fromFen(fen);
+        CHECK(evaluator.evaluate(pos) == nnue::evaluate(net, pos));
+    }
+}
+
 TEST_CASE("searches with the network find mates and play legal moves", "[nnue]") {
     EngineOptions options;
     options.config.network = true;
