@@ -86,7 +86,7 @@ struct SearchConfig {
     bool nodeShareTime = false;
     bool probCut = true;
     // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
-    bool network = false;
+    bool network = true;
 
     // Switch by name (the boundary where strings become typed fields). False if unknown.
     bool set(std::string_view name, bool on);

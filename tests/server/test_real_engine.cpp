@@ -79,7 +79,7 @@ void otherUsersTraffic(SearchPool& pool) {
     sided.aggressiveFutility = true;
     sided.twoSidedQuiescence = true;
     SearchConfig network;
-    network.network = true;
+    network.network = !network.network;  // the evaluation that is not the default
     SearchConfig noPruning;
     noPruning.nullMove = false;
     noPruning.lateMoveReductions = false;
@@ -104,7 +104,7 @@ TEST_CASE("engine pool: which table a request uses", "[server][engine][isolation
     REQUIRE(usesSharedTable(request, pool));
     request.config = SearchConfig{};
     REQUIRE(usesSharedTable(request, pool));  // the defaults, spelled out
-    request.config->network = true;
+    request.config->network = !pool.network;  // the other evaluation
     REQUIRE_FALSE(usesSharedTable(request, pool));
     request.config = SearchConfig{};
     request.config->killers = false;  // ordering changes the pruned tree, so the bounds stored
