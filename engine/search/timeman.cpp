@@ -5,9 +5,7 @@
 namespace outpost::search {
 namespace {
 
-// Sudden death: plan as if this many moves remain (fewer as the clock runs down is implicit,
-// since each move gets a share of what is left).
-constexpr int kDefaultMovesToGo = 40;
+// An explicit movestogo is believed up to this many moves (kDefaultMovesToGo: timeman.h).
 constexpr int kMaxMovesToGo = 50;
 // Share of the increment added to each move's budget (keep some to rebuild the clock) ...
 constexpr double kIncrementShare = 0.75;

@@ -22,6 +22,12 @@ struct TimeBounds {
     Plan plan = Plan::Clock;
 };
 
+// Sudden death: each move's soft bound plans as if this many moves remain (the clock shrinks,
+// so later moves get a share of what is left). 25 spends about three quarters of a 5+0.05
+// clock over a game of 75 moves, where 40 left a third of it unused (docs/search-measurements.md,
+// "Time management: moves to go").
+inline constexpr int kDefaultMovesToGo = 25;
+
 // No value when the limits contain no clock, movetime or maxTimeMs (the search is not timed).
 // maxTimeMs caps both bounds of whatever the other limits plan.
 // whiteToMove picks which clock is ours. latencyMs: time each move was seen to cost beyond the

@@ -80,7 +80,8 @@ TEST_CASE("Seen latency comes off the clock and out of the increment", "[time]")
     const auto plain = computeTimeBounds(l, true, 10);
     const auto slow = computeTimeBounds(l, true, 10, 10);
     REQUIRE(slow->softMs < plain->softMs);
-    REQUIRE(slow->softMs == (1000 - 10 - 10) / 40);  // the increment is spent on the latency
+    REQUIRE(slow->softMs ==
+            (1000 - 10 - 10) / kDefaultMovesToGo);  // the increment is spent on the latency
     const auto huge = computeTimeBounds(l, true, 10, 5000);
     REQUIRE(huge->softMs >= 1);
     REQUIRE(huge->hardMs >= huge->softMs);
