@@ -40,9 +40,9 @@ std::uint64_t counter(const SearchResult& r, const std::string& name) {
 TEST_CASE("Mate in 1, 2 and 3 are found with the right mate distance", "[search][mate]") {
     // depth: the nominal depth searched. A search that reduces and prunes quiet moves proves a
     // mate a few plies past its length, and how far past depends on the evaluation, which
-    // orders and prunes the defences: with nets 9 and 10 the bishop sacrifice of the last case
-    // needs depth 10 (net 8 found it at 8; with net 9 and late move reductions, late move pruning
-    // or quiet-move SEE pruning off, or check extension on, it is found at 8).
+    // orders and prunes the defences: net 11 proves the bishop sacrifice of the last case at
+    // depth 7, nets 9 and 10 needed depth 10 and net 8 depth 8 (with net 9 and late move
+    // reductions, late move pruning or quiet-move SEE pruning off, or check extension on, 8).
     struct Case {
         const char* fen;
         int mateIn;
