@@ -125,6 +125,21 @@ struct Engine::Impl {
     std::thread worker;
     std::atomic<bool> running{false};
     std::atomic<bool> userStop{false};
+    // The evaluation the table's scores and the searchers' corrections were made with (unset
+    // before the first search).
+    std::optional<bool> evaluationInUse;
+
+    // A switch of evaluation (setoption, or one request's config) makes every stored score and
+    // static eval, and every learned eval correction, belong to the other evaluation: the next
+    // search would cut on them as if they were its own. Forget them, as for a new game. A shared
+    // table is the pool's to clear (the server keeps searches with other options off it).
+    void useEvaluation(bool network) {
+        if (evaluationInUse && *evaluationInUse != network) {
+            if (!options.sharedTable) table->clear();
+            for (auto& s : searchers) s->newGame();
+        }
+        evaluationInUse = network;
+    }
 
     void applyOptions(const EngineOptions& o) {
         const bool hadOwnTable = table && !options.sharedTable;
@@ -141,6 +156,7 @@ struct Engine::Impl {
         while (static_cast<int>(searchers.size()) < options.threads)
             searchers.push_back(std::make_unique<Searcher>(static_cast<int>(searchers.size())));
         searchers.resize(static_cast<std::size_t>(options.threads));
+        useEvaluation(options.config.network);
     }
 
     // Resets the per-search flags; called on the caller's thread before the search starts so a
@@ -189,6 +205,7 @@ SearchResult Engine::Impl::execute(PreparedSearch p, const SearchCallbacks& call
         threadCount = 1;  // levels play from a fixed node budget: one thread keeps it exact
     }
 
+    useEvaluation(p.config.network);
     shared.config = p.config;
     shared.limits = p.limits;
     shared.time = search::computeTimeBounds(p.limits, p.root.sideToMove() == White,

@@ -89,3 +89,54 @@ TEST_CASE("Level seeds differ by game and by ply and repeat for the same pair",
     REQUIRE(search::levelSeed("abc", 4) != search::levelSeed("abd", 4));
     REQUIRE(search::levelSeed("", 0) != search::levelSeed("", 1));
 }
+
+TEST_CASE("Switching the evaluation by setOptions empties the engine's own table",
+          "[search][isolation]") {
+    Engine engine;  // the network by default
+    engine.run(depthRequest(kKiwipete, 6));
+    REQUIRE(engine.hashfull() > 0);
+
+    // The same evaluation again keeps what the table knows.
+    EngineOptions same = engine.options();
+    engine.setOptions(same);
+    CHECK(engine.hashfull() > 0);
+
+    // The other evaluation: the scores and static evals stored were the network's.
+    EngineOptions other = engine.options();
+    other.config.network = !other.config.network;
+    engine.setOptions(other);
+    CHECK(engine.hashfull() == 0);
+}
+
+TEST_CASE("A search with the other evaluation repeats a fresh engine's result",
+          "[search][isolation]") {
+    SearchConfig handCrafted;
+    handCrafted.network = false;
+    SearchRequest request = depthRequest(kKiwipete, 7);
+    request.config = handCrafted;
+
+    Engine fresh;
+    const SearchResult expected = fresh.run(request);
+
+    // An engine that searched the same position with the network first: without forgetting,
+    // its table would answer the hand-crafted search with the network's scores.
+    Engine used;
+    used.run(depthRequest(kKiwipete, 7));
+    const SearchResult got = used.run(request);
+    CHECK(got.info.nodes == expected.info.nodes);
+    CHECK(got.bestmove == expected.bestmove);
+    CHECK(got.info.score.value == expected.info.score.value);
+
+    // And back to the network, by setOptions this time.
+    Engine fresh2;
+    const SearchResult expectedNet = fresh2.run(depthRequest(kKiwipete, 7));
+    EngineOptions hce = used.options();
+    hce.config.network = false;
+    used.setOptions(hce);
+    used.run(depthRequest(kKiwipete, 7));
+    EngineOptions net = used.options();
+    net.config.network = true;
+    used.setOptions(net);
+    const SearchResult gotNet = used.run(depthRequest(kKiwipete, 7));
+    CHECK(gotNet.info.nodes == expectedNet.info.nodes);
+}
