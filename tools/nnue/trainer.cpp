@@ -17,8 +17,9 @@
 // Quantisation-aware: weights are clamped during training to the ranges the int16 file can hold
 // (the output weights to +-127/64, so the engine's 16-bit multiply cannot overflow), and the
 // exported file is read back through the engine's own loader and integer inference to report
-// the error the engine will actually see. The last fraction of the input (whole games: the file
-// is in game order) is held out and only measured.
+// the error the engine will actually see. About the last fraction of the input is held out and
+// only measured, in whole games (training_data.h says how games are told apart), so no position
+// of a held-out game is trained on.
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -30,7 +31,6 @@
 #include <memory>
 #include <numeric>
 #include <random>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,6 +39,7 @@
 #include "core/position.h"
 #include "eval/evaluate.h"
 #include "eval/nnue.h"
+#include "training_data.h"
 
 using namespace outpost;
 
@@ -69,103 +70,20 @@ struct Options {
 
 // --- Data ------------------------------------------------------------------------------------
 
-struct Sample {
-    std::uint64_t occupied;
-    std::array<std::uint8_t, 16> pieces;  // 4-bit codes in square order: colour x 6 + type - 1
-    std::int16_t score;                   // centipawns, side to move
-    std::uint8_t result;                  // 0 loss, 1 draw, 2 win for the side to move
-    std::uint8_t stm;
-};
-static_assert(sizeof(Sample) == 32);
-
-struct Dataset {
-    std::vector<Sample> samples;
-    std::vector<std::string> fens;  // of the held-out samples, for the engine's own inference
-    std::size_t trainCount = 0;
-    std::size_t skipped = 0;
-};
-
-int pieceCode(char c) {
-    static constexpr std::string_view kChars = "PNBRQKpnbrqk";
-    const auto at = kChars.find(c);
-    return at == std::string_view::npos ? -1 : int(at);
-}
-
-// "FEN [r] score" into a sample; false for anything else.
-bool parseLine(const std::string& line, Sample& s) {
-    std::istringstream in(line);
-    std::string board, side, castling, ep, half, full, result;
-    int score = 0;
-    if (!(in >> board >> side >> castling >> ep >> half >> full >> result >> score)) return false;
-    if (result == "[1.0]")
-        s.result = 2;
-    else if (result == "[0.5]")
-        s.result = 1;
-    else if (result == "[0.0]")
-        s.result = 0;
-    else
-        return false;
-    if (side != "w" && side != "b") return false;
-    s.stm = side == "w" ? White : Black;
-    s.occupied = 0;
-    s.pieces.fill(0);
-    // FEN runs from a8 to h1; collect (square, code) and pack them in square order.
-    std::array<int, 64> codeAt;
-    codeAt.fill(-1);
-    int rank = 7, file = 0;
-    for (const char c : board) {
-        if (c == '/') {
-            --rank;
-            file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-        } else {
-            const int code = pieceCode(c);
-            if (code < 0 || rank < 0 || file > 7) return false;
-            codeAt[rank * 8 + file] = code;
-            ++file;
-        }
-    }
-    int n = 0;
-    for (int sq = 0; sq < 64; ++sq) {
-        if (codeAt[sq] < 0) continue;
-        if (n == 32) return false;
-        s.occupied |= std::uint64_t(1) << sq;
-        s.pieces[n / 2] |= std::uint8_t(codeAt[sq] << (4 * (n % 2)));
-        ++n;
-    }
-    const int stmScore = s.stm == White ? score : -score;
-    s.score = std::int16_t(std::clamp(stmScore, -32000, 32000));
-    if (s.stm == Black) s.result = std::uint8_t(2 - s.result);
-    return true;
-}
+using nnue_data::Dataset;
+using nnue_data::Sample;
 
 Dataset readData(const Options& opt) {
-    Dataset data;
-    std::vector<std::string> lines;
+    nnue_data::DataReader reader(opt.maxPositions);
     for (const std::string& path : opt.dataFiles) {
         std::ifstream in(path);
         if (!in) {
             std::cerr << "cannot read " << path << "\n";
             std::exit(2);
         }
-        for (std::string line; std::getline(in, line);) {
-            if (in.eof()) break;  // a last line without its newline may still be being written
-            Sample s;
-            if (!parseLine(line, s)) {
-                ++data.skipped;
-                continue;
-            }
-            data.samples.push_back(s);
-            lines.push_back(line);
-            if (opt.maxPositions && data.samples.size() >= opt.maxPositions) break;
-        }
+        if (!reader.read(in)) break;
     }
-    const std::size_t held = std::size_t(double(data.samples.size()) * opt.holdout);
-    data.trainCount = data.samples.size() - held;
-    for (std::size_t i = data.trainCount; i < lines.size(); ++i)
-        data.fens.push_back(lines[i].substr(0, lines[i].find('[')));
-    return data;
+    return std::move(reader).finish(opt.holdout);
 }
 
 // The network inputs of a sample from both perspectives (side to move first); mirrored swaps
@@ -462,8 +380,9 @@ int main(int argc, char** argv) {
     const Dataset data = readData(opt);
     std::cout << "read " << data.samples.size() << " positions (" << data.skipped
               << " lines skipped): " << data.trainCount << " to train, "
-              << data.samples.size() - data.trainCount << " held out, " << std::fixed
-              << std::setprecision(1) << seconds() << " s\n";
+              << data.samples.size() - data.trainCount << " held out (" << data.heldOutGames
+              << " of " << data.games << " games), " << std::fixed << std::setprecision(1)
+              << seconds() << " s\n";
     if (opt.wdlScale == 0) {
         if (data.trainCount == 0) {
             std::cerr << "no positions to fit K on; give --wdl-scale\n";

@@ -1,0 +1,109 @@
+// The network trainer's data (tools/nnue/training_data.h): what a datagen line parses to, which
+// lines are refused, where games begin, and that the hold-out is whole games.
+#include <bit>
+#include <catch2/catch.hpp>
+#include <sstream>
+#include <string>
+
+#include "training_data.h"
+
+using namespace outpost::nnue_data;
+
+namespace {
+
+// Positions of one game in datagen's format: move numbers rise, one line per ply from `firstPly`.
+std::string gameLines(int firstPly, int plies, const char* result = "[0.5]") {
+    std::string text;
+    for (int ply = firstPly; ply < firstPly + plies; ++ply) {
+        const bool black = ply % 2 == 1;
+        text += std::string("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR ") +
+                (black ? "b" : "w") + " KQkq - 0 " + std::to_string(ply / 2 + 1) + " " + result +
+                " " + std::to_string(ply) + "\n";
+    }
+    return text;
+}
+
+constexpr const char* kLine =
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [1.0] -37";
+
+}  // namespace
+
+TEST_CASE("A datagen line parses to the side to move's score and result", "[nnue][data]") {
+    const auto parsed = parseLine(kLine);
+    REQUIRE(parsed);
+    CHECK(parsed->sample.stm == 1);     // Black to move
+    CHECK(parsed->sample.score == 37);  // -37 for White is +37 for Black
+    CHECK(parsed->sample.result == 0);  // White won: a loss for the side to move
+    CHECK(parsed->ply == 1);
+    CHECK(std::popcount(parsed->sample.occupied) == 32);
+    CHECK(parseLine(std::string(kLine) + "  \r"));  // trailing blanks are no damage
+}
+
+TEST_CASE("A line cut short or run into by another is refused", "[nnue][data]") {
+    const std::string line = kLine;
+    // Cut inside the score, then the next write carried on on the same line: "-3" + a new FEN.
+    CHECK_FALSE(parseLine(line.substr(0, line.size() - 1) + "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/"
+                                                            "RNBQKBNR w KQkq - 0 1 [0.5] 12"));
+    CHECK_FALSE(parseLine(line.substr(0, line.size() - 3)));  // no score at all
+    CHECK_FALSE(parseLine(line + "x"));
+    CHECK_FALSE(parseLine(line + " 5"));
+    CHECK_FALSE(parseLine(line.substr(0, line.find(" [")) + " [1.0 -37"));
+    // A board cut short: seven ranks.
+    CHECK_FALSE(parseLine("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP b KQkq - 0 1 [1.0] -37"));
+    CHECK_FALSE(parseLine("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBN b KQkq - 0 1 [1.0] -37"));
+    CHECK_FALSE(parseLine(""));
+}
+
+TEST_CASE("Games are told apart by their plies and by files", "[nnue][data]") {
+    DataReader reader;
+    std::istringstream first(gameLines(8, 30) + gameLines(8, 20) + gameLines(12, 10));
+    REQUIRE(reader.read(first));
+    std::istringstream second(gameLines(40, 10));  // a later ply, but a new file
+    REQUIRE(reader.read(second));
+    const Dataset data = std::move(reader).finish(0);
+    CHECK(data.samples.size() == 70);
+    CHECK(data.games == 4);
+    CHECK(data.trainCount == 70);
+    CHECK(data.fens.empty());
+}
+
+TEST_CASE("The hold-out is whole games, nearest the fraction asked for", "[nnue][data]") {
+    DataReader reader;
+    // Games of 40, 30, 20 and 10 positions: 100 in all.
+    std::istringstream in(gameLines(8, 40) + gameLines(8, 30) + gameLines(8, 20) +
+                          gameLines(8, 10));
+    reader.read(in);
+    const Dataset data = std::move(reader).finish(0.25);
+    // 25 asked: the game boundaries are at 40, 70 and 90 positions; 70 is nearest to 75.
+    CHECK(data.trainCount == 70);
+    CHECK(data.heldOutGames == 2);
+    REQUIRE(data.fens.size() == 30);
+    CHECK(data.fens.front().find(" w KQkq - 0 5 ") != std::string::npos);  // a game's start
+
+    CHECK(holdoutCut({0, 40, 70, 90}, 100, 0.05) == 90);
+    CHECK(holdoutCut({0, 40, 70, 90}, 100, 0) == 100);
+    // One long game, or games starting only in the first half: nothing held out, never most.
+    CHECK(holdoutCut({0}, 100, 0.1) == 100);
+    CHECK(holdoutCut({0, 10}, 100, 0.1) == 100);
+}
+
+TEST_CASE("--max-positions reads exactly that many, over several files", "[nnue][data]") {
+    DataReader reader(25);
+    std::istringstream a(gameLines(8, 10)), b(gameLines(8, 10)), c(gameLines(8, 10));
+    CHECK(reader.read(a));
+    CHECK(reader.read(b));
+    CHECK_FALSE(reader.read(c));  // full: the caller stops reading files
+    std::istringstream d(gameLines(8, 10));
+    CHECK_FALSE(reader.read(d));
+    CHECK(std::move(reader).finish(0).samples.size() == 25);
+}
+
+TEST_CASE("A last line without its newline is left out; bad lines are counted", "[nnue][data]") {
+    DataReader reader;
+    std::string text = gameLines(8, 3) + "garbage\n" + std::string(kLine);
+    std::istringstream in(text);
+    reader.read(in);
+    const Dataset data = std::move(reader).finish(0);
+    CHECK(data.samples.size() == 3);
+    CHECK(data.skipped == 1);
+}

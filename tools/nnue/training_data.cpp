@@ -1,0 +1,162 @@
+#include "training_data.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+
+#include "core/types.h"
+
+namespace outpost::nnue_data {
+namespace {
+
+constexpr int kMaxPieces = 32;
+constexpr int kMaxScore = 32000;
+
+int pieceCode(char c) {
+    static constexpr std::string_view kChars = "PNBRQKpnbrqk";
+    const auto at = kChars.find(c);
+    return at == std::string_view::npos ? -1 : int(at);
+}
+
+// Splits off the next whitespace-separated field; empty at the end of the line.
+std::string_view nextField(std::string_view& rest) {
+    const auto begin = rest.find_first_not_of(" \t\r");
+    if (begin == std::string_view::npos) {
+        rest = {};
+        return {};
+    }
+    rest.remove_prefix(begin);
+    const auto end = std::min(rest.find_first_of(" \t\r"), rest.size());
+    const std::string_view field = rest.substr(0, end);
+    rest.remove_prefix(end);
+    return field;
+}
+
+// The whole field as an integer, or nothing (a sign, digits and nothing else).
+std::optional<int> wholeInt(std::string_view field) {
+    int value = 0;
+    const char* end = field.data() + field.size();
+    const auto [ptr, ec] = std::from_chars(field.data(), end, value);
+    if (ec != std::errc{} || ptr != end) return std::nullopt;
+    return value;
+}
+
+// The board field into codes by square (a1 = 0); false unless it is 8 ranks of 8 squares.
+bool parseBoard(std::string_view board, std::array<int, 64>& codeAt) {
+    codeAt.fill(-1);
+    int rank = 7, file = 0;
+    for (const char c : board) {
+        if (c == '/') {
+            if (file != 8 || rank == 0) return false;
+            --rank;
+            file = 0;
+        } else if (c >= '1' && c <= '8') {
+            file += c - '0';
+            if (file > 8) return false;
+        } else {
+            const int code = pieceCode(c);
+            if (code < 0 || file > 7) return false;
+            codeAt[rank * 8 + file] = code;
+            ++file;
+        }
+    }
+    return rank == 0 && file == 8;
+}
+
+}  // namespace
+
+std::optional<ParsedLine> parseLine(std::string_view line) {
+    std::string_view rest = line;
+    const std::string_view board = nextField(rest), side = nextField(rest);
+    const std::string_view castling = nextField(rest), ep = nextField(rest);
+    const std::string_view half = nextField(rest), full = nextField(rest);
+    const std::string_view result = nextField(rest), scoreField = nextField(rest);
+    if (scoreField.empty() || !nextField(rest).empty()) return std::nullopt;
+    if (castling.empty() || ep.empty() || !wholeInt(half)) return std::nullopt;
+    const auto fullmove = wholeInt(full);
+    const auto score = wholeInt(scoreField);
+    if (!fullmove || *fullmove < 1 || !score) return std::nullopt;
+
+    ParsedLine parsed;
+    Sample& s = parsed.sample;
+    if (result == "[1.0]")
+        s.result = 2;
+    else if (result == "[0.5]")
+        s.result = 1;
+    else if (result == "[0.0]")
+        s.result = 0;
+    else
+        return std::nullopt;
+    if (side != "w" && side != "b") return std::nullopt;
+    s.stm = side == "w" ? White : Black;
+    parsed.ply = 2 * (*fullmove - 1) + (side == "b" ? 1 : 0);
+
+    std::array<int, 64> codeAt;
+    if (!parseBoard(board, codeAt)) return std::nullopt;
+    s.occupied = 0;
+    s.pieces.fill(0);
+    int n = 0;
+    for (int sq = 0; sq < 64; ++sq) {
+        if (codeAt[sq] < 0) continue;
+        if (n == kMaxPieces) return std::nullopt;
+        s.occupied |= std::uint64_t(1) << sq;
+        s.pieces[n / 2] |= std::uint8_t(codeAt[sq] << (4 * (n % 2)));
+        ++n;
+    }
+    const int stmScore = s.stm == White ? *score : -*score;
+    s.score = std::int16_t(std::clamp(stmScore, -kMaxScore, kMaxScore));
+    if (s.stm == Black) s.result = std::uint8_t(2 - s.result);
+    return parsed;
+}
+
+bool DataReader::read(std::istream& in) {
+    int lastPly = -1;  // a new file starts a new game
+    for (std::string line; !full() && std::getline(in, line);) {
+        if (in.eof()) break;  // a last line without its newline may still be being written
+        const auto parsed = parseLine(line);
+        if (!parsed) {
+            ++skipped_;
+            continue;
+        }
+        if (parsed->ply <= lastPly || lastPly < 0) gameStarts_.push_back(samples_.size());
+        lastPly = parsed->ply;
+        samples_.push_back(parsed->sample);
+        fens_.push_back(line.substr(0, line.find('[')));
+    }
+    return !full();
+}
+
+std::size_t holdoutCut(const std::vector<std::size_t>& gameStarts, std::size_t count,
+                       double holdout) {
+    const std::size_t wanted = count - std::min(count, std::size_t(double(count) * holdout));
+    if (wanted == count) return count;
+    // Never more than half held out (a long last game must not take the training data).
+    std::size_t best = count;
+    std::size_t bestDistance = 0;
+    for (const std::size_t start : gameStarts) {
+        if (start == 0 || 2 * start < count) continue;
+        const std::size_t distance = start > wanted ? start - wanted : wanted - start;
+        if (best == count || distance < bestDistance) {
+            best = start;
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+
+Dataset DataReader::finish(double holdout) && {
+    Dataset data;
+    data.trainCount = holdoutCut(gameStarts_, samples_.size(), holdout);
+    data.samples = std::move(samples_);
+    data.skipped = skipped_;
+    data.games = gameStarts_.size();
+    data.heldOutGames =
+        std::size_t(gameStarts_.end() -
+                    std::lower_bound(gameStarts_.begin(), gameStarts_.end(), data.trainCount));
+    if (data.trainCount == data.samples.size()) data.heldOutGames = 0;
+    data.fens.assign(std::make_move_iterator(fens_.begin() + std::ptrdiff_t(data.trainCount)),
+                     std::make_move_iterator(fens_.end()));
+    return data;
+}
+
+}  // namespace outpost::nnue_data

@@ -1,0 +1,80 @@
+// The trainer's data: outpost-datagen's lines parsed into packed samples, and the hold-out cut at
+// a game boundary (kept apart from trainer.cpp so the parsing and the cut can be tested).
+//
+// A line is "FEN [result] score": the game's result and the search score in centipawns, both from
+// White's point of view, and nothing after the score. The data carries no game marker; datagen
+// writes each game's positions together and in the order they were played, so a position whose
+// game ply (from the FEN's side to move and move number) is not beyond the previous line's starts
+// a new game, and so does the first line of each file. Some boundaries go unseen (a game whose
+// first kept position comes later in the game than the previous game's last one): the games on
+// either side then count as one, which only leaves the cut fewer places to fall.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace outpost::nnue_data {
+
+struct Sample {
+    std::uint64_t occupied;
+    std::array<std::uint8_t, 16> pieces;  // 4-bit codes in square order: colour x 6 + type - 1
+    std::int16_t score;                   // centipawns, side to move
+    std::uint8_t result;                  // 0 loss, 1 draw, 2 win for the side to move
+    std::uint8_t stm;
+};
+static_assert(sizeof(Sample) == 32);
+
+struct ParsedLine {
+    Sample sample;
+    int ply = 0;  // half-moves since the game's start position's move 1 (the FEN's counters)
+};
+
+// One datagen line, or nothing for anything else: a missing or malformed field, a board that is
+// not eight ranks of eight squares, a score with anything after it (a line cut short inside its
+// score, then run into by the next write, must not parse as a shorter score).
+std::optional<ParsedLine> parseLine(std::string_view line);
+
+struct Dataset {
+    std::vector<Sample> samples;
+    std::vector<std::string> fens;  // of the held-out samples, for the engine's own inference
+    std::size_t trainCount = 0;     // the first trainCount samples train; the rest are held out
+    std::size_t skipped = 0;        // lines that did not parse
+    std::size_t games = 0;          // games told apart (see above)
+    std::size_t heldOutGames = 0;
+};
+
+// Reads datagen files one after another into a Dataset, up to a number of positions.
+class DataReader {
+  public:
+    explicit DataReader(std::size_t maxPositions = 0) : maxPositions_(maxPositions) {}
+
+    // Reads one file (a new file starts a new game). A last line without its newline may still
+    // be being written: it is left out. False once maxPositions are read (stop reading).
+    bool read(std::istream& in);
+    bool full() const { return maxPositions_ != 0 && samples_.size() >= maxPositions_; }
+
+    // The samples read, about the last `holdout` fraction of them held out in whole games (see
+    // holdoutCut).
+    Dataset finish(double holdout) &&;
+
+  private:
+    std::size_t maxPositions_;
+    std::vector<Sample> samples_;
+    std::vector<std::string> fens_;        // of every sample: the cut is known only at the end
+    std::vector<std::size_t> gameStarts_;  // sample indices where a game begins
+    std::size_t skipped_ = 0;
+};
+
+// The index of the first held-out sample: the game start nearest to count x (1 - holdout), among
+// the starts in the second half of the data (count, nothing held out, when holdout is 0 or no
+// game starts there).
+std::size_t holdoutCut(const std::vector<std::size_t>& gameStarts, std::size_t count,
+                       double holdout);
+
+}  // namespace outpost::nnue_data
