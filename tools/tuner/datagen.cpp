@@ -9,12 +9,17 @@
 // score, so the static evaluation is a fair guess of the outcome.
 // Games end by the rules, or by adjudication: a decisive score held for several moves, a long
 // stretch of near-zero scores late in the game, or a ply limit.
+// Reproducible: game i's opening comes from (seed, i) alone and each game starts from a cleared
+// engine, and the games are written in their order, so a seed gives the same file whatever the
+// concurrency. The output is appended to (the datagen loop adds chunk after chunk to one file).
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -66,6 +71,15 @@ int whiteScore(const SearchResult& r, Color stm) {
     int v = r.info.score.kind == Score::Kind::Mate ? (r.info.score.value > 0 ? 30000 : -30000)
                                                    : r.info.score.value;
     return stm == White ? v : -v;
+}
+
+// The random stream of game g of a run: a mix of the run's seed and the game's number
+// (splitmix64's finaliser), so runs with neighbouring seeds share no games.
+std::uint64_t gameSeed(std::uint64_t seed, int game) {
+    std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(game) + 1;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
 }
 
 bool randomOpening(Position& pos, std::mt19937_64& rng, int plies) {
@@ -192,44 +206,60 @@ int main(int argc, char** argv) {
     }
     std::mutex outMutex;
     std::atomic<int> nextGame{0};
-    std::atomic<long> positions{0};
+    long positions = 0;
     int wins = 0, losses = 0, draws = 0;
+    // Games finish out of order with several workers; each is written only after every game
+    // before it, so the file is the same whatever the concurrency.
+    std::map<int, std::optional<GameRecord>> finished;
+    int nextToWrite = 0;
+    std::cerr << "datagen: seed " << opt.seed << ", " << opt.games << " games, " << opt.nodes
+              << " nodes a move, concurrency " << opt.concurrency << "\n";
 
-    auto worker = [&](int id) {
-        EngineOptions eo;
-        eo.hashMb = 16;
-        eo.threads = 1;
-        eo.config.network = opt.network;
-        Engine engine(eo);
-        std::mt19937_64 rng(opt.seed * 7919ULL + static_cast<unsigned>(id));
-        for (int g = nextGame++; g < opt.games; g = nextGame++) {
-            Position pos;
-            std::string start;
-            if (!book.empty()) {
-                std::uniform_int_distribution<std::size_t> pick(0, book.size() - 1);
-                pos = *Position::fromFen(book[pick(rng)]);
-                if (!randomOpening(pos, rng, 2)) continue;
-            } else if (!randomOpening(pos, rng, opt.randomPlies)) {
-                continue;
-            }
-            start = pos.toFen();
-            const GameRecord game = playGame(engine, start, opt);
+    auto writeInOrder = [&] {
+        for (auto it = finished.begin(); it != finished.end() && it->first == nextToWrite;
+             it = finished.erase(it), ++nextToWrite) {
+            if (!it->second) continue;  // no opening: no game
+            const GameRecord& game = *it->second;
             const char* label = game.result == 1.0   ? "[1.0]"
                                 : game.result == 0.0 ? "[0.0]"
                                                      : "[0.5]";
-            std::lock_guard<std::mutex> lock(outMutex);
             for (const Labelled& p : game.positions)
                 out << p.fen << " " << label << " " << p.score << "\n";
             out.flush();
             positions += static_cast<long>(game.positions.size());
             (game.result == 1.0 ? wins : game.result == 0.0 ? losses : draws)++;
-            std::cerr << "game " << g + 1 << "/" << opt.games << ": " << label << ", "
+            std::cerr << "game " << it->first + 1 << "/" << opt.games << ": " << label << ", "
                       << game.positions.size() << " positions (total " << positions << ", +" << wins
                       << " -" << losses << " =" << draws << ")\n";
         }
     };
+
+    auto worker = [&] {
+        EngineOptions eo;
+        eo.hashMb = 16;
+        eo.threads = 1;
+        eo.config.network = opt.network;
+        Engine engine(eo);
+        for (int g = nextGame++; g < opt.games; g = nextGame++) {
+            // Game g's opening depends only on (seed, g), and playGame starts each game from a
+            // cleared engine: the same seed gives the same games whatever the concurrency.
+            std::mt19937_64 rng(gameSeed(opt.seed, g));
+            Position pos;
+            std::optional<GameRecord> game;
+            if (!book.empty()) {
+                std::uniform_int_distribution<std::size_t> pick(0, book.size() - 1);
+                pos = *Position::fromFen(book[pick(rng)]);
+                if (randomOpening(pos, rng, 2)) game = playGame(engine, pos.toFen(), opt);
+            } else if (randomOpening(pos, rng, opt.randomPlies)) {
+                game = playGame(engine, pos.toFen(), opt);
+            }
+            std::lock_guard<std::mutex> lock(outMutex);
+            finished.emplace(g, std::move(game));
+            writeInOrder();
+        }
+    };
     std::vector<std::thread> pool;
-    for (int t = 0; t < opt.concurrency; ++t) pool.emplace_back(worker, t);
+    for (int t = 0; t < opt.concurrency; ++t) pool.emplace_back(worker);
     for (auto& th : pool) th.join();
     return 0;
 }
