@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "openings/openings.h"
+
 namespace outpost::server::review {
 
 namespace {
@@ -21,6 +23,18 @@ std::optional<MoveVerdict> verdictOf(const ReviewGame& game, const ReviewState& 
     const bool whiteMoved = game.positions[ply - 1].whiteToMove();
     const bool playedBest = before->bestmove == game.moves[ply - 1];
     return judgeMove(before->eval, after->eval, whiteMoved, playedBest);
+}
+
+// White's win percents from the first position on, as far as every position is done (the
+// volatility windows need them in a row), without a final checkmate (lila's analysis has no
+// evaluation there, so the mating move counts in no accuracy).
+std::vector<double> accuracyWinPercents(const ReviewState& state) {
+    std::vector<double> percents;
+    for (const auto& position : state.positions) {
+        if (!position || position->eval.isCheckmate()) break;
+        percents.push_back(whiteWinPercent(position->eval));
+    }
+    return percents;
 }
 
 nlohmann::json sideJson(const SideSummary& side) {
@@ -85,6 +99,7 @@ nlohmann::json reviewJson(const ReviewGame& game, const ReviewState& state) {
     json["initialFen"] = game.initialFen;
     json["moves"] = game.moves;
     json["san"] = game.san;
+    addOpening(json, game.initialFen, game.moves);
     json["limitsApplied"] = state.limitsApplied;
     json["done"] = positionsDone(state);
     json["total"] = game.total();
@@ -99,8 +114,10 @@ nlohmann::json reviewJson(const ReviewGame& game, const ReviewState& state) {
     }
     json["plies"] = std::move(plies);
     if (state.status != "running") {
-        json["summary"] = {{"white", sideJson(summarize(white))},
-                           {"black", sideJson(summarize(black))}};
+        const GameAccuracy accuracy =
+            gameAccuracy(accuracyWinPercents(state), game.positions.front().whiteToMove());
+        json["summary"] = {{"white", sideJson(summarize(white, accuracy.white))},
+                           {"black", sideJson(summarize(black, accuracy.black))}};
     }
     return json;
 }
