@@ -2,8 +2,6 @@
 
 #include <cmath>
 
-#include "openings/openings.h"
-
 namespace outpost::server::review {
 
 namespace {
@@ -99,7 +97,6 @@ nlohmann::json reviewJson(const ReviewGame& game, const ReviewState& state) {
     json["initialFen"] = game.initialFen;
     json["moves"] = game.moves;
     json["san"] = game.san;
-    addOpening(json, game.initialFen, game.moves);
     json["limitsApplied"] = state.limitsApplied;
     json["done"] = positionsDone(state);
     json["total"] = game.total();
