@@ -916,10 +916,12 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
         return kDraw;
     }
 
-    // Step Q2. The table may already know this node.
+    // Step Q2. The table may already know this node (not near the fifty-move draw: as in the
+    // main search, the stored line may not have known how close the draw was).
     const TableProbe table = probeTable(ply);
     if (!PvNode && table.hit && table.entry.depth >= kQuiescenceTableDepth &&
-        boundAllowsCutoff(table.entry.bound, table.score, alpha, beta)) {
+        boundAllowsCutoff(table.entry.bound, table.score, alpha, beta) &&
+        pos_.rule50() < kFiftyMoveTableTrust) {
         counters_.add(Counter::TTCutoffs);
         return table.score;
     }

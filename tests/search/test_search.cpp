@@ -117,6 +117,21 @@ TEST_CASE("Fifty-move rule inside the search, yielding to mate", "[search][draw]
     REQUIRE(mate.info.score.value == 1);
 }
 
+TEST_CASE("Near the fifty-move draw no table entry cuts, in quiescence either", "[search][draw]") {
+    // Blocked pawns and distant kings: no capture or pawn move within the tree, so every node
+    // has 90 or more half-moves on the clock and no stored score may be trusted for a cutoff
+    // (the line stored may not have known the draw was near). Transpositions of king moves give
+    // the table plenty of chances; with a low clock the same search does cut on them.
+    const std::string fen = "7k/8/8/p1p1p1p1/P1P1P1P1/8/8/7K w - - 90 100";
+    for (int depth = 2; depth <= 5; ++depth) {
+        INFO("depth " << depth);
+        const SearchResult nearDraw = searchDepth(fen, depth);
+        CHECK(counter(nearDraw, "ttCutoffs") == 0);
+    }
+    const SearchResult freshClock = searchDepth("7k/8/8/p1p1p1p1/P1P1P1P1/8/8/7K w - - 0 100", 5);
+    CHECK(counter(freshClock, "ttCutoffs") > 0);
+}
+
 TEST_CASE("Repetition inside the search: perpetual check saves a lost position", "[search][draw]") {
     // Black threatens mate on g2 and is a rook up; White draws by checking forever
     // (Qe8+ Kh7 Qh5+ Kg8 ...).
