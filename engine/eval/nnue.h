@@ -80,7 +80,8 @@ struct alignas(64) Accumulator {
 };
 
 // Which code does the arithmetic: the portable loops, or the widest SIMD this build has (AVX2,
-// else SSE4.1, else the portable loops). Both give identical results; tests compare them.
+// else SSE2, else the portable loops; bestKernelName says which). Both give identical results;
+// tests compare them.
 enum class Kernel { Scalar, Best };
 const char* bestKernelName();
 

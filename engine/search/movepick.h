@@ -2,13 +2,16 @@
 //
 // Main search, not in check (staged, so a cutoff by an early move saves generating the rest):
 //   1. the transposition-table move
-//   2. captures and queen promotions: winning and equal captures (SEE >= 0), the recapture of the
-//      piece that just moved first, then by most valuable victim / least valuable attacker, capture
-//      history breaking ties; then quiet queen promotions
-//   3. the two killer moves of this ply, then the counter move (the quiet move that last refuted
-//      the opponent's previous move)
+//   2. captures and queen promotions: winning and equal captures (SEE >= 0) by most valuable
+//      victim / least valuable attacker; then quiet queen promotions
+//   3. the two killer moves of this ply
 //   4. quiet moves by history score (butterfly plus continuation history 1 and 2 plies back)
 //   5. losing captures and under-promotions
+// Three switches add orderings, all off by default (measured, docs/search.md): recaptureFirst
+// (the recapture of the piece that just moved before the other good captures), captureHistory
+// (capture history breaking MVV-LVA ties) and counterMoves (after the killers, the quiet move
+// that last refuted the opponent's previous move). The others (mvvLva, killers, history,
+// continuationHistory, see) are on by default and can be switched off.
 // In check: the table move, then every evasion (captures by MVV-LVA, quiets by history).
 // Quiescence: the table move when it is a capture (or a check / evasion where those are
 // searched), captures, then optionally quiet checks and quiet moves of a threatened piece.
