@@ -15,9 +15,10 @@ namespace outpost::search {
 namespace {
 
 // --- Aspiration windows ---------------------------------------------------------------------
-constexpr int kAspirationMinDepth = 4;      // shallower scores swing too much for a narrow window
-constexpr int kAspirationWindow = 25;       // first half-width around the previous score (cp)
-constexpr int kAspirationFullWidth = 1000;  // beyond this half-width, search the full window
+constexpr int kAspirationMinDepth = 4;       // shallower scores swing too much for a narrow window
+constexpr int kAspirationWindow = 25;        // first half-width around the previous score (cp)
+constexpr int kAspirationFullWidth = 1000;   // beyond this half-width, search the full window
+constexpr int kAspirationGrowthDivisor = 2;  // after a fail, the half-width grows by 1/2 of itself
 // Fifty-move rule: at 100 half-moves the game is drawn (unless mated); from 90 on a table score
 // is not trusted for a cutoff, since the draw may be closer than the stored line knew.
 constexpr int kFiftyMoveDraw = 100;
@@ -27,10 +28,11 @@ constexpr std::int64_t kCurrMoveReportMs = 3000;
 
 // --- Node-level pruning ---------------------------------------------------------------------
 constexpr int kReverseFutilityMaxDepth = 6;
-constexpr int kReverseFutilityMargin = 90;     // per ply of depth
-constexpr int kAggressiveFutilityMargin = 50;  // half a pawn (Project Invincible's margin)
-constexpr int kRazoringDepth = 3;              // pre-pre-frontier
-constexpr int kRazoringMargin = 900;           // about a queen
+constexpr int kReverseFutilityMargin = 90;         // per ply of depth ...
+constexpr int kReverseFutilityImprovingPlies = 1;  // ... one ply's worth less when improving
+constexpr int kAggressiveFutilityMargin = 50;      // half a pawn (Project Invincible's margin)
+constexpr int kRazoringDepth = 3;                  // pre-pre-frontier
+constexpr int kRazoringMargin = 900;               // about a queen
 constexpr int kNullMoveMinDepth = 2;
 constexpr int kNullMoveBaseReduction = 2;  // R = 2 ...
 constexpr int kNullMoveDepthDivisor = 4;   // ... plus one per 4 plies of depth ...
@@ -52,6 +54,7 @@ constexpr int kExtendedFutilityDepth = 2;     // pre-frontier
 constexpr int kExtendedFutilityMargin = 500;  // about a rook
 constexpr int kLateMovePruningMaxDepth = 6;
 constexpr int kLateMovePruningBase = 3;  // quiet moves kept: (base + depth^2) / (2 - improving)
+constexpr int kLateMovePruningNotImprovingDivisor = 2;
 constexpr int kSeePruningMaxDepth = 4;
 constexpr int kSeePruningMarginPerDepth = 100;  // captures losing more than this per ply are cut
 constexpr int kSeeQuietPruningMaxDepth = 8;
@@ -61,23 +64,38 @@ constexpr int kHistoryPruningMargin = 1500;  // per ply, on butterfly + continua
 
 // --- Reductions and extensions --------------------------------------------------------------
 constexpr int kLmrMinDepth = 3;
+constexpr int kLmrFullMovesPv = 2;     // moves searched unreduced first: in PV nodes ...
+constexpr int kLmrFullMovesNonPv = 1;  // ... and elsewhere
+constexpr int kLmrNodeAdjustment = 1;  // plies less in PV nodes, more when not improving or at
+                                       // expected cut nodes
 constexpr double kLmrBase = 0.75;
 constexpr double kLmrDivisor = 2.25;
 constexpr int kLmrHistoryDivisor = 8192;  // one ply less (more) per this much history ...
 constexpr int kLmrStatDivisor = 16384;    // ... or butterfly + continuation history together
 constexpr int kLmrTableSize = 64;  // reductions for depths and move numbers beyond are the last
 constexpr int kMaxExtensionPlyFactor = 2;  // no extensions beyond twice the iteration depth
+constexpr int kCheckExtension = 1;         // plies
 constexpr int kSingularMinDepth = 8;
 constexpr int kSingularTableDepthSlack = 3;  // the table entry may be this much shallower
 constexpr int kSingularMarginPerDepth = 2;   // singular beta: table score - 2 cp per ply of depth
+constexpr int kSingularDepthDivisor = 2;     // the search without the table move: (depth - 1) / 2
+constexpr int kSingularExtension = 1;        // plies: a singular move is searched deeper ...
+constexpr int kNegativeExtension = -1;       // ... a non-singular one that beats beta shallower
 
 // --- Quiescence -----------------------------------------------------------------------------
 constexpr int kDeltaMargin = 200;    // a capture must bring the score this close to alpha
 constexpr int kThreatMinGain = 100;  // threats of less than a pawn are ignored
 constexpr int kQuiescenceTableDepth = -1;
 
+// "Improving": the static eval against the side's own eval this many plies earlier.
+constexpr int kImprovingPlies = 2;
+
 constexpr std::uint32_t kTimeCheckInterval = 512;  // nodes between clock reads
 constexpr int kIterationStartDivisor = 2;          // start an iteration only before soft / 2
+// Best-move changes earn extra time; their count halves every few iterations so only recent
+// instability counts.
+constexpr int kChangesDecayIterations = 4;
+constexpr int kChangesDecayDivisor = 2;
 
 // Late move reduction in plies for a depth and a move number (built once, then constant).
 int lmrReduction(int depth, int moveNumber) {
@@ -386,7 +404,7 @@ void Searcher::iterativeDeepening() {
             }
         }
         // Decay the count of changes so only recent instability earns extra time.
-        if (iteration % 4 == 0) changes /= 2;
+        if (iteration % kChangesDecayIterations == 0) changes /= kChangesDecayDivisor;
     }
     // The main thread ends the search: the helpers stop when it does.
     if (isMain()) sh.stop.store(true, std::memory_order_relaxed);
@@ -435,7 +453,7 @@ int Searcher::aspirationSearch(int depth, int pvIndex) {
             shown.score = score;
             sh.callbacks->onInfo(makeInfo(shown, depth, pvIndex + 1, bound));
         }
-        delta += delta / 2;
+        delta += delta / kAspirationGrowthDivisor;
         if (delta > kAspirationFullWidth || isMateScore(score)) {
             alpha = -kInfinity;
             beta = kInfinity;
@@ -514,8 +532,9 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         }
     }
     stack_[ply].staticEval = staticEval;
-    const bool improving = !inCheck && ply >= 2 && stack_[ply - 2].staticEval != kNoEval &&
-                           staticEval > stack_[ply - 2].staticEval;
+    const bool improving = !inCheck && ply >= kImprovingPlies &&
+                           stack_[ply - kImprovingPlies].staticEval != kNoEval &&
+                           staticEval > stack_[ply - kImprovingPlies].staticEval;
     // The exclusions every pruning step shares: not in check, not in PV nodes, not when the
     // window holds a mate score (mates must be searched exactly).
     const bool prunableNode = !pvNode && !inCheck && !isMateScore(alpha) && !isMateScore(beta);
@@ -526,7 +545,9 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // Step 7. Reverse futility pruning: at shallow depth, a static eval that beats beta by a
     // margin growing with depth will almost surely still beat it after a search.
     if (prunableNodeSteps && cfg.reverseFutility && depth <= kReverseFutilityMaxDepth &&
-        eval - kReverseFutilityMargin * (depth - (improving ? 1 : 0)) >= beta) {
+        eval - kReverseFutilityMargin *
+                    (depth - (improving ? kReverseFutilityImprovingPlies : 0)) >=
+            beta) {
         counters_.add(Counter::ReverseFutilityPrunes);
         return eval;
     }
@@ -550,75 +571,16 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     }
 
     // Step 10. Null-move pruning: if passing still fails high after a reduced search, a real
-    // move would too. Not twice in a row, not with only king and pawns (zugzwang makes passing
-    // better than any move), and verified by a normal search at high depth.
-    if (prunableNodeSteps && cfg.nullMove && depth >= kNullMoveMinDepth && eval >= beta &&
-        ply >= nullMoveMinPly_ && ply > 0 && !stack_[ply - 1].nullMove &&
-        pos_.pieces(pos_.sideToMove()) != pos_.pieces(pos_.sideToMove(), Pawn, King)) {
-        counters_.add(Counter::NullMoveTries);
-        const int r = kNullMoveBaseReduction + depth / kNullMoveDepthDivisor +
-                      std::min((eval - beta) / kNullMoveEvalDivisor, kNullMoveMaxEvalReduction);
-        stack_[ply].move = Move::null();
-        stack_[ply].piece = NoPiece;
-        stack_[ply].nullMove = true;
-        stack_[ply].capture = false;
-        pos_.makeNullMove();
-        int score = -search<NodeType::NonPV>(-beta, -beta + 1, depth - 1 - r, ply + 1, !cutNode);
-        pos_.unmakeNullMove();
-        stack_[ply].nullMove = false;
-        if (shared_->stop.load(std::memory_order_relaxed)) return 0;
-        if (score >= beta) {
-            if (score >= kMateBound) score = beta;  // a mate after a pass proves nothing
-            if (depth < kNullMoveVerifyDepth || nullMoveMinPly_ > 0) {
-                counters_.add(Counter::NullMoveCutoffs);
-                return score;
-            }
-            // Verification: search without null moves for the next plies.
-            counters_.add(Counter::NullMoveVerifications);
-            nullMoveMinPly_ =
-                ply + kNullMoveVerifyPlyNumerator * (depth - r) / kNullMoveVerifyPlyDenominator;
-            const int verified = search<NodeType::NonPV>(beta - 1, beta, depth - r, ply, false);
-            nullMoveMinPly_ = 0;
-            if (verified >= beta) {
-                counters_.add(Counter::NullMoveCutoffs);
-                return score;
-            }
-        }
+    // move would too (nullMovePruning).
+    if (prunableNodeSteps && cfg.nullMove) {
+        if (const auto cut = nullMovePruning(beta, depth, ply, cutNode, eval)) return *cut;
     }
 
     // Step 11. ProbCut: a good capture whose shallow search beats beta by a clear margin would
-    // almost surely beat beta at full depth too. Captures that cannot gain the margin by SEE are
-    // not tried; a quiescence search filters the rest before the reduced search. Skipped when
-    // the table already knows a search nearly as deep stayed below the raised bound.
-    if (prunableNodeSteps && cfg.probCut && depth >= kProbCutMinDepth &&
-        !isMateScore(beta + kProbCutMargin) &&
-        !(table.hit && table.entry.depth >= depth - kProbCutReduction + 1 &&
-          table.entry.bound != TTBound::Lower && table.score < beta + kProbCutMargin)) {
-        const int probBeta = beta + kProbCutMargin;
-        MovePicker captures(pos_, ttMove, history_, cfg, false, NoSquare, captureHints());
-        while (const Move m = captures.next()) {
-            if (!pos_.isCaptureOrPromotion(m) || !seeGe(pos_, m, probBeta - staticEval)) continue;
-            stack_[ply].move = m;
-            stack_[ply].piece = pos_.movedPiece(m);
-            stack_[ply].capture = pos_.isCapture(m);
-            pos_.makeMove(m);
-            int score = -quiescence<false>(-probBeta, -probBeta + 1, ply + 1, 0);
-            if (score >= probBeta) {
-                score = -search<NodeType::NonPV>(-probBeta, -probBeta + 1,
-                                                 depth - kProbCutReduction, ply + 1, !cutNode);
-            }
-            pos_.unmakeMove();
-            if (shared_->stop.load(std::memory_order_relaxed)) return 0;
-            if (score >= probBeta) {
-                counters_.add(Counter::ProbCuts);
-                if (cfg.transpositionTable) {
-                    shared_->tt->store(
-                        table.key, TTData{m.raw(), scoreToTable(score, ply), rawEval,
-                                          depth - kProbCutReduction + 1, TTBound::Lower, false});
-                }
-                return score;
-            }
-        }
+    // almost surely beat beta at full depth too (probCut).
+    if (prunableNodeSteps && cfg.probCut) {
+        if (const auto cut = probCut(beta, depth, ply, cutNode, staticEval, rawEval, table, ttMove))
+            return *cut;
     }
 
     // Step 12. Internal iterative reduction: without a table move the ordering is poor, so a
@@ -674,7 +636,8 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                 // Step 14a. Late move pruning: late quiet moves at low depth almost never
                 // matter once the well-ordered moves have been searched.
                 if (cfg.lateMovePruning && depth <= kLateMovePruningMaxDepth &&
-                    quietCount > (kLateMovePruningBase + depth * depth) / (improving ? 1 : 2)) {
+                    quietCount > (kLateMovePruningBase + depth * depth) /
+                                     (improving ? 1 : kLateMovePruningNotImprovingDivisor)) {
                     counters_.add(Counter::LateMovePrunes);
                     skipQuiets = true;
                     continue;
@@ -718,40 +681,20 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
             }
         }
 
-        // Step 15. Singular extension: when the table move's score (a lower bound from a search
-        // nearly as deep) beats every other move by a margin in a reduced search that leaves it
-        // out, the node hangs on that one move: search it one ply deeper. If even the other moves
-        // reach beta, several moves refute the line: cut at once (multi-cut). If they do not
-        // but the table score is above beta anyway, the move is less critical than it looked:
-        // one ply shallower (negative extension).
+        // Step 15. Singular extension of the table move (singularExtension): one ply deeper
+        // when it alone holds the node, a cut when other moves reach beta too (multi-cut), one
+        // ply shallower when it is less critical than it looked.
         int extension = 0;
-        if (cfg.singularExtensions && !rootNode && !excluded && m == ttMove &&
-            depth >= kSingularMinDepth && table.hit &&
-            table.entry.depth >= depth - kSingularTableDepthSlack &&
-            table.entry.bound != TTBound::Upper && !isMateScore(table.score) &&
-            ply < kMaxExtensionPlyFactor * rootDepth_) {
-            const int singularBeta = table.score - kSingularMarginPerDepth * depth;
-            stack_[ply].excluded = m;
-            const int singularScore = search<NodeType::NonPV>(singularBeta - 1, singularBeta,
-                                                              (depth - 1) / 2, ply, cutNode);
-            stack_[ply].excluded = Move::none();
-            if (shared_->stop.load(std::memory_order_relaxed)) return 0;
-            if (singularScore < singularBeta) {
-                extension = 1;
-                counters_.add(Counter::SingularExtensions);
-            } else if (singularBeta >= beta) {
-                counters_.add(Counter::SingularMultiCuts);
-                return singularBeta;
-            } else if (table.score >= beta) {
-                extension = -1;
-                counters_.add(Counter::NegativeExtensions);
-            }
+        if (cfg.singularExtensions && !rootNode && !excluded && m == ttMove) {
+            const SingularOutcome singular = singularExtension(m, beta, depth, ply, cutNode, table);
+            if (singular.cutoff) return *singular.cutoff;
+            extension = singular.extension;
         }
         // Step 16. Check extension: a checking move is searched one ply deeper (forcing lines
         // are narrow and decisive); bounded so extensions cannot run away.
         if (cfg.checkExtension && extension == 0 && givesCheck &&
             ply < kMaxExtensionPlyFactor * rootDepth_) {
-            extension = 1;
+            extension = kCheckExtension;
             counters_.add(Counter::CheckExtensions);
         }
         const int newDepth = depth - 1 + extension;
@@ -769,12 +712,13 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         // Step 17. Late move reductions: quiet moves late in the ordering are rarely best;
         // search them shallower first and again at full depth only if they beat alpha. PV nodes
         // reduce one ply less, killers and checks are not reduced.
-        if (cfg.lateMoveReductions && depth >= kLmrMinDepth && moveCount > (pvNode ? 2 : 1) &&
-            !noisy && !givesCheck && !inCheck && !killer) {
+        if (cfg.lateMoveReductions && depth >= kLmrMinDepth &&
+            moveCount > (pvNode ? kLmrFullMovesPv : kLmrFullMovesNonPv) && !noisy && !givesCheck &&
+            !inCheck && !killer) {
             int r = lmrReduction(depth, moveCount);
-            if (pvNode) --r;
-            if (!improving) ++r;
-            if (cutNode) ++r;
+            if (pvNode) r -= kLmrNodeAdjustment;
+            if (!improving) r += kLmrNodeAdjustment;
+            if (cutNode) r += kLmrNodeAdjustment;
             if (cfg.history) {
                 r -= cfg.continuationHistory ? statScore / kLmrStatDivisor
                                              : statScore / kLmrHistoryDivisor;
@@ -879,6 +823,128 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                                              depth, bound, pvNode});
     }
     return bestScore;
+}
+
+// --- Pruning and extension steps of search() ------------------------------------------------
+// Each takes the node as search() sees it and answers with a score to return (a cutoff, or 0
+// when the search was stopped inside it: an aborted search keeps nothing) or with nothing.
+
+std::optional<int> Searcher::nullMovePruning(int beta, int depth, int ply, bool cutNode, int eval) {
+    // Not twice in a row, not inside a verification search's first plies, and not with only king
+    // and pawns (zugzwang makes passing better than any move there).
+    if (depth < kNullMoveMinDepth || eval < beta || ply < nullMoveMinPly_ || ply == 0 ||
+        stack_[ply - 1].nullMove ||
+        pos_.pieces(pos_.sideToMove()) == pos_.pieces(pos_.sideToMove(), Pawn, King)) {
+        return std::nullopt;
+    }
+    counters_.add(Counter::NullMoveTries);
+    const int r = kNullMoveBaseReduction + depth / kNullMoveDepthDivisor +
+                  std::min((eval - beta) / kNullMoveEvalDivisor, kNullMoveMaxEvalReduction);
+    stack_[ply].move = Move::null();
+    stack_[ply].piece = NoPiece;
+    stack_[ply].nullMove = true;
+    stack_[ply].capture = false;
+    pos_.makeNullMove();
+    int score = -search<NodeType::NonPV>(-beta, -beta + 1, depth - 1 - r, ply + 1, !cutNode);
+    pos_.unmakeNullMove();
+    stack_[ply].nullMove = false;
+    if (shared_->stop.load(std::memory_order_relaxed)) return 0;
+    if (score < beta) return std::nullopt;
+    if (score >= kMateBound) score = beta;  // a mate after a pass proves nothing
+    // Deep cutoffs are verified (unless this is already a verification search).
+    if (depth >= kNullMoveVerifyDepth && nullMoveMinPly_ == 0 &&
+        !nullMoveVerified(beta, depth, r, ply)) {
+        return std::nullopt;
+    }
+    counters_.add(Counter::NullMoveCutoffs);
+    return score;
+}
+
+bool Searcher::nullMoveVerified(int beta, int depth, int reduction, int ply) {
+    // Null-move cutoffs fail in zugzwang, which deep in the tree costs most: confirm the cutoff
+    // by a normal search of the same reduced depth that allows no null move for its first plies
+    // (so it cannot lean on the same mistake).
+    counters_.add(Counter::NullMoveVerifications);
+    nullMoveMinPly_ =
+        ply + kNullMoveVerifyPlyNumerator * (depth - reduction) / kNullMoveVerifyPlyDenominator;
+    const int verified = search<NodeType::NonPV>(beta - 1, beta, depth - reduction, ply, false);
+    nullMoveMinPly_ = 0;
+    return verified >= beta;
+}
+
+std::optional<int> Searcher::probCut(int beta, int depth, int ply, bool cutNode, int staticEval,
+                                     int rawEval, const TableProbe& table, Move ttMove) {
+    // Skipped when the table already knows that a search nearly as deep stayed below the raised
+    // bound.
+    const int probBeta = beta + kProbCutMargin;
+    if (depth < kProbCutMinDepth || isMateScore(probBeta) ||
+        (table.hit && table.entry.depth >= depth - kProbCutReduction + 1 &&
+         table.entry.bound != TTBound::Lower && table.score < probBeta)) {
+        return std::nullopt;
+    }
+    // Captures that cannot gain the margin by SEE are not tried; a quiescence search filters the
+    // rest before the reduced search.
+    const SearchConfig& cfg = shared_->config;
+    MovePicker captures(pos_, ttMove, history_, cfg, false, NoSquare, captureHints());
+    while (const Move m = captures.next()) {
+        if (!pos_.isCaptureOrPromotion(m) || !seeGe(pos_, m, probBeta - staticEval)) continue;
+        stack_[ply].move = m;
+        stack_[ply].piece = pos_.movedPiece(m);
+        stack_[ply].capture = pos_.isCapture(m);
+        pos_.makeMove(m);
+        int score = -quiescence<false>(-probBeta, -probBeta + 1, ply + 1, 0);
+        if (score >= probBeta) {
+            score = -search<NodeType::NonPV>(-probBeta, -probBeta + 1, depth - kProbCutReduction,
+                                             ply + 1, !cutNode);
+        }
+        pos_.unmakeMove();
+        if (shared_->stop.load(std::memory_order_relaxed)) return 0;
+        if (score >= probBeta) {
+            counters_.add(Counter::ProbCuts);
+            if (cfg.transpositionTable) {
+                shared_->tt->store(table.key,
+                                   TTData{m.raw(), scoreToTable(score, ply), rawEval,
+                                          depth - kProbCutReduction + 1, TTBound::Lower, false});
+            }
+            return score;
+        }
+    }
+    return std::nullopt;
+}
+
+Searcher::SingularOutcome Searcher::singularExtension(Move ttMove, int beta, int depth, int ply,
+                                                      bool cutNode, const TableProbe& table) {
+    // The table move's score must be a lower bound from a search nearly as deep, and not a mate.
+    SingularOutcome outcome;
+    if (depth < kSingularMinDepth || !table.hit ||
+        table.entry.depth < depth - kSingularTableDepthSlack ||
+        table.entry.bound == TTBound::Upper || isMateScore(table.score) ||
+        ply >= kMaxExtensionPlyFactor * rootDepth_) {
+        return outcome;
+    }
+    // A reduced search of every other move against a bound a margin below the table score.
+    const int singularBeta = table.score - kSingularMarginPerDepth * depth;
+    stack_[ply].excluded = ttMove;
+    const int singularScore = search<NodeType::NonPV>(
+        singularBeta - 1, singularBeta, (depth - 1) / kSingularDepthDivisor, ply, cutNode);
+    stack_[ply].excluded = Move::none();
+    if (shared_->stop.load(std::memory_order_relaxed)) {
+        outcome.cutoff = 0;
+    } else if (singularScore < singularBeta) {
+        // Every other move falls short: the node hangs on the table move; search it deeper.
+        outcome.extension = kSingularExtension;
+        counters_.add(Counter::SingularExtensions);
+    } else if (singularBeta >= beta) {
+        // Other moves reach beta too: several moves refute the line, cut at once (multi-cut).
+        counters_.add(Counter::SingularMultiCuts);
+        outcome.cutoff = singularBeta;
+    } else if (table.score >= beta) {
+        // Not singular, and the table move beats beta anyway: it is less critical than it
+        // looked, search it shallower.
+        outcome.extension = kNegativeExtension;
+        counters_.add(Counter::NegativeExtensions);
+    }
+    return outcome;
 }
 
 // --- Quiescence -----------------------------------------------------------------------------

@@ -104,6 +104,7 @@ class Searcher {
     template <bool PvNode>
     int quiescence(int alpha, int beta, int ply, int qply);
     int aspirationSearch(int depth, int pvIndex);
+
     // Largest material gain the opponent threatens if we passed (0 if none); sets the square of
     // the threatened piece.
     int detectThreat(Square& threatened);
@@ -117,6 +118,21 @@ class Searcher {
         int score = 0;
     };
     TableProbe probeTable(int ply);
+
+    // Steps of search() kept apart (searcher.cpp says why each is sound). A returned score ends
+    // the node (a cutoff, or 0 from a stopped search); nothing means search on.
+    std::optional<int> nullMovePruning(int beta, int depth, int ply, bool cutNode, int eval);
+    // Confirms a deep null-move cutoff by a reduced normal search without null moves.
+    bool nullMoveVerified(int beta, int depth, int reduction, int ply);
+    std::optional<int> probCut(int beta, int depth, int ply, bool cutNode, int staticEval,
+                               int rawEval, const TableProbe& table, Move ttMove);
+    // The extension of the table move in plies, or a multi-cut (or stopped) score.
+    struct SingularOutcome {
+        int extension = 0;
+        std::optional<int> cutoff;
+    };
+    SingularOutcome singularExtension(Move ttMove, int beta, int depth, int ply, bool cutNode,
+                                      const TableProbe& table);
 
     bool shouldStop();
     void checkTime();
