@@ -10,6 +10,7 @@
 #                    $OUTPOST_BUILD_DIR, then build*/)
 #   OUTPOST_WEB_MOCK=1  run against tests/web/mock-server.mjs instead (page development only)
 #   CHROMIUM         browser binary (default /usr/bin/chromium)
+#   OUTPOST_E2E_ONLY the test files to run (default: all of e2e/)
 # Exits 0 with "skipped: ..." when the server has not been built (yet).
 set -euo pipefail
 
@@ -96,6 +97,8 @@ curl -fsS "${URL}readyz" >/dev/null || { echo "web e2e: FAILED: the server never
 
 cd "$HERE"
 status=0
-OUTPOST_URL="$URL" node --test --test-concurrency=1 --test-reporter=spec e2e/ || status=$?
+# OUTPOST_E2E_ONLY="e2e/friend.test.mjs e2e/play.test.mjs" runs only those files.
+read -r -a TESTS <<<"${OUTPOST_E2E_ONLY:-e2e/}"
+OUTPOST_URL="$URL" node --test --test-concurrency=1 --test-reporter=spec "${TESTS[@]}" || status=$?
 echo "web e2e: screenshots in $ARTIFACTS"
 exit $status

@@ -1,10 +1,15 @@
-// The page controller: one game (played against the engine, or an analysis board where the
-// person moves both sides), kept in step with the server over REST and the WebSocket.
+// The page controller: one game (played against the engine, between people, or an analysis
+// board where the person moves both sides), kept in step with the server over REST and the
+// WebSocket.
 import type { DrawShape } from '@lichess-org/chessground/draw';
 import type { Key } from '@lichess-org/chessground/types';
 import { ApiError, api } from './api/rest';
 import { Socket, type ConnectionState, type SocketMessage } from './api/socket';
 import type { EngineInfo, Game, SearchInfo } from './api/types';
+import { EngineLines } from './game/engineLines';
+import { mergeGameState, mergePresence, readGameEvent } from './game/gameEvents';
+import { kept } from './game/keptTokens';
+import { ServerClock } from './game/serverClock';
 import { Analysis } from './analysis';
 import { Board, type BoardState } from './board/board';
 import { INITIAL_FEN, legalMovesAt, numberedLine, viewAt, type StartPosition } from './chess/position';
@@ -18,26 +23,38 @@ import { renderEngineInfo, renderEvalBar } from './ui/enginePanel';
 import { CLASS_MARK, formatCount, formatScore, gameOverText } from './ui/format';
 import { renderMoveList } from './ui/moveList';
 import { setupNewGameDialog, type NewGameChoice } from './ui/newGameDialog';
-import { rememberGame, renderRecentGames } from './ui/recentGames';
+import { PeoplePanel } from './ui/peoplePanel';
+import { rememberGame, renderRecentGames, updateRecentGame } from './ui/recentGames';
 import { adoptServerTechniques } from './ui/techniques';
 
 type Side = 'white' | 'black';
+/** Against the engine; between people (one side each, or watching); an analysis board. */
+type Mode = 'engine' | 'people' | 'analysis';
 
-const TOKEN_KEY_PREFIX = 'outpost.token.';
-/** Games between people have a token per side; an analysis board keeps Black's here. */
-const INVITE_KEY_PREFIX = 'outpost.invite.';
-const ORIENTATION_KEY_PREFIX = 'outpost.orientation.';
 const RESIGN_CONFIRM_MS = 3000;
+/** The invite link's fragment (never sent to a server): `#invite=<token>&side=<white|black>`. */
+const INVITE_PARAM = 'invite';
+const INVITE_SIDE_PARAM = 'side';
+/** How often the claim countdown is redrawn. */
+const CLAIM_TICK_MS = 1000;
 
 const opposite = (side: Side): Side => (side === 'white' ? 'black' : 'white');
 
 export class App {
   private readonly board: Board;
   private readonly socket = Socket.forPage();
-  private readonly clocks = new Clocks(() => void this.refresh());
+  private readonly serverClock = new ServerClock();
+  private readonly clocks = new Clocks(this.serverClock, () => void this.refresh());
+  private readonly lines = new EngineLines();
   private game: Game | null = null;
   private token: string | null = null;
   private inviteToken: string | null = null;
+  /** A game between people: the side this browser plays (null: watching, or another mode). */
+  private peopleSide: Side | null = null;
+  /** A spectator's view of a game without engine, decided when it loads (see mode()). */
+  private watchedMode: Mode = 'people';
+  private readonly peoplePanel: PeoplePanel;
+  private claimTimer: number | undefined;
   private viewPly = 0;
   private engineInfo: SearchInfo | null = null;
   /** GET /api/v1/engine, once it has arrived. */
@@ -86,6 +103,11 @@ export class App {
       if (ply <= this.reviewCovered()) this.view(ply);
     });
     this.openReviewPgn = setupReviewPgnDialog((pgn, start) => this.reviewPgn(pgn, start));
+    this.peoplePanel = new PeoplePanel({
+      offer: (kind, yes) => void this.answerOffer(kind, yes),
+      claim: (what) => void this.claim(what),
+      copyInvite: () => void this.copyInvite(),
+    });
     this.socket.onMessage((message) => this.onSocketMessage(message));
     this.socket.onState((state, reconnected) => this.onConnection(state, reconnected));
     this.bindControls();
@@ -118,6 +140,15 @@ export class App {
     return { placement: this.board.placement(), game: this.game, viewPly: this.viewPly };
   }
 
+  /**
+   * For tests: each side's time left as shown now, and the real time of the reading (the
+   * browser's own clock may be set wrong; performance.timeOrigin + now() is not affected).
+   */
+  clockReading(): { white: number; black: number; at: number } | null {
+    const left = this.clocks.remaining();
+    return left ? { ...left, at: performance.timeOrigin + performance.now() } : null;
+  }
+
   /** Drops the live connection as a network failure would; it reconnects by itself. */
   dropConnection(): void {
     this.socket.dropForTest();
@@ -132,6 +163,7 @@ export class App {
 
   private async loadGameInUrl(): Promise<void> {
     const id = new URLSearchParams(location.search).get('game');
+    if (id) this.adoptInviteFragment(id);
     if (!id) {
       this.setGame(null);
       this.openNewGame();
@@ -140,10 +172,10 @@ export class App {
     try {
       const game = await api.getGame(id);
       rememberGame(id);
-      this.token = localStorage.getItem(TOKEN_KEY_PREFIX + id);
-      this.inviteToken = localStorage.getItem(INVITE_KEY_PREFIX + id);
-      const savedOrientation = localStorage.getItem(ORIENTATION_KEY_PREFIX + id) as Side | null;
-      this.setGame(game, savedOrientation ?? this.defaultOrientation(game), 'loaded');
+      this.token = kept.token(id);
+      this.inviteToken = kept.inviteToken(id);
+      this.peopleSide = kept.peopleSide(id);
+      this.setGame(game, kept.orientation(id) ?? this.defaultOrientation(game), 'loaded');
     } catch (err) {
       if (this.game?.id === id) return; // loaded meanwhile by another path
       this.setGame(null);
@@ -151,10 +183,33 @@ export class App {
     }
   }
 
+  /**
+   * An invite link's fragment carries the token of a side of a game between people: it is kept
+   * like the creator's, and taken out of the address (so the address bar shows a link to watch).
+   */
+  private adoptInviteFragment(id: string): void {
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    const token = fragment.get(INVITE_PARAM);
+    if (!token) return;
+    const side: Side = fragment.get(INVITE_SIDE_PARAM) === 'white' ? 'white' : 'black';
+    kept.setToken(id, token);
+    kept.setPeopleSide(id, side);
+    kept.setOrientation(id, side);
+    history.replaceState(null, '', `${location.pathname}${location.search}`);
+  }
+
   private async startGame(choice: NewGameChoice): Promise<string | null> {
     try {
       const game = await api.createGame(choice.request);
-      this.adoptNewGame(game, choice.humanSide);
+      if (choice.friend) {
+        // The server gives the creator White's token and the invited player Black's: a creator who
+        // plays Black keeps the second and sends the first.
+        const mine = choice.humanSide === 'white' ? game.playerToken : game.inviteToken;
+        const theirs = choice.humanSide === 'white' ? game.inviteToken : game.playerToken;
+        this.adoptNewGame(game, choice.humanSide, false, { mine, theirs, side: choice.humanSide });
+      } else {
+        this.adoptNewGame(game, choice.humanSide);
+      }
       return null;
     } catch (err) {
       return (err as Error).message;
@@ -199,14 +254,26 @@ export class App {
     }
   }
 
-  /** `keepReview`: the review on screen stays (a branch of the reviewed game). */
-  private adoptNewGame(game: Game, orientation: Side, keepReview = false): void {
-    if (game.playerToken) localStorage.setItem(TOKEN_KEY_PREFIX + game.id, game.playerToken);
-    if (game.inviteToken) localStorage.setItem(INVITE_KEY_PREFIX + game.id, game.inviteToken);
-    localStorage.setItem(ORIENTATION_KEY_PREFIX + game.id, orientation);
+  /**
+   * `keepReview`: the review on screen stays (a branch of the reviewed game). `people`: a game
+   * between people, this browser's side and token, and the friend's (for the invite link).
+   */
+  private adoptNewGame(
+    game: Game,
+    orientation: Side,
+    keepReview = false,
+    people?: { mine?: string; theirs?: string; side: Side },
+  ): void {
+    const mine = people ? people.mine : game.playerToken;
+    const theirs = people ? people.theirs : game.inviteToken;
+    if (mine) kept.setToken(game.id, mine);
+    if (theirs) kept.setInviteToken(game.id, theirs);
+    if (people) kept.setPeopleSide(game.id, people.side);
+    kept.setOrientation(game.id, orientation);
     rememberGame(game.id);
-    this.token = game.playerToken ?? null;
-    this.inviteToken = game.inviteToken ?? null;
+    this.token = mine ?? null;
+    this.inviteToken = theirs ?? null;
+    this.peopleSide = people?.side ?? null;
     history.pushState(null, '', this.gameUrl(game.id, keepReview ? this.review.review : null));
     this.setGame(game, orientation, keepReview ? 'branch' : 'created');
   }
@@ -219,7 +286,31 @@ export class App {
 
   private defaultOrientation(game: Game): Side {
     // Players see their own side at the bottom; the engine's opponent is the person.
+    if (this.peopleSide) return this.peopleSide;
     return game.engine.side === 'white' ? 'black' : 'white';
+  }
+
+  /**
+   * Which kind of game is on screen. A game without engine is an analysis board where this
+   * browser holds both sides' tokens (it made the board); one where it plays a side, or has no
+   * token at all (a spectator's), is a game between people.
+   */
+  private mode(): Mode {
+    const game = this.game;
+    if (!game || game.engine.side !== 'none') return 'engine';
+    if (this.peopleSide) return 'people';
+    if (this.token && this.inviteToken) return 'analysis';
+    return this.token ? 'people' : this.watchedMode;
+  }
+
+  /**
+   * Watching a game without engine: a game between people (with a clock, or a player connected
+   * or offering something when it loads), else an analysis board someone made (the spectator
+   * gets the live analysis and the review).
+   */
+  private static watchedModeOf(game: Game): Mode {
+    const played = !!game.clock || !!game.presence?.white || !!game.presence?.black || !!game.drawOffer || !!game.takebackOffer;
+    return played ? 'people' : 'analysis';
   }
 
   /**
@@ -228,17 +319,19 @@ export class App {
    */
   private setGame(game: Game | null, orientation?: Side, origin: 'loaded' | 'created' | 'branch' = 'created'): void {
     this.game = game;
+    if (game) this.watchedMode = App.watchedModeOf(game);
     if (origin !== 'branch' || !game) {
       this.review.reset();
       // A reload (or a link) shows the review named in the URL, or the game's kept review. Only
       // games the page offers to review are asked about (the others would answer 404).
       const named = new URLSearchParams(location.search).get('review');
-      const reviewable = !!game && game.moves.length > 0 && (game.status !== 'ongoing' || game.engine.side === 'none');
+      const reviewable = !!game && game.moves.length > 0 && (game.status !== 'ongoing' || this.isAnalysisBoard());
       if (game && origin === 'loaded' && (named || reviewable)) void this.review.load(reviewable ? game.id : null, named);
     }
     void renderRecentGames(game?.id ?? null);
     this.engineInfo = null;
-    this.engineThinking = game ? this.engineToMove(game) : false;
+    this.lines.reset();
+    this.engineThinking = game ? this.engineThinks(game) : false;
     this.viewPly = game ? game.moves.length : 0;
     if (orientation) this.board.setOrientation(orientation);
     this.subscribe();
@@ -261,12 +354,15 @@ export class App {
     if (changed) {
       // New moves arrived and the last of them was the engine's.
       const engineJustMoved = game.moves.length > current.moves.length && opposite(game.turn) === game.engine.side;
-      this.engineThinking = this.engineToMove(game);
-      if (engineJustMoved) this.engineMovedAtPly = game.moves.length;
-      if (engineJustMoved && game.engineMove && !this.engineInfo) {
-        this.engineInfo = { ...game.engineMove, pvSan: undefined };
-        this.engineInfoFen = viewAt(game.initialFen, game.moves, game.moves.length - 1).fen;
+      this.engineThinking = this.engineThinks(game);
+      if (engineJustMoved) {
+        this.engineMovedAtPly = game.moves.length;
+        // The panel shows the line of the move played, from the position it was played in.
+        const before = viewAt(game.initialFen, game.moves, game.moves.length - 1).fen;
+        this.engineInfo = this.lines.playedLine(before, game.moves[game.moves.length - 1], game.engineMove);
+        this.engineInfoFen = before;
       }
+      updateRecentGame(game);
     }
     this.render();
     if (changed && this.isLive() && this.myTurn()) this.board.playPremove();
@@ -275,6 +371,7 @@ export class App {
 
   /** The token that moves `side`: White's is `token` on an analysis board, Black's `inviteToken`. */
   private tokenFor(side: Side): string | null {
+    if (this.mode() !== 'analysis') return this.token;
     return side === 'black' && this.inviteToken ? this.inviteToken : this.token;
   }
 
@@ -282,11 +379,18 @@ export class App {
     return game.status === 'ongoing' && game.engine.side === game.turn;
   }
 
+  /** The engine owes a reply: as the server says (newer servers), else from whose turn it is. */
+  private engineThinks(game: Game): boolean {
+    return this.engineToMove(game) && (game.engineThinking ?? true);
+  }
+
   private humanSide(): Side | 'both' | null {
     const game = this.game;
     if (!game || !this.token) return null;
-    if (game.engine.side === 'none') return 'both';
-    return opposite(game.engine.side);
+    const mode = this.mode();
+    if (mode === 'analysis') return 'both';
+    if (mode === 'people') return this.peopleSide;
+    return game.engine.side === 'none' ? null : opposite(game.engine.side);
   }
 
   private myTurn(): boolean {
@@ -299,7 +403,7 @@ export class App {
   }
 
   private isAnalysisBoard(): boolean {
-    return !!this.game && this.game.engine.side === 'none';
+    return !!this.game && this.mode() === 'analysis';
   }
 
   private async onBoardMove(uci: string): Promise<void> {
@@ -331,7 +435,7 @@ export class App {
     } catch (err) {
       this.moveInFlight = false;
       await this.refresh();
-      this.engineThinking = this.game ? this.engineToMove(this.game) : false;
+      this.engineThinking = this.game ? this.engineThinks(this.game) : false;
       // A takeback or resignation while the engine thought makes its reply moot, not an error.
       const overtaken = err instanceof ApiError && err.code === 'version_conflict' && (this.game?.version ?? 0) > game.version + 1;
       if (!overtaken) toast(err instanceof ApiError ? `Move refused: ${err.message}` : String(err), 'error');
@@ -358,7 +462,10 @@ export class App {
       this.socket.send({ type: 'unsubscribe', gameId: this.subscribedTo });
     }
     this.subscribedTo = null;
-    if (id && this.socket.send({ type: 'subscribe', gameId: id })) this.subscribedTo = id;
+    // A player subscribes with its token: the server counts it as present (games between people).
+    const token = this.mode() === 'people' ? this.token : null;
+    const message = token ? { type: 'subscribe', gameId: id ?? '', token } : { type: 'subscribe', gameId: id ?? '' };
+    if (id && this.socket.send(message)) this.subscribedTo = id;
   }
 
   private onConnection(state: ConnectionState, reconnected: boolean): void {
@@ -384,12 +491,25 @@ export class App {
     // A stop that raced with the end of its search: nothing to tell.
     if (message.type === 'error' && message.code === 'not_found' && message.id) return;
     if (this.analysis.handle(message)) return;
+    const event = readGameEvent(message);
+    if (event.kind === 'full') {
+      this.applyGame(event.game);
+      return;
+    }
+    if (event.kind === 'presence') {
+      if (this.game) this.applyGame(mergePresence(this.game, event.change));
+      return;
+    }
+    if (event.kind === 'state') {
+      const current = this.game;
+      if (!current || event.state.gameId !== current.id) return;
+      const merged = mergeGameState(current, event.state);
+      // A gap (a state we missed): read the whole game.
+      if (merged) this.applyGame(merged);
+      else void this.refresh();
+      return;
+    }
     switch (message.type) {
-      case 'game': {
-        const game = message.game as Game | undefined;
-        if (game) this.applyGame(game);
-        break;
-      }
       case 'info':
         if (message.gameId !== undefined) this.onGameInfo(message as unknown as SearchInfo);
         break;
@@ -402,11 +522,15 @@ export class App {
   }
 
   private onGameInfo(info: SearchInfo): void {
-    if (!this.game || info.gameId !== this.game.id) return;
+    const game = this.game;
+    if (!game || info.gameId !== game.id || !this.engineToMove(game)) return;
+    // A report that cannot belong to this position (one that overtook the move it answers).
+    if (info.pv?.[0] && game.legalMoves.length && !game.legalMoves.includes(info.pv[0])) return;
+    this.lines.add(game.fen, info);
     if (info.multipv && info.multipv > 1) return;
     this.engineInfo = info;
-    this.engineInfoFen = this.game.fen;
-    this.engineThinking = this.engineToMove(this.game);
+    this.engineInfoFen = game.fen;
+    this.engineThinking = true;
     this.renderEngine();
   }
 
@@ -544,6 +668,8 @@ export class App {
     byId('btn-flip').addEventListener('click', () => this.flip());
     byId('btn-takeback').addEventListener('click', () => void this.takeback());
     byId('btn-resign').addEventListener('click', () => void this.resign());
+    byId('btn-draw').addEventListener('click', () => void this.answerOffer('draw', true));
+    byId('btn-abort').addEventListener('click', () => void this.abort());
     byId('btn-copy-fen').addEventListener('click', () => void this.copyFen());
     byId('btn-copy-pgn').addEventListener('click', () => void this.copyPgn());
     byId('btn-download-pgn').addEventListener('click', () => void this.downloadPgn());
@@ -623,13 +749,18 @@ export class App {
 
   private flip(): void {
     this.board.flip();
-    if (this.game) localStorage.setItem(ORIENTATION_KEY_PREFIX + this.game.id, this.board.orientation());
+    if (this.game) kept.setOrientation(this.game.id, this.board.orientation());
     this.render();
   }
 
   private async takeback(): Promise<void> {
     const game = this.game;
-    if (!game || !this.token) return;
+    if (!game || !this.token || game.status !== 'ongoing' || game.moves.length === 0) return;
+    if (this.mode() === 'people') {
+      // Between people a takeback is asked for; the other side accepts or declines.
+      await this.answerOffer('takeback', true);
+      return;
+    }
     try {
       // A takeback is the side that moved last's.
       const updated = await api.takeback(game.id, this.tokenFor(opposite(game.turn)) ?? this.token);
@@ -639,6 +770,61 @@ export class App {
     } catch (err) {
       toast(`Takeback refused: ${(err as Error).message}`, 'error');
     }
+  }
+
+  /** Offers, accepts (`yes`), declines or withdraws (`no`) a draw or a takeback. */
+  private async answerOffer(kind: 'draw' | 'takeback', yes: boolean): Promise<void> {
+    const game = this.game;
+    if (!game || !this.token) return;
+    try {
+      const updated = kind === 'draw' ? await api.draw(game.id, this.token, yes) : await api.takebackOffer(game.id, this.token, yes);
+      if (kind === 'takeback') this.board.cancelPremove();
+      this.applyGame(updated);
+    } catch (err) {
+      toast(`${kind === 'draw' ? 'Draw' : 'Takeback'}: ${(err as Error).message}`, 'error');
+    }
+  }
+
+  private async abort(): Promise<void> {
+    const game = this.game;
+    if (!game || !this.token) return;
+    try {
+      this.applyGame(await api.abort(game.id, this.token));
+    } catch (err) {
+      toast(`Abort refused: ${(err as Error).message}`, 'error');
+    }
+  }
+
+  private async claim(what: 'victory' | 'draw'): Promise<void> {
+    const game = this.game;
+    if (!game || !this.token) return;
+    try {
+      this.applyGame(await api.claim(game.id, this.token, what));
+    } catch (err) {
+      toast(`Claim refused: ${(err as Error).message}`, 'error');
+    }
+  }
+
+  /** The link that lets the friend play: the game's address with their token in the fragment. */
+  private inviteLink(): string | null {
+    const game = this.game;
+    if (!game || !this.inviteToken || !this.peopleSide) return null;
+    const fragment = new URLSearchParams({ [INVITE_PARAM]: this.inviteToken, [INVITE_SIDE_PARAM]: opposite(this.peopleSide) });
+    return `${this.watchLink()}#${fragment.toString()}`;
+  }
+
+  private watchLink(): string {
+    const url = new URL(document.baseURI);
+    url.search = `?game=${encodeURIComponent(this.game?.id ?? '')}`;
+    url.hash = '';
+    return url.toString();
+  }
+
+  private async copyInvite(): Promise<void> {
+    const link = this.inviteLink();
+    if (!link) return;
+    const ok = await copyText(link);
+    toast(ok ? 'Invite link copied: send it to your friend' : 'Copying is not allowed here: select the link and copy it', ok ? 'info' : 'error');
   }
 
   private async resign(): Promise<void> {
@@ -704,12 +890,14 @@ export class App {
   // ---- Rendering ------------------------------------------------------------------------------
 
   private render(): void {
-    document.body.dataset.mode = this.isAnalysisBoard() ? 'analysis' : 'play';
+    document.body.dataset.mode = this.isAnalysisBoard() ? 'analysis' : this.game && this.mode() === 'people' ? 'people' : 'play';
     document.body.dataset.role = !this.game ? 'none' : this.token ? 'player' : 'spectator';
     this.renderBoard();
     this.renderPlayers();
     this.renderStatus();
     this.renderMoves();
+    this.renderOpening();
+    this.renderPeople();
     this.renderReview();
     this.renderEngine();
     byId('engine-card').hidden = this.isAnalysisBoard();
@@ -773,6 +961,7 @@ export class App {
 
   private playerName(side: Side): string {
     const game = this.game;
+    if (game && this.mode() === 'people' && this.peopleSide) return side === this.peopleSide ? 'You' : 'Your friend';
     if (!game || game.engine.side === 'none') return side === 'white' ? 'White' : 'Black';
     if (game.engine.side === side) {
       if (game.engine.level) return `Outpost · level ${game.engine.level}`;
@@ -793,6 +982,9 @@ export class App {
       const name = bar.querySelector<HTMLElement>('.player-name');
       if (name) name.textContent = this.playerName(side);
       bar.classList.toggle('to-move', !!this.game && this.game.status === 'ongoing' && this.game.turn === side);
+      const online = this.mode() === 'people' ? this.game?.presence?.[side] : undefined;
+      if (online === undefined) delete bar.dataset.online;
+      else bar.dataset.online = String(online);
     }
     this.clocks.attach(
       bars.white.querySelector<HTMLElement>('.clock')!,
@@ -827,7 +1019,11 @@ export class App {
     const turnName = game.turn === 'white' ? 'White' : 'Black';
     let text: string;
     if (this.isAnalysisBoard()) text = `${turnName} to move`;
-    else if (game.engine.side === game.turn) text = 'Outpost is thinking…';
+    else if (this.mode() === 'people') {
+      if (!this.peopleSide) text = `${turnName} to move`;
+      else if (game.turn === this.peopleSide) text = game.check ? 'Check! Your move' : 'Your move';
+      else text = 'Your friend’s move';
+    } else if (game.engine.side === game.turn) text = 'Outpost is thinking…';
     else if (this.token) {
       text = game.check ? 'Check! Your move' : 'Your move';
       // Say what the engine just played (also read out by screen readers: the status is live).
@@ -863,6 +1059,48 @@ export class App {
     (byId('nav-last') as HTMLButtonElement).disabled = this.viewPly >= total;
   }
 
+  /** The named opening reached, over the move list. */
+  private renderOpening(): void {
+    const opening = this.game?.opening;
+    byId('opening').hidden = !opening;
+    byId('opening-eco').textContent = opening?.eco ?? '';
+    byId('opening-name').textContent = opening?.name ?? '';
+  }
+
+  private renderPeople(): void {
+    const game = this.game;
+    window.clearTimeout(this.claimTimer);
+    if (!game || this.mode() !== 'people') {
+      this.peoplePanel.hide();
+      return;
+    }
+    const inviteLink = this.inviteLink();
+    const other = this.peopleSide ? opposite(this.peopleSide) : null;
+    // The invite stays up until the friend has come (connected or moved).
+    const friendCame = !!other && (game.presence?.[other] === true || game.moves.length >= 2);
+    const claimableInMs = other && game.status === 'ongoing' ? this.claimableIn(game, other) : null;
+    this.peoplePanel.render({
+      game,
+      mySide: this.token ? this.peopleSide : null,
+      inviteLink: friendCame ? null : inviteLink,
+      watchLink: this.watchLink(),
+      claimableInMs,
+    });
+    if (claimableInMs !== null && claimableInMs > 0) {
+      this.claimTimer = window.setTimeout(() => this.renderPeople(), Math.min(claimableInMs, CLAIM_TICK_MS));
+    }
+  }
+
+  /**
+   * Milliseconds until `side`'s absence may be claimed (0: now) by the server's time, or null
+   * while it is there or may not be claimed against (before both sides have moved).
+   */
+  private claimableIn(game: Game, side: Side): number | null {
+    const gone = game.presence?.[side] === false ? game.gone?.[side] : undefined;
+    if (gone?.claimableAtMs === undefined) return null;
+    return Math.max(0, gone.claimableAtMs - this.serverClock.now());
+  }
+
   private renderEngine(): void {
     if (this.isAnalysisBoard()) return;
     const game = this.game;
@@ -879,8 +1117,18 @@ export class App {
     const game = this.game;
     const player = !!game && !!this.token;
     const ongoing = game?.status === 'ongoing';
-    byId<HTMLButtonElement>('btn-takeback').disabled = !player || !game || game.moves.length === 0 || this.moveInFlight;
+    const people = !!game && this.mode() === 'people';
+    // A game that is over is over: nothing to take back (not after a resignation, not after mate).
+    byId<HTMLButtonElement>('btn-takeback').disabled =
+      !player || !game || !ongoing || game.moves.length === 0 || this.moveInFlight || (people && !!game.takebackOffer);
+    byId('btn-takeback').textContent = people ? '↶ Ask takeback' : '↶ Takeback';
     byId<HTMLButtonElement>('btn-resign').disabled = !player || !ongoing || this.isAnalysisBoard();
+    // Between people: a draw offer, and abort while both sides have not moved yet.
+    const draw = byId<HTMLButtonElement>('btn-draw');
+    draw.hidden = !people || !player;
+    draw.disabled = !ongoing || !!game?.drawOffer;
+    const abort = byId<HTMLButtonElement>('btn-abort');
+    abort.hidden = !people || !player || !ongoing || (game?.moves.length ?? 0) >= 2;
     byId<HTMLButtonElement>('btn-copy-pgn').disabled = !game;
     byId<HTMLButtonElement>('btn-download-pgn').disabled = !game;
     byId<HTMLInputElement>('move-input').disabled = !player || !ongoing;

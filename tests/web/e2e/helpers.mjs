@@ -163,3 +163,42 @@ export async function viewPly(page, ply, attempts = 5) {
 export async function waitForMoves(page, count, timeout = 30000) {
   await waitForMoveCount(page, count, false, timeout);
 }
+
+/**
+ * Creates a game with a friend from the new-game dialog ("A friend"); returns the game id and the
+ * invite link the page shows.
+ */
+export async function newFriendGame(page, { side = 'white', clock } = {}) {
+  if (!(await page.locator('#new-game').evaluate((d) => d.open))) await page.click('#btn-new');
+  await page.locator('#new-game input[name=opponent][value="friend"]').check({ force: true });
+  await page.locator(`#new-game input[name=side][value="${side}"]`).check({ force: true });
+  const useClock = page.locator('#new-game input[name=useClock]');
+  if (clock) {
+    await useClock.check();
+    await page.fill('#new-game input[name=minutes]', String(clock.minutes));
+    await page.fill('#new-game input[name=increment]', String(clock.increment));
+  } else {
+    await useClock.uncheck();
+  }
+  await page.fill('#new-game textarea[name=start]', '');
+  await page.click('#new-game-start');
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('game') && !document.querySelector('#new-game').open);
+  const id = await page.evaluate(() => new URLSearchParams(location.search).get('game'));
+  await page.waitForSelector('#invite:not([hidden])');
+  const invite = await page.inputValue('#invite-link');
+  return { id, invite };
+}
+
+/** Each side's time left as the page shows it, and the real time of the reading. */
+export async function clockReading(page) {
+  return page.evaluate(() => window.outpost.clockReading());
+}
+
+/** Waits until the game-status line matches `pattern`. */
+export async function waitForStatus(page, pattern, timeout = 15000) {
+  await page.waitForFunction(
+    ({ source, flags }) => new RegExp(source, flags).test(document.querySelector('#game-status')?.textContent ?? ''),
+    { source: pattern.source, flags: pattern.flags },
+    { timeout },
+  );
+}

@@ -81,6 +81,16 @@ export const api = {
     request<Game>('POST', `games/${encodeURIComponent(id)}/takeback`, {}, token),
   resign: (id: string, token: string) =>
     request<Game>('POST', `games/${encodeURIComponent(id)}/resign`, {}, token),
+  /** Games between people: offer or accept a draw (`yes`), decline or withdraw one (`no`). */
+  draw: (id: string, token: string, yes: boolean) =>
+    request<Game>('POST', `games/${encodeURIComponent(id)}/draw/${yes ? 'yes' : 'no'}`, {}, token),
+  /** Games between people: ask for or accept a takeback (`yes`), decline or withdraw one (`no`). */
+  takebackOffer: (id: string, token: string, yes: boolean) =>
+    request<Game>('POST', `games/${encodeURIComponent(id)}/takeback/${yes ? 'yes' : 'no'}`, {}, token),
+  abort: (id: string, token: string) => request<Game>('POST', `games/${encodeURIComponent(id)}/abort`, {}, token),
+  /** The other side has been gone past the server's grace time: end the game as won or drawn. */
+  claim: (id: string, token: string, what: 'victory' | 'draw') =>
+    request<Game>('POST', `games/${encodeURIComponent(id)}/claim-${what}`, {}, token),
   engineMove: (id: string, token: string) =>
     request<Game>('POST', `games/${encodeURIComponent(id)}/engine-move`, {}, token),
   /** The game's PGN; `withReview`: with the kept review's comments (GET …/pgn?review=1). */

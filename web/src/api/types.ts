@@ -38,6 +38,28 @@ export interface Clock {
   running?: boolean;
   initial?: number;
   increment?: number;
+  /** The server's time of this reading (ms since the epoch); older servers leave it out. */
+  at?: number;
+}
+
+/** Whether each side has a live connection to the game (the engine's side is always true). */
+export interface Presence {
+  white: boolean;
+  black: boolean;
+}
+
+/**
+ * A side of a game between people that is gone: since when (server time, ms since the epoch),
+ * and from when the other side may claim (absent until both sides have moved).
+ */
+export interface Gone {
+  sinceMs: number;
+  claimableAtMs?: number;
+}
+
+export interface Opening {
+  eco: string;
+  name: string;
 }
 
 export interface EngineMove {
@@ -66,12 +88,48 @@ export interface Game {
   clock?: Clock;
   version: number;
   engineMove?: EngineMove;
+  /** True while the engine owes a reply (newer servers; older ones answer after the reply). */
+  engineThinking?: boolean;
+  /** The side offering a draw / asking for a takeback (games between people); absent when none. */
+  drawOffer?: Color;
+  takebackOffer?: Color;
+  presence?: Presence;
+  gone?: Partial<Record<Color, Gone>>;
+  /** The named opening reached, when there is one. */
+  opening?: Opening;
   /** Only in the reply that created the game: the token of the creator's side. */
   playerToken?: string;
   playerSide?: Color;
   /** Games between people: the other side's token (for an invited player; an analysis board keeps both). */
   inviteToken?: string;
   inviteSide?: Color;
+}
+
+/**
+ * One change of a game on the stream or the WebSocket (newer servers): what a client needs to
+ * move on, not the whole game. A client that sees a version gap reads the game.
+ */
+export interface GameState {
+  type: 'gameState';
+  gameId: string;
+  version: number;
+  fen: string;
+  lastMove: { uci: string; san: string } | null;
+  moveCount: number;
+  turn: Color;
+  status: GameStatus;
+  result: Game['result'];
+  reason?: string | null;
+  winner?: Color | null;
+  clock?: Clock | null;
+  drawOffer?: Color | null;
+  takebackOffer?: Color | null;
+  presence?: Presence | null;
+  gone?: Partial<Record<Color, Gone>> | null;
+  legalMoves?: string[];
+  engineThinking?: boolean;
+  opening?: Opening | null;
+  check?: boolean;
 }
 
 /** What GET /api/v1/games?ids=… tells of a game (a "recent games" list). */

@@ -149,3 +149,8 @@ export function readStartText(text: string): StartPosition {
   if (!fen && moves.length === 0) throw new Error('Neither a FEN nor a PGN with moves');
   return { fen: fen ?? undefined, moves };
 }
+
+/** Whether the side to move is in check in `fen` (false for a FEN that does not parse). */
+export function inCheck(fen: string): boolean {
+  return positionFrom(fen)?.isCheck() ?? false;
+}

@@ -1,6 +1,9 @@
 // Both clocks, as the server last reported them, with the side to move counting down locally
-// between reports.
+// between reports. A reading with `at` (the server's time of the reading) counts from that moment
+// in the server's time (ServerClock), so every browser shows the same clock; a reading without it
+// (an older server) counts from its arrival.
 import type { Clock } from '../api/types';
+import type { ServerClock } from '../game/serverClock';
 import { formatClock } from './format';
 
 const TICK_MS = 100;
@@ -8,21 +11,30 @@ const LOW_TIME_MS = 20000;
 // After our clock shows zero, ask the server a moment later (its clock is the one that counts).
 const FLAG_GRACE_MS = 1000;
 
+type Side = 'white' | 'black';
+
 export class Clocks {
   private base: { white: number; black: number } | null = null;
-  private receivedAt = 0;
-  private running: 'white' | 'black' | null = null;
+  /** The reading's time: the server's (`at`), or the local arrival time when there is none. */
+  private readAt = 0;
+  private serverTimed = false;
+  private running: Side | null = null;
   private timer: number | undefined;
   private elements: { white: HTMLElement | null; black: HTMLElement | null } = { white: null, black: null };
   private flagReported = false;
 
   /** `onFlag` runs once when the running clock reaches zero (the server then decides). */
-  constructor(private readonly onFlag: () => void = () => {}) {}
+  constructor(
+    private readonly server: ServerClock,
+    private readonly onFlag: () => void = () => {},
+  ) {}
 
   /** `running` is the side whose clock runs now, or null when none does. */
-  update(clock: Clock | undefined, running: 'white' | 'black' | null): void {
+  update(clock: Clock | undefined, running: Side | null): void {
     this.base = clock ? { white: clock.white, black: clock.black } : null;
-    this.receivedAt = performance.now();
+    this.serverTimed = typeof clock?.at === 'number';
+    if (this.serverTimed) this.server.observe(clock!.at!);
+    this.readAt = this.serverTimed ? clock!.at! : Date.now();
     this.running = clock ? running : null;
     this.flagReported = false;
     window.clearInterval(this.timer);
@@ -35,18 +47,29 @@ export class Clocks {
     this.render();
   }
 
+  /** Each side's time left now, in ms, as shown (null without a clock). */
+  remaining(): { white: number; black: number } | null {
+    if (!this.base) return null;
+    const now = this.serverTimed ? this.server.now() : Date.now();
+    const elapsed = Math.max(0, now - this.readAt);
+    const left = { ...this.base };
+    if (this.running) left[this.running] = Math.max(0, left[this.running] - elapsed);
+    return left;
+  }
+
   render(): void {
+    const left = this.remaining();
     for (const side of ['white', 'black'] as const) {
       const element = this.elements[side];
       if (!element) continue;
-      if (!this.base) {
+      if (!left) {
         element.hidden = true;
         continue;
       }
       element.hidden = false;
-      let ms = this.base[side];
-      if (this.running === side) ms -= performance.now() - this.receivedAt;
+      const ms = left[side];
       element.textContent = formatClock(ms);
+      element.dataset.ms = String(Math.round(ms));
       if (this.running === side && ms <= 0 && !this.flagReported) {
         this.flagReported = true;
         window.setTimeout(this.onFlag, FLAG_GRACE_MS);

@@ -9,6 +9,8 @@ const MS_PER_SECOND = 1000;
 export interface NewGameChoice {
   request: NewGameRequest;
   humanSide: 'white' | 'black';
+  /** A game between people: the other side is played by whoever opens the invite link. */
+  friend: boolean;
 }
 
 function readForm(form: HTMLFormElement): NewGameChoice {
@@ -17,10 +19,13 @@ function readForm(form: HTMLFormElement): NewGameChoice {
   const humanSide: 'white' | 'black' =
     sideChoice === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : sideChoice === 'black' ? 'black' : 'white';
   const engineSide = humanSide === 'white' ? 'black' : 'white';
+  const friend = data.get('opponent') === 'friend';
 
-  const request: NewGameRequest = { engine: { side: engineSide } };
+  const request: NewGameRequest = { engine: { side: friend ? 'none' : engineSide } };
   const level = String(data.get('level') ?? '3');
-  if (level === 'custom') {
+  if (friend) {
+    // No engine: the strength does not apply.
+  } else if (level === 'custom') {
     const limits: { depth?: number; movetime?: number; nodes?: number } = {};
     const depth = Number(data.get('depth'));
     const movetime = Number(data.get('movetime'));
@@ -47,7 +52,7 @@ function readForm(form: HTMLFormElement): NewGameChoice {
   const start = readStartText(String(data.get('start') ?? ''));
   if (start.fen) request.fen = start.fen;
   if (start.moves && start.moves.length) request.moves = start.moves;
-  return { request, humanSide };
+  return { request, humanSide, friend };
 }
 
 /** "Level 3: about 1220 Elo, looks 3 plies ahead, 0.15 s a move without a clock." */
@@ -74,6 +79,8 @@ export function setupNewGameDialog(
   const clockRow = byId('clock-row');
   const startButton = byId<HTMLButtonElement>('new-game-start');
   const levelHint = byId('level-hint');
+  const strength = byId('strength');
+  const friendHint = byId('friend-hint');
   const generalHint = levelHint.textContent; // the page's own words, for Custom or no server list
 
   const sync = () => {
@@ -82,6 +89,10 @@ export function setupNewGameDialog(
     const level = levels()?.find((l) => String(l.level) === data.get('level'));
     levelHint.textContent = level ? describeLevel(level) : generalHint;
     clockRow.hidden = !data.get('useClock');
+    const friend = data.get('opponent') === 'friend';
+    strength.hidden = friend;
+    friendHint.hidden = !friend;
+    startButton.textContent = friend ? 'Create invite link' : 'Start game';
   };
   form.addEventListener('change', sync);
   byId('new-game-cancel').addEventListener('click', () => dialog.close());

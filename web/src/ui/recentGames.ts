@@ -2,7 +2,8 @@
 // (most recent first) and shown with one request, GET /api/v1/games?ids=…; games the server no
 // longer has (removed by its retention) are dropped from the list.
 import { api } from '../api/rest';
-import type { GameSummary } from '../api/types';
+import type { Game, GameSummary } from '../api/types';
+import { kept } from '../game/keptTokens';
 import { byId, el } from './dom';
 import { gameOverText } from './format';
 
@@ -33,7 +34,9 @@ export function rememberGame(id: string): void {
 function describe(game: GameSummary): string {
   const opponent =
     game.engine.side === 'none'
-      ? 'Analysis board'
+      ? kept.peopleSide(game.id)
+        ? `A friend (you: ${kept.peopleSide(game.id)})`
+        : 'Analysis board'
       : `Outpost${game.engine.level ? ` level ${game.engine.level}` : ''} (${game.engine.side})`;
   const moves = Math.ceil(game.moveCount / 2);
   const state = game.status === 'ongoing' ? `${game.turn} to move` : game.result;
@@ -77,4 +80,33 @@ export async function renderRecentGames(currentId: string | null): Promise<void>
     }),
   );
   card.hidden = games.length === 0;
+}
+
+/** What the list says of a game the page holds whole (the one on screen). */
+function summaryOf(game: Game): GameSummary {
+  return {
+    id: game.id,
+    status: game.status,
+    result: game.result,
+    reason: game.reason,
+    winner: game.winner,
+    turn: game.turn,
+    fen: game.fen,
+    moveCount: game.moves.length,
+    engine: { side: game.engine.side, level: game.engine.level },
+    clock: game.clock && game.clock.initial !== undefined ? { initial: game.clock.initial, increment: game.clock.increment ?? 0 } : undefined,
+    version: game.version,
+    createdAt: 0,
+    updatedAt: 0,
+  };
+}
+
+/** Brings the current game's line up to date as the game goes on (no request). */
+export function updateRecentGame(game: Game): void {
+  const item = byId('recent-list').querySelector<HTMLElement>(`li[data-game-id="${CSS.escape(game.id)}"]`);
+  const text = item?.querySelector<HTMLElement>('.recent-current, .recent-link');
+  if (!item || !text) return;
+  const summary = summaryOf(game);
+  item.dataset.status = summary.status;
+  text.textContent = describe(summary);
 }
