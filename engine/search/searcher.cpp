@@ -629,56 +629,14 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
             shared_->callbacks->onCurrMove(moveToUci(m), moveCount + pvIndex_, depth);
         }
 
-        // Step 14. Pruning of single moves at shallow depth, once one move has been searched
-        // (so a node is never left without a score). Never captures, promotions or checks.
+        // Step 14. Pruning of single moves at shallow depth (shallowPruning), once one move has
+        // been searched (so a node is never left without a score).
         if (!rootNode && prunableNode && bestScore > -kMateBound) {
-            if (!noisy && !givesCheck) {
-                // Step 14a. Late move pruning: late quiet moves at low depth almost never
-                // matter once the well-ordered moves have been searched.
-                if (cfg.lateMovePruning && depth <= kLateMovePruningMaxDepth &&
-                    quietCount > (kLateMovePruningBase + depth * depth) /
-                                     (improving ? 1 : kLateMovePruningNotImprovingDivisor)) {
-                    counters_.add(Counter::LateMovePrunes);
-                    skipQuiets = true;
-                    continue;
-                }
-                // Step 14b. Futility pruning at the frontier: a quiet move changes the eval by
-                // less than a minor piece, so if eval + margin cannot reach alpha, skip quiets.
-                if (cfg.futility && depth == kFutilityDepth && eval + kFutilityMargin <= alpha) {
-                    counters_.add(Counter::FutilityPrunes);
-                    skipQuiets = true;
-                    continue;
-                }
-                // Step 14c. Extended futility at the pre-frontier, with a rook's margin (the
-                // opponent's reply may also change the eval).
-                if (cfg.extendedFutility && depth == kExtendedFutilityDepth &&
-                    eval + kExtendedFutilityMargin <= alpha) {
-                    counters_.add(Counter::ExtendedFutilityPrunes);
-                    skipQuiets = true;
-                    continue;
-                }
-                // Step 14d. History pruning: at low depth, a quiet move whose history says it
-                // has failed again and again in this context is not searched (killers and the
-                // counter move were chosen for this node and are kept).
-                if (cfg.historyPruning && cfg.history && depth <= kHistoryPruningMaxDepth &&
-                    !killer && !counterMove && statScore < -kHistoryPruningMargin * depth) {
-                    counters_.add(Counter::HistoryPrunes);
-                    continue;
-                }
-                // Step 14e. SEE pruning of quiet moves: a quiet move that puts material en prise
-                // for more than a margin growing with depth is not worth the search.
-                if (cfg.seeQuietPruning && depth <= kSeeQuietPruningMaxDepth &&
-                    !seeGe(pos_, m, -kSeeQuietMarginPerDepth * depth)) {
-                    counters_.add(Counter::SeeQuietPrunes);
-                    continue;
-                }
-            } else if (capture && !givesCheck && cfg.see && depth <= kSeePruningMaxDepth &&
-                       !seeGe(pos_, m, -kSeePruningMarginPerDepth * depth)) {
-                // Step 14f. SEE pruning: a capture that loses material heavily is not worth a
-                // shallow search.
-                counters_.add(Counter::SeePrunes);
-                continue;
-            }
+            const MovePrune prune = shallowPruning(
+                MoveFacts{m, capture, noisy, givesCheck, killer, counterMove, statScore}, depth,
+                alpha, eval, improving, quietCount);
+            if (prune == MovePrune::SkipQuiets) skipQuiets = true;
+            if (prune != MovePrune::Search) continue;
         }
 
         // Step 15. Singular extension of the table move (singularExtension): one ply deeper
@@ -715,15 +673,8 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         if (cfg.lateMoveReductions && depth >= kLmrMinDepth &&
             moveCount > (pvNode ? kLmrFullMovesPv : kLmrFullMovesNonPv) && !noisy && !givesCheck &&
             !inCheck && !killer) {
-            int r = lmrReduction(depth, moveCount);
-            if (pvNode) r -= kLmrNodeAdjustment;
-            if (!improving) r += kLmrNodeAdjustment;
-            if (cutNode) r += kLmrNodeAdjustment;
-            if (cfg.history) {
-                r -= cfg.continuationHistory ? statScore / kLmrStatDivisor
-                                             : statScore / kLmrHistoryDivisor;
-            }
-            r = std::clamp(r, 0, newDepth - 1);
+            const int r = lateMoveReduction(depth, moveCount, newDepth, pvNode, improving, cutNode,
+                                            statScore);
             if (r > 0) counters_.add(Counter::LateMoveReductions);
             score = -search<NodeType::NonPV>(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
             fullDepthZeroWindow = score > alpha && r > 0;
@@ -746,19 +697,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         // An aborted search returns garbage: keep nothing from it.
         if (shared_->stop.load(std::memory_order_relaxed)) return 0;
 
-        if (rootNode) {
-            auto it = std::find_if(rootMoves_.begin(), rootMoves_.end(),
-                                   [m](const RootMove& rm) { return rm.move == m; });
-            it->nodes += nodes() - nodesBefore;
-            if (moveCount == 1 || score > alpha) {
-                it->score = score;
-                it->seldepth = seldepth_;
-                it->pv.assign(1, m);
-                for (int i = 1; i < stack_[1].pvLength; ++i) it->pv.push_back(stack_[1].pv[i]);
-            } else {
-                it->score = -kInfinity;  // only an upper bound: sorts behind the best
-            }
-        }
+        if (rootNode) recordRootMove(m, score, moveCount == 1 || score > alpha, nodesBefore);
 
         if (score > bestScore) {
             bestScore = score;
@@ -784,23 +723,8 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // move of the opponent's last move, and gains history (depth²) in the butterfly and
     // continuation tables, the quiet moves tried before it lose as much; a capture gains capture
     // history. The captures tried before the cutoff move lose capture history.
-    if (bestScore >= beta) {
-        counters_.add(Counter::BetaCutoffs);
-        if (moveCount == 1) counters_.add(Counter::FirstMoveCutoffs);
-        if (bestStage == PickStage::TableMove) counters_.add(Counter::HashMoveCutoffs);
-        if (bestStage == PickStage::Killer) counters_.add(Counter::KillerCutoffs);
-        if (bestStage == PickStage::CounterMove) counters_.add(Counter::CounterMoveCutoffs);
-        if (bestStage == PickStage::Quiet) counters_.add(Counter::HistoryCutoffs);
-        const int bonus = historyBonus(depth);
-        if (!pos_.isCaptureOrPromotion(bestMove)) {
-            rewardQuiet(ply, bestMove, depth, quietsTried);
-        } else if (cfg.captureHistory && pos_.isCapture(bestMove)) {
-            updateCaptureHistory(bestMove, bonus);
-        }
-        if (cfg.captureHistory) {
-            for (const auto& sm : capturesTried) updateCaptureHistory(sm.move, -bonus);
-        }
-    }
+    if (bestScore >= beta)
+        learnFromCutoff(ply, depth, bestMove, bestStage, moveCount, quietsTried, capturesTried);
 
     const TTBound bound = bestScore >= beta                                   ? TTBound::Lower
                           : (pvNode && bestScore > originalAlpha && bestMove) ? TTBound::Exact
@@ -823,6 +747,109 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                                              depth, bound, pvNode});
     }
     return bestScore;
+}
+
+Searcher::MovePrune Searcher::shallowPruning(const MoveFacts& mv, int depth, int alpha, int eval,
+                                             bool improving, int quietCount) {
+    // Quiet moves that give no check; of the rest only captures (by SEE), never checks or
+    // promotions.
+    const SearchConfig& cfg = shared_->config;
+    if (!mv.noisy && !mv.givesCheck) {
+        // Step 14a. Late move pruning: late quiet moves at low depth almost never
+        // matter once the well-ordered moves have been searched.
+        if (cfg.lateMovePruning && depth <= kLateMovePruningMaxDepth &&
+            quietCount > (kLateMovePruningBase + depth * depth) /
+                             (improving ? 1 : kLateMovePruningNotImprovingDivisor)) {
+            counters_.add(Counter::LateMovePrunes);
+            return MovePrune::SkipQuiets;
+        }
+        // Step 14b. Futility pruning at the frontier: a quiet move changes the eval by
+        // less than a minor piece, so if eval + margin cannot reach alpha, skip quiets.
+        if (cfg.futility && depth == kFutilityDepth && eval + kFutilityMargin <= alpha) {
+            counters_.add(Counter::FutilityPrunes);
+            return MovePrune::SkipQuiets;
+        }
+        // Step 14c. Extended futility at the pre-frontier, with a rook's margin (the
+        // opponent's reply may also change the eval).
+        if (cfg.extendedFutility && depth == kExtendedFutilityDepth &&
+            eval + kExtendedFutilityMargin <= alpha) {
+            counters_.add(Counter::ExtendedFutilityPrunes);
+            return MovePrune::SkipQuiets;
+        }
+        // Step 14d. History pruning: at low depth, a quiet move whose history says it
+        // has failed again and again in this context is not searched (killers and the
+        // counter move were chosen for this node and are kept).
+        if (cfg.historyPruning && cfg.history && depth <= kHistoryPruningMaxDepth && !mv.killer &&
+            !mv.counterMove && mv.statScore < -kHistoryPruningMargin * depth) {
+            counters_.add(Counter::HistoryPrunes);
+            return MovePrune::Skip;
+        }
+        // Step 14e. SEE pruning of quiet moves: a quiet move that puts material en prise
+        // for more than a margin growing with depth is not worth the search.
+        if (cfg.seeQuietPruning && depth <= kSeeQuietPruningMaxDepth &&
+            !seeGe(pos_, mv.move, -kSeeQuietMarginPerDepth * depth)) {
+            counters_.add(Counter::SeeQuietPrunes);
+            return MovePrune::Skip;
+        }
+    } else if (mv.capture && !mv.givesCheck && cfg.see && depth <= kSeePruningMaxDepth &&
+               !seeGe(pos_, mv.move, -kSeePruningMarginPerDepth * depth)) {
+        // Step 14f. SEE pruning: a capture that loses material heavily is not worth a
+        // shallow search.
+        counters_.add(Counter::SeePrunes);
+        return MovePrune::Skip;
+    }
+    return MovePrune::Search;
+}
+
+// --- Bookkeeping of search() ----------------------------------------------------------------
+
+int Searcher::lateMoveReduction(int depth, int moveCount, int newDepth, bool pvNode, bool improving,
+                                bool cutNode, int statScore) const {
+    const SearchConfig& cfg = shared_->config;
+    int r = lmrReduction(depth, moveCount);
+    if (pvNode) r -= kLmrNodeAdjustment;
+    if (!improving) r += kLmrNodeAdjustment;
+    if (cutNode) r += kLmrNodeAdjustment;
+    if (cfg.history) {
+        r -= cfg.continuationHistory ? statScore / kLmrStatDivisor : statScore / kLmrHistoryDivisor;
+    }
+    // Never into quiescence, never an extension.
+    return std::clamp(r, 0, newDepth - 1);
+}
+
+void Searcher::recordRootMove(Move m, int score, bool exact, std::uint64_t nodesBefore) {
+    auto it = std::find_if(rootMoves_.begin(), rootMoves_.end(),
+                           [m](const RootMove& rm) { return rm.move == m; });
+    it->nodes += nodes() - nodesBefore;
+    if (exact) {
+        it->score = score;
+        it->seldepth = seldepth_;
+        it->pv.assign(1, m);
+        for (int i = 1; i < stack_[1].pvLength; ++i) it->pv.push_back(stack_[1].pv[i]);
+    } else {
+        it->score = -kInfinity;  // only an upper bound: sorts behind the best
+    }
+}
+
+void Searcher::learnFromCutoff(int ply, int depth, Move bestMove, PickStage bestStage,
+                               int moveCount, const MoveList& quietsTried,
+                               const MoveList& capturesTried) {
+    const SearchConfig& cfg = shared_->config;
+    counters_.add(Counter::BetaCutoffs);
+    if (moveCount == 1) counters_.add(Counter::FirstMoveCutoffs);
+    if (bestStage == PickStage::TableMove) counters_.add(Counter::HashMoveCutoffs);
+    if (bestStage == PickStage::Killer) counters_.add(Counter::KillerCutoffs);
+    if (bestStage == PickStage::CounterMove) counters_.add(Counter::CounterMoveCutoffs);
+    if (bestStage == PickStage::Quiet) counters_.add(Counter::HistoryCutoffs);
+    const int bonus = historyBonus(depth);
+    if (!pos_.isCaptureOrPromotion(bestMove)) {
+        rewardQuiet(ply, bestMove, depth, quietsTried);
+    } else if (cfg.captureHistory && pos_.isCapture(bestMove)) {
+        updateCaptureHistory(bestMove, bonus);
+    }
+    if (cfg.captureHistory) {
+        for (const auto& sm : capturesTried) updateCaptureHistory(sm.move, -bonus);
+    }
 }
 
 // --- Pruning and extension steps of search() ------------------------------------------------

@@ -133,6 +133,29 @@ class Searcher {
     };
     SingularOutcome singularExtension(Move ttMove, int beta, int depth, int ply, bool cutNode,
                                       const TableProbe& table);
+    // What the move loop knows of one move, for the steps that decide about it.
+    struct MoveFacts {
+        Move move;
+        bool capture = false;
+        bool noisy = false;  // a capture or a promotion
+        bool givesCheck = false;
+        bool killer = false;
+        bool counterMove = false;
+        int statScore = 0;  // butterfly + continuation history of a quiet move
+    };
+    // Step 14 of search(): search the move, skip it, or skip it and every later quiet move.
+    enum class MovePrune { Search, Skip, SkipQuiets };
+    MovePrune shallowPruning(const MoveFacts& mv, int depth, int alpha, int eval, bool improving,
+                             int quietCount);
+    // Plies a late quiet move is searched shallower (0 up to newDepth - 1).
+    int lateMoveReduction(int depth, int moveCount, int newDepth, bool pvNode, bool improving,
+                          bool cutNode, int statScore) const;
+    // A root move's score, PV and effort after its search (exact: the first move or one that
+    // beat alpha; otherwise only an upper bound).
+    void recordRootMove(Move m, int score, bool exact, std::uint64_t nodesBefore);
+    // Step 20 of search(): a cutoff teaches the move ordering.
+    void learnFromCutoff(int ply, int depth, Move bestMove, PickStage bestStage, int moveCount,
+                         const MoveList& quietsTried, const MoveList& capturesTried);
 
     bool shouldStop();
     void checkTime();
