@@ -780,6 +780,9 @@ export class App {
       const updated = kind === 'draw' ? await api.draw(game.id, this.token, yes) : await api.takebackOffer(game.id, this.token, yes);
       if (kind === 'takeback') this.board.cancelPremove();
       this.applyGame(updated);
+      // Against the engine the answer comes at once, by the server's rule from its evaluation.
+      const answer = updated.drawOfferAnswer;
+      if (answer && !answer.accepted) toast('Outpost declines the draw', 'info');
     } catch (err) {
       toast(`${kind === 'draw' ? 'Draw' : 'Takeback'}: ${(err as Error).message}`, 'error');
     }
@@ -1123,9 +1126,10 @@ export class App {
       !player || !game || !ongoing || game.moves.length === 0 || this.moveInFlight || (people && !!game.takebackOffer);
     byId('btn-takeback').textContent = people ? '↶ Ask takeback' : '↶ Takeback';
     byId<HTMLButtonElement>('btn-resign').disabled = !player || !ongoing || this.isAnalysisBoard();
-    // Between people: a draw offer, and abort while both sides have not moved yet.
+    // A draw offer (the engine answers at once), and between people abort while both sides have
+    // not moved yet.
     const draw = byId<HTMLButtonElement>('btn-draw');
-    draw.hidden = !people || !player;
+    draw.hidden = !player || this.isAnalysisBoard();
     draw.disabled = !ongoing || !!game?.drawOffer;
     const abort = byId<HTMLButtonElement>('btn-abort');
     abort.hidden = !people || !player || !ongoing || (game?.moves.length ?? 0) >= 2;

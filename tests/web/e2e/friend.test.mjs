@@ -94,6 +94,12 @@ test('two people play through the invite link; a draw offer is declined, then ac
     await clickMove(b, 'b8', 'c6');
     await waitForMoves(a, 4);
     assert.deepEqual(await moveListSan(a), ['e4', 'e5', 'Nf3', 'Nc6']);
+    // The opening reached is named over the move list, as the server names it.
+    const named = (await serverGame(id)).opening;
+    assert.ok(named?.eco && named?.name, 'the server names the opening');
+    await b.waitForSelector('#opening:not([hidden])');
+    assert.equal(await b.textContent('#opening-eco'), named.eco);
+    assert.equal(await b.textContent('#opening-name'), named.name);
 
     // Bob offers; Alice accepts: a draw by agreement, on both pages and the spectator's.
     await b.click('#btn-draw');
@@ -189,4 +195,26 @@ test('both players see the same clock, though one gets the news late', async () 
   }
   assert.deepEqual(alice.errors, []);
   assert.deepEqual(bob.errors, []);
+});
+
+test('a player who left is claimed against after the grace time', async () => {
+  const { id, a, b } = await startWithFriend({ side: 'white' });
+  await clickMove(a, 'e2', 'e4');
+  await waitForMoves(b, 1);
+  await clickMove(b, 'e7', 'e5');
+  await waitForMoves(a, 2);
+  assert.equal(await a.isVisible('#claim'), false, 'nothing to claim while Bob is here');
+  // Bob closes the page.
+  await b.goto('about:blank');
+  await a.waitForSelector('.presence-item[data-side="black"][data-online="false"]');
+  await a.waitForSelector('#claim:not([hidden])');
+  // The server's grace (3 s in these tests) runs out, then the claim buttons are enabled.
+  await a.waitForSelector('#btn-claim-victory:not([disabled])', { timeout: 15000 });
+  await shot(a, 'friend-7-claim');
+  await a.click('#btn-claim-victory');
+  await waitForStatus(a, /Black left the game — White wins/);
+  const game = await serverGame(id);
+  assert.equal(game.result, '1-0');
+  assert.equal(game.winner, 'white');
+  assert.deepEqual(alice.errors, []);
 });

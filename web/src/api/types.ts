@@ -10,7 +10,9 @@ export type GameStatus =
   | 'draw'
   | 'resigned'
   | 'timeout'
-  | 'aborted';
+  | 'aborted'
+  /** Claimed by the other side after this side had been gone past the grace time. */
+  | 'abandoned';
 
 /** Always from White's point of view. */
 export interface Score {
@@ -97,6 +99,8 @@ export interface Game {
   gone?: Partial<Record<Color, Gone>>;
   /** The named opening reached, when there is one. */
   opening?: Opening;
+  /** The engine's answer to a draw offer (in the reply of POST …/draw/yes against the engine). */
+  drawOfferAnswer?: { accepted: boolean; reason?: string };
   /** Only in the reply that created the game: the token of the creator's side. */
   playerToken?: string;
   playerSide?: Color;

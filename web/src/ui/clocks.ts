@@ -22,6 +22,7 @@ export class Clocks {
   private timer: number | undefined;
   private elements: { white: HTMLElement | null; black: HTMLElement | null } = { white: null, black: null };
   private flagReported = false;
+  private lastObservedAt: number | undefined;
 
   /** `onFlag` runs once when the running clock reaches zero (the server then decides). */
   constructor(
@@ -33,7 +34,9 @@ export class Clocks {
   update(clock: Clock | undefined, running: Side | null): void {
     this.base = clock ? { white: clock.white, black: clock.black } : null;
     this.serverTimed = typeof clock?.at === 'number';
-    if (this.serverTimed) this.server.observe(clock!.at!);
+    // A reading is news once: drawn again later (any re-render) it would only say less.
+    if (this.serverTimed && clock!.at !== this.lastObservedAt) this.server.observe(clock!.at!);
+    this.lastObservedAt = clock?.at;
     this.readAt = this.serverTimed ? clock!.at! : Date.now();
     this.running = clock ? running : null;
     this.flagReported = false;

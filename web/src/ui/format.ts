@@ -55,6 +55,7 @@ const REASONS: Record<string, string> = {
   insufficient_material: 'insufficient material',
   stalemate: 'stalemate',
   agreement: 'agreement',
+  abandoned: 'claim (the other side left)',
 };
 
 function colorName(color: string | undefined): string {
@@ -82,6 +83,8 @@ export function gameOverText(game: Pick<Game, 'status' | 'result' | 'winner' | '
         : 'Time out — draw (the other side cannot mate)';
     case 'aborted':
       return 'Game aborted';
+    case 'abandoned':
+      return `${colorName(loser)} left the game — ${colorName(winner)} wins`;
     default:
       return `Game over (${game.result})`;
   }
