@@ -903,7 +903,8 @@ export class App {
     this.renderPeople();
     this.renderReview();
     this.renderEngine();
-    byId('engine-card').hidden = this.isAnalysisBoard();
+    // The engine's panel is for games against it (an analysis board has its own card).
+    byId('engine-card').hidden = !!this.game && this.mode() !== 'engine';
     this.analysis.render();
     this.analysis.renderTechniques();
     this.renderActions();
