@@ -38,7 +38,6 @@ Bitboard leaperAttacks(Square s, const int (*steps)[2], int count) {
     return attacks;
 }
 
-#if !OUTPOST_USE_PEXT
 // Magics found once by the search below (with its fixed seed) and stored, so start-up does not
 // pay for the search (about 0.2 s). initSlider() verifies each one and searches again if a stored
 // magic ever failed.
@@ -93,17 +92,15 @@ struct Prng {
     // Magics work best with few bits set.
     std::uint64_t sparse() { return next() & next() & next(); }
 };
-#endif
 
-// Fills one slider's entries and its shared attack table.
-void initSlider(const int (&dirs)[4][2], SliderEntry* entries, Bitboard* table,
-                [[maybe_unused]] const Bitboard* storedMagics) {
+// Fills one slider's entries and its shared attack table, indexed as tables.sliderIndex() will
+// read it.
+void initSlider(const AttackTables& tables, const int (&dirs)[4][2], SliderEntry* entries,
+                Bitboard* table, const Bitboard* storedMagics) {
     std::vector<Bitboard> occupancies(4096), reference(4096);
-#if !OUTPOST_USE_PEXT
     std::vector<int> epoch(4096, 0);
     int attempt = 0;
     Prng prng{0x9E3779B97F4A7C15ULL};
-#endif
     Bitboard* next = table;
     for (int sq = 0; sq < SquareCount; ++sq) {
         const Square s = Square(sq);
@@ -126,9 +123,12 @@ void initSlider(const int (&dirs)[4][2], SliderEntry* entries, Bitboard* table,
             b = (b - e.mask) & e.mask;
         } while (b);
 
-#if OUTPOST_USE_PEXT
-        for (int i = 0; i < size; ++i) next[_pext_u64(occupancies[i], e.mask)] = reference[i];
-#else
+        if (tables.usePext) {
+            for (int i = 0; i < size; ++i)
+                next[tables.sliderIndex(e, occupancies[i])] = reference[i];
+            next += size;
+            continue;
+        }
         for (bool found = false, first = true; !found; first = false) {
             if (first) {
                 e.magic = storedMagics[sq];
@@ -140,7 +140,7 @@ void initSlider(const int (&dirs)[4][2], SliderEntry* entries, Bitboard* table,
             ++attempt;
             found = true;
             for (int i = 0; i < size; ++i) {
-                const unsigned idx = e.index(occupancies[i]);
+                const unsigned idx = tables.sliderIndex(e, occupancies[i]);
                 if (epoch[idx] < attempt) {
                     epoch[idx] = attempt;
                     next[idx] = reference[i];
@@ -150,14 +150,13 @@ void initSlider(const int (&dirs)[4][2], SliderEntry* entries, Bitboard* table,
                 }
             }
         }
-#endif
         next += size;
     }
 }
 
 }  // namespace
 
-AttackTables::AttackTables() {
+AttackTables::AttackTables(Sliders method) : usePext(method == Sliders::Pext) {
     constexpr int kKnightSteps[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                         {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
     constexpr int kKingSteps[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
@@ -174,13 +173,8 @@ AttackTables::AttackTables() {
         bishopEmpty[s] = slidingAttacks(kBishopDirections, s, 0);
         rookEmpty[s] = slidingAttacks(kRookDirections, s, 0);
     }
-#if OUTPOST_USE_PEXT
-    initSlider(kBishopDirections, bishop, bishopTable, nullptr);
-    initSlider(kRookDirections, rook, rookTable, nullptr);
-#else
-    initSlider(kBishopDirections, bishop, bishopTable, kBishopMagics);
-    initSlider(kRookDirections, rook, rookTable, kRookMagics);
-#endif
+    initSlider(*this, kBishopDirections, bishop, bishopTable, kBishopMagics);
+    initSlider(*this, kRookDirections, rook, rookTable, kRookMagics);
 
     for (int a = 0; a < SquareCount; ++a) {
         for (int b = 0; b < SquareCount; ++b) {
@@ -202,7 +196,8 @@ AttackTables::AttackTables() {
 
 // Built during static initialisation, before main(). The priority makes it come before every
 // ordinary static initialiser of any translation unit, so even a global Position built before
-// main() finds the tables ready.
-__attribute__((init_priority(101))) const AttackTables kTables;
+// main() finds the tables ready; only the CPU floor check (priority 101, core/cpu_detect.cpp)
+// comes earlier. The slider method is the process's choice (core/cpu.h).
+__attribute__((init_priority(102))) const AttackTables kTables(cpuChoice().sliders);
 
 }  // namespace outpost::detail

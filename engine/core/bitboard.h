@@ -1,23 +1,22 @@
 // Bitboards and attack tables.
 //
 // Leaper attacks (pawn, knight, king) come from 64-entry tables. Slider attacks use one shared
-// table per slider indexed by the occupancy of the relevant rays: with BMI2 (compiled with
-// -march that has it, e.g. Zen 3+ or Intel since Haswell) the index is PEXT(occupancy, mask);
-// without it, "fancy" magic multiplication (magics are searched once at start-up with a fixed
-// seed, so the tables are deterministic). All tables are built once, before main(), and are
-// read-only afterwards.
+// table per slider indexed by the occupancy of the relevant rays: where the CPU has a fast PEXT
+// (BMI2: Intel since Haswell, AMD since Zen 3) the index is PEXT(occupancy, mask); elsewhere
+// "fancy" magic multiplication (stored magics, verified at start, with a fixed-seed search as the
+// fallback, so the tables are deterministic). Which one is picked at start from the CPU
+// (core/cpu.h, cpuChoice()), not at compile time, so one binary serves both. All tables are
+// built once, before main(), and are read-only afterwards.
 #pragma once
 
 #include <bit>
 #include <cstdint>
 
+#include "core/cpu.h"
 #include "core/types.h"
 
-#if defined(__BMI2__) && !defined(OUTPOST_NO_PEXT)
+#if defined(__BMI2__)
 #include <immintrin.h>
-#define OUTPOST_USE_PEXT 1
-#else
-#define OUTPOST_USE_PEXT 0
 #endif
 
 namespace outpost {
@@ -107,26 +106,51 @@ constexpr Bitboard pawnAttacksBB(Bitboard b) {
 
 namespace detail {
 
+// PEXT: the bits of src where mask is set, packed at the bottom. Without BMI2 in the build's
+// flags the instruction is written as inline assembly, so a build for an older floor still has
+// it; it only runs where cpuChoice() found BMI2.
+inline std::uint64_t pext(std::uint64_t src, std::uint64_t mask) {
+#if defined(__BMI2__)
+    return _pext_u64(src, mask);
+#elif defined(__x86_64__)
+    std::uint64_t packed;
+    __asm__("pextq %2, %1, %0" : "=r"(packed) : "r"(src), "rm"(mask));
+    return packed;
+#else
+    (void)src;
+    (void)mask;
+    return 0;  // never called: no PEXT off x86-64 (pextSupported says so)
+#endif
+}
+
 struct SliderEntry {
     Bitboard mask;   // relevant occupancy (ray squares without the board edge)
     Bitboard magic;  // unused with PEXT
     const Bitboard* attacks;
     unsigned shift;  // unused with PEXT
-
-    unsigned index(Bitboard occupied) const {
-#if OUTPOST_USE_PEXT
-        return unsigned(_pext_u64(occupied, mask));
-#else
-        return unsigned(((occupied & mask) * magic) >> shift);
-#endif
-    }
 };
 
 inline constexpr int kRookTableSize = 0x19000;  // sum over squares of 2^(relevant bits)
 inline constexpr int kBishopTableSize = 0x1480;
 
 struct AttackTables {
-    AttackTables();
+    // Builds every table, the sliders' indexed for the given method (PEXT only where
+    // pextSupported()).
+    explicit AttackTables(Sliders method);
+
+    unsigned sliderIndex(const SliderEntry& e, Bitboard occupied) const {
+        // One well-predicted branch on a value fixed at start.
+        return usePext ? unsigned(pext(occupied, e.mask))
+                       : unsigned(((occupied & e.mask) * e.magic) >> e.shift);
+    }
+    Bitboard bishopAttacks(Square s, Bitboard occupied) const {
+        return bishop[s].attacks[sliderIndex(bishop[s], occupied)];
+    }
+    Bitboard rookAttacks(Square s, Bitboard occupied) const {
+        return rook[s].attacks[sliderIndex(rook[s], occupied)];
+    }
+
+    bool usePext;
     Bitboard pawn[ColorCount][SquareCount];
     Bitboard knight[SquareCount];
     Bitboard king[SquareCount];
@@ -154,12 +178,10 @@ inline Bitboard kingAttacks(Square s) {
     return detail::kTables.king[s];
 }
 inline Bitboard bishopAttacks(Square s, Bitboard occupied) {
-    const detail::SliderEntry& e = detail::kTables.bishop[s];
-    return e.attacks[e.index(occupied)];
+    return detail::kTables.bishopAttacks(s, occupied);
 }
 inline Bitboard rookAttacks(Square s, Bitboard occupied) {
-    const detail::SliderEntry& e = detail::kTables.rook[s];
-    return e.attacks[e.index(occupied)];
+    return detail::kTables.rookAttacks(s, occupied);
 }
 inline Bitboard queenAttacks(Square s, Bitboard occupied) {
     return bishopAttacks(s, occupied) | rookAttacks(s, occupied);

@@ -4,10 +4,7 @@
 #include <cstring>
 
 #include "core/position.h"
-
-#if defined(__AVX2__) || defined(__SSE2__)
-#include <immintrin.h>
-#endif
+#include "eval/nnue_kernels.h"
 
 namespace outpost::nnue {
 
@@ -17,23 +14,10 @@ extern const std::size_t kEmbeddedNetworkSize;
 
 namespace {
 
-// The output layer's 32-bit lanes each sum at most this many products of clamp(a)^2 x w (the
-// SSE2 path's lanes sum the most); they must not overflow before the 64-bit total.
-constexpr std::int64_t kMaxProductsPerLane = 2 * kHidden / 8 * 2;
-static_assert(kMaxProductsPerLane * kQA * kQA * kMaxOutputWeight < (std::int64_t(1) << 31),
-              "the output layer's 32-bit lanes could overflow");
-static_assert(std::int32_t(kQA) * kMaxOutputWeight <= 32767,
-              "clamp(a) x w must fit 16 bits for the SIMD multiply");
-static_assert(kHidden % 16 == 0, "kernels work in blocks of 16 neurons");
+using kernels::KernelOps;
+using kernels::RowChanges;
 
 constexpr std::uint32_t kMagic = 0x4E4E504F;  // "OPNN" read as little-endian
-
-// Feature rows changed by one move, for one perspective: at most two added, two removed.
-struct RowChanges {
-    std::array<const std::int16_t*, SquareCount> add{};
-    std::array<const std::int16_t*, 4> sub{};
-    int adds = 0, subs = 0;
-};
 
 const std::int16_t* row(const Network& net, Color perspective, Piece pc, Square sq) {
     return net.featureWeights.data() + std::size_t(featureIndex(perspective, pc, sq)) * kHidden;
@@ -46,119 +30,12 @@ Square castlingRookTo(Square kingTo) {
     return kingTo == G1 ? F1 : kingTo == C1 ? D1 : kingTo == G8 ? F8 : D8;
 }
 
-// --- Kernels: out = base + sum(add rows) - sum(sub rows), and the output layer ------------------
+// The kernel table, indexed by Kernel.
+constexpr const KernelOps* kKernelOps[kKernelCount] = {&kernels::kScalar, &kernels::kSse2,
+                                                       &kernels::kAvx2, &kernels::kAvx512};
 
-void combineScalar(const std::int16_t* base, const RowChanges& rows, std::int16_t* out) {
-    for (int i = 0; i < kHidden; ++i) {
-        int v = base[i];
-        for (int k = 0; k < rows.adds; ++k) v += rows.add[k][i];
-        for (int k = 0; k < rows.subs; ++k) v -= rows.sub[k][i];
-        out[i] = static_cast<std::int16_t>(v);  // wraps like the SIMD adds (never in practice)
-    }
-}
-
-std::int64_t outputSumScalar(const Network& net, const Accumulator& acc, Color stm) {
-    std::int64_t sum = 0;
-    const Color sides[2] = {stm, ~stm};
-    for (int s = 0; s < 2; ++s) {
-        const std::int16_t* a = acc.values[sides[s]].data();
-        const std::int16_t* w = net.outputWeights.data() + s * kHidden;
-        for (int i = 0; i < kHidden; ++i) {
-            const std::int32_t v = std::clamp<std::int32_t>(a[i], 0, kQA);
-            sum += std::int64_t(v * w[i]) * v;
-        }
-    }
-    return sum;
-}
-
-#if defined(__AVX2__)
-constexpr const char* kBestName = "avx2";
-
-void combineSimd(const std::int16_t* base, const RowChanges& rows, std::int16_t* out) {
-    for (int i = 0; i < kHidden; i += 16) {
-        __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(base + i));
-        for (int k = 0; k < rows.adds; ++k)
-            v = _mm256_add_epi16(
-                v, _mm256_load_si256(reinterpret_cast<const __m256i*>(rows.add[k] + i)));
-        for (int k = 0; k < rows.subs; ++k)
-            v = _mm256_sub_epi16(
-                v, _mm256_load_si256(reinterpret_cast<const __m256i*>(rows.sub[k] + i)));
-        _mm256_store_si256(reinterpret_cast<__m256i*>(out + i), v);
-    }
-}
-
-std::int64_t outputSumSimd(const Network& net, const Accumulator& acc, Color stm) {
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i ceiling = _mm256_set1_epi16(kQA);
-    __m256i sum = _mm256_setzero_si256();
-    const Color sides[2] = {stm, ~stm};
-    for (int s = 0; s < 2; ++s) {
-        const std::int16_t* a = acc.values[sides[s]].data();
-        const std::int16_t* w = net.outputWeights.data() + s * kHidden;
-        for (int i = 0; i < kHidden; i += 16) {
-            __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(a + i));
-            v = _mm256_min_epi16(_mm256_max_epi16(v, zero), ceiling);
-            const __m256i wv = _mm256_load_si256(reinterpret_cast<const __m256i*>(w + i));
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(v, wv), v));
-        }
-    }
-    alignas(32) std::int32_t lanes[8];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sum);
-    std::int64_t total = 0;
-    for (const std::int32_t lane : lanes) total += lane;
-    return total;
-}
-#elif defined(__SSE2__)
-constexpr const char* kBestName = "sse2";
-
-void combineSimd(const std::int16_t* base, const RowChanges& rows, std::int16_t* out) {
-    for (int i = 0; i < kHidden; i += 8) {
-        __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(base + i));
-        for (int k = 0; k < rows.adds; ++k)
-            v = _mm_add_epi16(v, _mm_load_si128(reinterpret_cast<const __m128i*>(rows.add[k] + i)));
-        for (int k = 0; k < rows.subs; ++k)
-            v = _mm_sub_epi16(v, _mm_load_si128(reinterpret_cast<const __m128i*>(rows.sub[k] + i)));
-        _mm_store_si128(reinterpret_cast<__m128i*>(out + i), v);
-    }
-}
-
-std::int64_t outputSumSimd(const Network& net, const Accumulator& acc, Color stm) {
-    const __m128i zero = _mm_setzero_si128();
-    const __m128i ceiling = _mm_set1_epi16(kQA);
-    __m128i sum = _mm_setzero_si128();
-    const Color sides[2] = {stm, ~stm};
-    for (int s = 0; s < 2; ++s) {
-        const std::int16_t* a = acc.values[sides[s]].data();
-        const std::int16_t* w = net.outputWeights.data() + s * kHidden;
-        for (int i = 0; i < kHidden; i += 8) {
-            __m128i v = _mm_load_si128(reinterpret_cast<const __m128i*>(a + i));
-            v = _mm_min_epi16(_mm_max_epi16(v, zero), ceiling);
-            const __m128i wv = _mm_load_si128(reinterpret_cast<const __m128i*>(w + i));
-            sum = _mm_add_epi32(sum, _mm_madd_epi16(_mm_mullo_epi16(v, wv), v));
-        }
-    }
-    alignas(16) std::int32_t lanes[4];
-    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), sum);
-    std::int64_t total = 0;
-    for (const std::int32_t lane : lanes) total += lane;
-    return total;
-}
-#else
-constexpr const char* kBestName = "scalar";
-
-void combineSimd(const std::int16_t* base, const RowChanges& rows, std::int16_t* out) {
-    combineScalar(base, rows, out);
-}
-std::int64_t outputSumSimd(const Network& net, const Accumulator& acc, Color stm) {
-    return outputSumScalar(net, acc, stm);
-}
-#endif
-
-void combine(Kernel kernel, const std::int16_t* base, const RowChanges& rows, std::int16_t* out) {
-    if (kernel == Kernel::Scalar)
-        combineScalar(base, rows, out);
-    else
-        combineSimd(base, rows, out);
+const KernelOps& ops(Kernel kernel) {
+    return *kKernelOps[int(kernel)];
 }
 
 // --- Little-endian reading and writing ---------------------------------------------------------
@@ -190,8 +67,14 @@ void writeI16(std::string& out, const std::array<std::int16_t, N>& values) {
 
 }  // namespace
 
-const char* bestKernelName() {
-    return kBestName;
+Kernel activeKernel() {
+    return cpuChoice().kernel;
+}
+
+bool kernelSupported(Kernel kernel) {
+    // Detected once: the tests ask for every kernel many times.
+    static const CpuInfo cpu = detectCpu();
+    return outpost::kernelSupported(kernel, cpu);
 }
 
 std::unique_ptr<Network> loadNetwork(std::span<const unsigned char> bytes, std::string* error) {
@@ -246,7 +129,7 @@ void refresh(const Network& net, const Position& pos, Accumulator& acc, Kernel k
             const Square sq = popLsb(b);
             rows.add[rows.adds++] = row(net, perspective, pos.pieceOn(sq), sq);
         }
-        combine(kernel, net.featureBias.data(), rows, acc.values[perspective].data());
+        ops(kernel).combine(net.featureBias.data(), rows, acc.values[perspective].data());
     }
 }
 
@@ -276,13 +159,14 @@ void update(const Network& net, const StateInfo& st, const Accumulator& before, 
                 rows.sub[rows.subs++] = row(net, perspective, st.captured, capSq);
             }
         }
-        combine(kernel, before.values[perspective].data(), rows, after.values[perspective].data());
+        ops(kernel).combine(before.values[perspective].data(), rows,
+                            after.values[perspective].data());
     }
 }
 
 int output(const Network& net, const Accumulator& acc, Color sideToMove, Kernel kernel) {
-    const std::int64_t sum = kernel == Kernel::Scalar ? outputSumScalar(net, acc, sideToMove)
-                                                      : outputSumSimd(net, acc, sideToMove);
+    const std::int64_t sum = ops(kernel).outputSum(
+        acc.values[sideToMove].data(), acc.values[~sideToMove].data(), net.outputWeights.data());
     const std::int64_t raw = sum / kQA + net.outputBias;
     return static_cast<int>(raw * kScale / (std::int64_t(kQA) * kQB));
 }
@@ -293,7 +177,7 @@ int evaluate(const Network& net, const Position& pos, Kernel kernel) {
     return output(net, acc, pos.sideToMove(), kernel);
 }
 
-const Accumulator& AccumulatorStack::accumulator(const Position& pos, Kernel kernel) {
+const Accumulator& AccumulatorStack::accumulator(const Position& pos) {
     const int n = pos.historyLength();
     if (entries_.size() <= std::size_t(n)) entries_.resize(std::size_t(n) + 64);
     const int oldest = std::max(0, n - kMaxReplayPlies);
@@ -302,10 +186,10 @@ const Accumulator& AccumulatorStack::accumulator(const Position& pos, Kernel ker
            !(entries_[found].valid && entries_[found].key == pos.stateBack(n - found).key))
         --found;
     if (found < oldest) {
-        refresh(*net_, pos, entries_[n].acc, kernel);
+        refresh(*net_, pos, entries_[n].acc, kernel_);
     } else {
         for (int i = found + 1; i <= n; ++i) {
-            update(*net_, pos.stateBack(n - i), entries_[i - 1].acc, entries_[i].acc, kernel);
+            update(*net_, pos.stateBack(n - i), entries_[i - 1].acc, entries_[i].acc, kernel_);
             entries_[i].key = pos.stateBack(n - i).key;
             entries_[i].valid = true;
         }
@@ -315,8 +199,8 @@ const Accumulator& AccumulatorStack::accumulator(const Position& pos, Kernel ker
     return entries_[n].acc;
 }
 
-int AccumulatorStack::evaluate(const Position& pos, Kernel kernel) {
-    return output(*net_, accumulator(pos, kernel), pos.sideToMove(), kernel);
+int AccumulatorStack::evaluate(const Position& pos) {
+    return output(*net_, accumulator(pos), pos.sideToMove(), kernel_);
 }
 
 void AccumulatorStack::clear() {

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu.h"
 #include "core/types.h"
 
 namespace outpost {
@@ -79,25 +80,26 @@ struct alignas(64) Accumulator {
     std::array<std::array<std::int16_t, kHidden>, ColorCount> values;  // [perspective]
 };
 
-// Which code does the arithmetic: the portable loops, or the widest SIMD this build has (AVX2,
-// else SSE2, else the portable loops; bestKernelName says which). Both give identical results;
-// tests compare them.
-enum class Kernel { Scalar, Best };
-const char* bestKernelName();
+// Which code does the arithmetic (core/cpu.h): the portable loops, SSE2, AVX2 or AVX-512. All
+// give identical results (tests compare them); the default is the one cpuChoice() picked for
+// this CPU at start. Naming a kernel the CPU lacks (kernelSupported) is the caller's error.
+using outpost::Kernel;
+Kernel activeKernel();
+bool kernelSupported(Kernel kernel);
 
 // The accumulator of pos from scratch.
 void refresh(const Network& net, const Position& pos, Accumulator& acc,
-             Kernel kernel = Kernel::Best);
+             Kernel kernel = activeKernel());
 // The accumulator after the move recorded in st (StateInfo::move, moved, captured), from the one
 // before it. Null moves copy.
 void update(const Network& net, const StateInfo& st, const Accumulator& before, Accumulator& after,
-            Kernel kernel = Kernel::Best);
+            Kernel kernel = activeKernel());
 // Centipawns for the side to move.
 int output(const Network& net, const Accumulator& acc, Color sideToMove,
-           Kernel kernel = Kernel::Best);
+           Kernel kernel = activeKernel());
 
 // One-off evaluation from scratch (tests, tools, UCI `eval`).
-int evaluate(const Network& net, const Position& pos, Kernel kernel = Kernel::Best);
+int evaluate(const Network& net, const Position& pos, Kernel kernel = activeKernel());
 
 // The accumulators of the positions along a Position's move history, indexed by history length,
 // each tagged with the key of the position it belongs to. evaluate() finds the nearest earlier
@@ -110,10 +112,12 @@ class AccumulatorStack {
   public:
     static constexpr int kMaxReplayPlies = 8;  // beyond this a refresh is about as cheap
 
-    explicit AccumulatorStack(const Network& net) : net_(&net) {}
-    int evaluate(const Position& pos, Kernel kernel = Kernel::Best);
+    // The kernel is fixed for the stack's life (the search's stacks take the active one).
+    explicit AccumulatorStack(const Network& net, Kernel kernel = activeKernel())
+        : net_(&net), kernel_(kernel) {}
+    int evaluate(const Position& pos);
     // The accumulator of pos, brought up to date (tests compare it with refresh()).
-    const Accumulator& accumulator(const Position& pos, Kernel kernel = Kernel::Best);
+    const Accumulator& accumulator(const Position& pos);
     void clear();
 
   private:
@@ -123,6 +127,7 @@ class AccumulatorStack {
         bool valid = false;
     };
     const Network* net_;
+    Kernel kernel_;
     std::vector<Entry> entries_;
 };
 

@@ -6,6 +6,8 @@
 #include <map>
 #include <sstream>
 
+#include "core/cpu.h"
+
 namespace outpost::uci {
 
 namespace {
@@ -30,6 +32,8 @@ BenchResult runBench(int depth, const SearchConfig& config, std::ostream& out) {
     std::map<std::string, std::uint64_t> counters;
     std::vector<std::string> counterOrder;
     const auto& positions = benchPositions();
+    // Which code ran (core/cpu.h); first, so the node count stays the last line CI reads.
+    out << "CPU paths: " << describeCpuChoice(cpuChoice()) << '\n';
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < positions.size(); ++i) {
         // Each position starts from an empty table, so its count does not depend on the others.

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/cpu.h"
 #include "uci/go_command.h"
 #include "uci/info_format.h"
 #include "uci/position_tools.h"
@@ -110,6 +111,8 @@ bool UciLoop::execute(std::string_view line) {
 void UciLoop::uci() {
     out_.line(std::string("id name ") + kEngineName + " " + kEngineVersion);
     out_.line(std::string("id author ") + kEngineAuthor);
+    // The code paths picked for this CPU at start (core/cpu.h).
+    out_.line("info string " + describeCpuChoice(cpuChoice()));
     for (const std::string& option : optionLines(settings_)) out_.line(option);
     out_.line("uciok");
 }

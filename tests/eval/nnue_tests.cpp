@@ -91,12 +91,42 @@ TEST_CASE("the network sees both colours alike", "[nnue]") {
     }
 }
 
-TEST_CASE("incremental accumulators equal a refresh, and SIMD equals scalar, over random games",
-          "[nnue]") {
+namespace {
+
+// Every kernel this CPU can run, scalar and SSE2 always among them on x86-64 (so CI runs the
+// SSE2 path that a build for the x86-64-v2 floor ships, whatever machine it has).
+std::vector<Kernel> runnableKernels() {
+    std::vector<Kernel> kernels;
+    for (const Kernel k : {Kernel::Scalar, Kernel::Sse2, Kernel::Avx2, Kernel::Avx512})
+        if (nnue::kernelSupported(k)) kernels.push_back(k);
+    return kernels;
+}
+
+}  // namespace
+
+TEST_CASE("scalar and SSE2 run everywhere, and the active kernel is one this CPU runs", "[nnue]") {
+    const std::vector<Kernel> kernels = runnableKernels();
+    std::string names;
+    for (const Kernel k : kernels) names += std::string(kernelName(k)) + " ";
+    INFO("runnable kernels: " << names << "; active: " << kernelName(nnue::activeKernel()));
+    REQUIRE(nnue::kernelSupported(Kernel::Scalar));
+#if defined(__x86_64__)
+    REQUIRE(nnue::kernelSupported(Kernel::Sse2));
+#endif
+    REQUIRE(nnue::kernelSupported(nnue::activeKernel()));
+}
+
+// A random walk through games the way the search walks (side lines and back, null moves,
+// positions skipped so several moves are replayed), checking at each stop that every kernel's
+// incremental accumulator equals the scalar refresh and that every kernel's output equals the
+// scalar output, bit for bit.
+TEST_CASE("every kernel equals scalar: incremental accumulators and outputs over random games",
+          "[nnue][kernels]") {
+    const std::vector<Kernel> kernels = runnableKernels();
     auto net = randomNetwork(3);
-    INFO("best kernel: " << nnue::bestKernelName());
     std::mt19937_64 rng(4);
-    nnue::AccumulatorStack simdStack(*net), scalarStack(*net);
+    std::vector<nnue::AccumulatorStack> stacks;
+    for (const Kernel k : kernels) stacks.emplace_back(*net, k);
     int checked = 0;
     for (int game = 0; game < 40; ++game) {
         Position pos = *Position::fromFen(kFens[game % kFens.size()]);
@@ -104,7 +134,6 @@ TEST_CASE("incremental accumulators equal a refresh, and SIMD equals scalar, ove
             MoveList moves;
             generateLegal(pos, moves);
             if (moves.empty()) break;
-            // Walk a little way into a side line and back, as the search does, some plies.
             std::uniform_int_distribution<std::size_t> pick(0, moves.size() - 1);
             const int r = int(rng() % 8);
             if (r == 0 && !pos.inCheck()) {
@@ -115,7 +144,7 @@ TEST_CASE("incremental accumulators equal a refresh, and SIMD equals scalar, ove
                 generateLegal(pos, replies);
                 if (!replies.empty()) {
                     pos.makeMove(replies[rng() % replies.size()].move);
-                    simdStack.evaluate(pos);
+                    for (auto& stack : stacks) stack.evaluate(pos);
                     pos.unmakeMove();
                 }
                 pos.unmakeMove();
@@ -127,21 +156,72 @@ TEST_CASE("incremental accumulators equal a refresh, and SIMD equals scalar, ove
                     if (pos.isCaptureOrPromotion(sm.move) && rng() % 3 == 0) m = sm.move;
                 pos.makeMove(m);
             }
-            // Some positions are skipped, so the stack must also replay several moves.
             if (rng() % 3 == 0) continue;
-            nnue::Accumulator fresh, freshScalar;
-            nnue::refresh(*net, pos, fresh, nnue::Kernel::Best);
-            nnue::refresh(*net, pos, freshScalar, nnue::Kernel::Scalar);
-            REQUIRE(sameAccumulator(fresh, freshScalar));
-            REQUIRE(sameAccumulator(simdStack.accumulator(pos, nnue::Kernel::Best), fresh));
-            REQUIRE(sameAccumulator(scalarStack.accumulator(pos, nnue::Kernel::Scalar), fresh));
-            const int simd = nnue::output(*net, fresh, pos.sideToMove(), nnue::Kernel::Best);
-            const int scalar = nnue::output(*net, fresh, pos.sideToMove(), nnue::Kernel::Scalar);
-            REQUIRE(simd == scalar);
-            REQUIRE(simdStack.evaluate(pos) == simd);
+            nnue::Accumulator reference;
+            nnue::refresh(*net, pos, reference, Kernel::Scalar);
+            const int expected = nnue::output(*net, reference, pos.sideToMove(), Kernel::Scalar);
+            for (std::size_t i = 0; i < kernels.size(); ++i) {
+                INFO("kernel " << kernelName(kernels[i]) << ", " << pos.toFen());
+                nnue::Accumulator fresh;
+                nnue::refresh(*net, pos, fresh, kernels[i]);
+                REQUIRE(sameAccumulator(fresh, reference));
+                REQUIRE(sameAccumulator(stacks[i].accumulator(pos), reference));
+                REQUIRE(nnue::output(*net, reference, pos.sideToMove(), kernels[i]) == expected);
+                REQUIRE(stacks[i].evaluate(pos) == expected);
+            }
             ++checked;
         }
-        if (game % 5 == 0) simdStack.clear();
+        if (game % 5 == 0)
+            for (auto& stack : stacks) stack.clear();
+    }
+    REQUIRE(checked > 1000);
+}
+
+// Outputs at the edges of the clamp: accumulators far outside [0, kQA] both ways and the largest
+// weights, where a lane overflow or a wrong clamp in one kernel would show.
+TEST_CASE("every kernel equals scalar on extreme accumulators", "[nnue][kernels]") {
+    auto net = randomNetwork(5);
+    for (auto& w : net->outputWeights)
+        w = static_cast<std::int16_t>(&w - net->outputWeights.data()) % 2 ? nnue::kMaxOutputWeight
+                                                                          : -nnue::kMaxOutputWeight;
+    std::mt19937 rng(6);
+    std::uniform_int_distribution<int> any(-32768, 32767);
+    for (int trial = 0; trial < 200; ++trial) {
+        nnue::Accumulator acc;
+        for (auto& side : acc.values)
+            for (auto& v : side)
+                v = static_cast<std::int16_t>(trial == 0   ? nnue::kQA
+                                              : trial == 1 ? 32767
+                                                           : any(rng));
+        for (const Color stm : {White, Black}) {
+            const int expected = nnue::output(*net, acc, stm, Kernel::Scalar);
+            for (const Kernel k : runnableKernels()) {
+                INFO("kernel " << kernelName(k) << ", trial " << trial);
+                REQUIRE(nnue::output(*net, acc, stm, k) == expected);
+            }
+        }
+    }
+}
+
+// The trained network over the positions of many random games: the evaluation the search sees.
+TEST_CASE("every kernel gives the embedded network's scalar evaluation", "[nnue][kernels]") {
+    const nnue::Network* net = nnue::embeddedNetwork();
+    REQUIRE(net != nullptr);
+    std::mt19937_64 rng(7);
+    int checked = 0;
+    for (int game = 0; game < 30; ++game) {
+        Position pos = *Position::fromFen(kFens[game % kFens.size()]);
+        std::vector<nnue::AccumulatorStack> stacks;
+        for (const Kernel k : runnableKernels()) stacks.emplace_back(*net, k);
+        for (int ply = 0; ply < 120; ++ply) {
+            MoveList moves;
+            generateLegal(pos, moves);
+            if (moves.empty()) break;
+            pos.makeMove(moves[rng() % moves.size()].move);
+            const int expected = nnue::evaluate(*net, pos, Kernel::Scalar);
+            for (auto& stack : stacks) REQUIRE(stack.evaluate(pos) == expected);
+            ++checked;
+        }
     }
     REQUIRE(checked > 1000);
 }
