@@ -10,9 +10,10 @@ OUTPOST_WEB_PACKAGES=(nodejs npm)
 # Only the test suite needs these: the deployment topology test (redis, nginx, curl),
 # the browser tests (chromium), the format check (clang-format), the OpenAPI check (python3-yaml),
 # the annotated PGN check (pgn-extract), the fuzzers (clang, and libclang-rt-14-dev for libFuzzer
-# and the sanitizer runtimes, which clang only recommends).
+# and the sanitizer runtimes, which clang only recommends), the CPU floor check on emulated older
+# CPUs (qemu-user).
 OUTPOST_TEST_PACKAGES=(redis-server nginx-light curl python3 python3-yaml chromium clang-format procps
-    clang libclang-rt-14-dev pgn-extract)
+    clang libclang-rt-14-dev pgn-extract qemu-user)
 
 # Prints the packages among "$@" that dpkg does not report as installed.
 outpost_missing_packages() {

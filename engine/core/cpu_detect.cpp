@@ -61,6 +61,10 @@ constexpr std::uint64_t kXcr0Avx512 = 0xE0;    // opmask, ZMM_Hi256, Hi16_ZMM st
 constexpr unsigned kExtendedFamilyBase = 0xF;  // display family adds the extended family
 #endif
 
+// What -march=x86-64-v2 lets the compiler use, of the features we track.
+constexpr CpuFeatures kX8664V2 =
+    f::kSse2 | f::kSse3 | f::kSsse3 | f::kSse41 | f::kSse42 | f::kPopcnt;
+
 }  // namespace
 
 CpuInfo detectCpu() {
@@ -151,7 +155,8 @@ namespace {
 // Before every other initialiser of the program (the attack tables come at 102): a CPU below
 // the build's floor would otherwise die on the first instruction it lacks, with no word why.
 __attribute__((constructor(101))) void checkCpuFloor() {
-    const CpuFeatures missing = cpu_build::kBuildFloorFeatures & ~detectCpu().features;
+    const CpuFeatures has = detectCpu().features;
+    const CpuFeatures missing = cpu_build::kBuildFloorFeatures & ~has;
     if (missing == 0) return;
     std::fputs("outpost: this CPU lacks", stderr);
     const char* separator = " ";
@@ -162,11 +167,13 @@ __attribute__((constructor(101))) void checkCpuFloor() {
             separator = ", ";
         }
     }
+    // The lowest floor that still has the SSE4.2 and POPCNT the bitboards like, where it can.
+    const char* floor = (has & kX8664V2) == kX8664V2 ? "x86-64-v2" : "x86-64";
     std::fprintf(stderr,
-                 ", which this build (-march=%s) needs. Use a build for an older floor "
-                 "(cmake -DOUTPOST_ARCH=x86-64-v2, or x86-64 for any 64-bit CPU); it picks the "
-                 "fastest code this CPU runs at start.\n",
-                 cpu_build::kBuildArchName);
+                 ", which this build (-march=%s) needs. Use a build for this CPU's floor "
+                 "(cmake -DOUTPOST_ARCH=%s): it still picks the fastest code this CPU runs at "
+                 "start.\n",
+                 cpu_build::kBuildArchName, floor);
     std::fflush(stderr);
     std::_Exit(kExitCpuBelowFloor);
 }
