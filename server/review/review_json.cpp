@@ -98,6 +98,7 @@ nlohmann::json reviewJson(const ReviewGame& game, const ReviewState& state) {
     json["moves"] = game.moves;
     json["san"] = game.san;
     json["limitsApplied"] = state.limitsApplied;
+    if (state.timeCapped > 0) json["timeCapped"] = state.timeCapped;
     json["done"] = positionsDone(state);
     json["total"] = game.total();
     nlohmann::json plies = nlohmann::json::array();

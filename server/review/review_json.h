@@ -20,6 +20,9 @@ struct ReviewState {
     std::string error;               // why it failed
     nlohmann::json limitsApplied = nlohmann::json::object();
     std::vector<std::optional<PositionEval>> positions;  // one per position of the game
+    // Positions whose search the time cap ended before its node or depth limit: their results
+    // depend on the machine's speed and load (docs/review.md, "Determinism").
+    std::size_t timeCapped = 0;
 };
 
 // {cp} or {mate} in White's view (a checkmate on the board is {mate: 0}).

@@ -82,6 +82,11 @@ void ReviewRun::onSearched(std::size_t index, const JobOutcome& outcome) {
         eval.bestmove = outcome.result.bestmove == "0000" ? "" : outcome.result.bestmove;
         eval.pv = info.pv;
         eval.depth = info.depth;
+        // A search as long as the cap was ended by it (a search that ends sooner is the same
+        // search whatever the cap: SearchLimits::maxTimeMs in engine.h).
+        if (limits_.maxTimeMs && outcome.timing.searchMs >= *limits_.maxTimeMs) {
+            ++state_.timeCapped;
+        }
         recordLocked(index, std::move(eval));
     }
     submitMoreLocked();

@@ -23,6 +23,13 @@ class EngineSearcher final : public Searcher {
         engine.forgetSearches();
         return engine.run(request, callbacks);
     }
+    SearchResult runFresh(const SearchRequest& request, const SearchCallbacks& callbacks) override {
+        // The searcher's own table, cleared with the histories first: nothing of the shared
+        // table, which other searches fill concurrently and in any order.
+        Engine& engine = isolatedEngine();
+        engine.forgetSearches();
+        return engine.run(request, callbacks);
+    }
     void stop() override {
         pooled_.stop();
         std::lock_guard lock(mutex_);

@@ -11,6 +11,9 @@
 //   * Histories, killers and evaluation caches are cleared before every job, so a search never
 //     depends on which positions its pool thread served before.
 //   * The shared table ages by time, not per search (search/tt.h).
+//   * A fresh search (Searcher::runFresh: a review's positions) always uses the searcher's own
+//     table, cleared before it: its result depends on its request alone (docs/review.md,
+//     "Determinism").
 #pragma once
 
 #include <chrono>

@@ -255,7 +255,9 @@ void SearchPool::runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& jo
 
     JobOutcome outcome;
     try {
-        outcome.result = searcher.run(request, callbacks);
+        // A review position is searched fresh: the same game gives the same review.
+        outcome.result =
+            job->review_ ? searcher.runFresh(request, callbacks) : searcher.run(request, callbacks);
     } catch (const std::exception& error) {
         outcome.error = error.what();
     }

@@ -88,7 +88,9 @@ class SearchJob {
     JobCallbacks callbacks_;
     std::chrono::steady_clock::time_point enqueuedAt_;
     bool countedForClient_ = false;
-    bool review_ = false;     // a review position (guarded by the pool's mutex)
+    // A review position, searched fresh (Searcher::runFresh); set by the worker that takes the
+    // job, read by others under the pool's mutex.
+    bool review_ = false;
     bool preempted_ = false;  // stopped for a live job (guarded by the pool's mutex)
     std::chrono::steady_clock::time_point startedAt_;  // guarded by the pool's mutex
     bool overran_ = false;                             // guarded by the pool's mutex

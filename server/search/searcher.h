@@ -14,6 +14,13 @@ class Searcher {
     virtual ~Searcher() = default;
     // Runs on the calling (pool) thread. May throw std::invalid_argument for a bad request.
     virtual SearchResult run(const SearchRequest& request, const SearchCallbacks& callbacks) = 0;
+    // The same, for a search whose result must depend on its request alone, never on what other
+    // searches left behind (a review's positions: the same game reviewed at the same node or
+    // depth budget gives the same review). By default run(): a searcher that keeps nothing
+    // between searches.
+    virtual SearchResult runFresh(const SearchRequest& request, const SearchCallbacks& callbacks) {
+        return run(request, callbacks);
+    }
     // Any thread; ends the current search promptly (run() still returns a result).
     virtual void stop() = 0;
 };
