@@ -71,7 +71,9 @@ if [[ -n "$SERVER" ]]; then
   # The tests create games faster than a person: no per-minute creation quota.
   # A player who left may be claimed against after 3 s, not a minute (friend.test.mjs waits for it).
   EXTRA_FLAGS=()
-  if "$SERVER" --help 2>&1 | grep -q -- '--player-gone-grace'; then EXTRA_FLAGS+=(--player-gone-grace 3000); fi
+  # (The help is read whole first: grep -q stopping early would fail the pipe under pipefail.)
+  SERVER_HELP="$("$SERVER" --help 2>&1 || true)"
+  if [[ "$SERVER_HELP" == *--player-gone-grace* ]]; then EXTRA_FLAGS+=(--player-gone-grace 3000); fi
   "$SERVER" --port "$PORT" --bind 127.0.0.1 --web-root "$ROOT/web/dist" --threads 2 --hash 16 --store memory \
     --client-games-per-minute 0 "${EXTRA_FLAGS[@]}" \
     >"$ARTIFACTS/server.log" 2>&1 &

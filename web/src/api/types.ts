@@ -118,7 +118,7 @@ export interface GameState {
   gameId: string;
   version: number;
   fen: string;
-  lastMove: { uci: string; san: string } | null;
+  lastMove: { uci: string; san: string | null } | null;
   moveCount: number;
   turn: Color;
   status: GameStatus;

@@ -57,7 +57,7 @@ export function mergeGameState(game: Game, state: GameState): Game | null {
   if (state.moveCount === moves.length + 1) {
     if (!state.lastMove) return null;
     moves = [...moves, state.lastMove.uci];
-    san = [...san, state.lastMove.san];
+    san = [...san, state.lastMove.san ?? state.lastMove.uci];
   } else if (state.moveCount < moves.length) {
     // A takeback: the remaining moves are the ones we had.
     moves = moves.slice(0, state.moveCount);
