@@ -218,6 +218,25 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) { c.sqlitePath = v; }},
         {"redis-url", "redis://[:password@]host[:port][/db] for --store redis",
          [](ServerConfig& c, const std::string& v) { c.redisUrl = v; }},
+        {"redis-sentinels",
+         "comma-separated host:port of Redis Sentinels for --store redis: they name the primary, "
+         "which the server follows through failovers (--redis-url then gives only the password "
+         "and database)",
+         [](ServerConfig& c, const std::string& v) { c.redisSentinels = splitList(v); }},
+        {"redis-master-name", "the name the sentinels monitor the primary by (default outpost)",
+         [](ServerConfig& c, const std::string& v) { c.redisMasterName = v; }},
+        {"redis-min-replica-acks",
+         "replicas that must have a game write (WAIT) before it is acknowledged, else 503 "
+         "store_unavailable; capped by the replicas the primary has online (default 1 with "
+         "--redis-sentinels, 0 without)",
+         [](ServerConfig& c, const std::string& v) {
+             c.redisMinReplicaAcks = parseNumber("redis-min-replica-acks", v, 0, 16);
+         }},
+        {"redis-replica-ack-timeout", "ms a game write waits for its replica acks (default 500)",
+         [](ServerConfig& c, const std::string& v) {
+             c.redisReplicaAckTimeoutMs =
+                 parseNumber<std::int64_t>("redis-replica-ack-timeout", v, 1, 60000);
+         }},
         {"retention-days", "days finished games are kept after they end (0, the default: forever)",
          [](ServerConfig& c, const std::string& v) {
              c.retentionDays = parseNumber("retention-days", v, 0, 36500);

@@ -83,6 +83,14 @@ struct ServerConfig {
     // Relative paths are taken from the working directory; missing folders are created.
     std::string sqlitePath = "outpost-games.db";
     std::string redisUrl = "redis://127.0.0.1:6379";
+    // Redis Sentinel (docs/deployment.md): when sentinels are given, they name the primary of
+    // redisMasterName (the URL then gives only the password and database) and the server follows
+    // it through failovers. A game write waits for redisMinReplicaAcks replicas (-1: 1 with
+    // Sentinel, 0 without) for at most redisReplicaAckTimeoutMs, else it is answered 503.
+    std::vector<std::string> redisSentinels;
+    std::string redisMasterName = "outpost";
+    int redisMinReplicaAcks = -1;
+    std::int64_t redisReplicaAckTimeoutMs = 500;
     int retentionDays = 0;  // finished games kept this long after their end; 0: forever
     // Unfinished games nobody changed for this long are removed (abandoned); 0: kept forever.
     // SQLite and Redis; the memory store keeps them until the process ends.

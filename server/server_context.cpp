@@ -115,6 +115,15 @@ MetricGauges ServerContext::gauges() {
     result.storeWorkPending = [this] { return storeWork.pending(); };
     result.searchOverruns = [this] { return pool ? pool->overruns() : 0; };
     result.searchersStuck = [this] { return pool ? pool->stuck() : 0; };
+    result.redisPrimaryChanges = [this] {
+        return store ? store->failoverCounters().primaryChanges : 0;
+    };
+    result.redisReplicaAckFailures = [this] {
+        return store ? store->failoverCounters().replicaAckFailures : 0;
+    };
+    result.redisUnreplicatedWrites = [this] {
+        return store ? store->failoverCounters().unreplicatedWrites : 0;
+    };
     return result;
 }
 

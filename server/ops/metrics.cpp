@@ -168,6 +168,17 @@ std::string Metrics::render(const MetricGauges& gauges) const {
     single(out, "outpost_store_work_pending",
            "Store reads and writes queued or running off the I/O threads.", "gauge",
            read(gauges.storeWorkPending));
+    single(out, "outpost_redis_primary_changes_total",
+           "Times this replica moved to a new Redis primary (Sentinel failover).", "counter",
+           read(gauges.redisPrimaryChanges));
+    single(out, "outpost_redis_replica_ack_failures_total",
+           "Game writes answered 503: fewer replicas than --redis-min-replica-acks had them in "
+           "time.",
+           "counter", read(gauges.redisReplicaAckFailures));
+    single(out, "outpost_redis_unreplicated_writes_total",
+           "Game writes acknowledged with fewer replica acks than asked, the primary having "
+           "fewer replicas online (after a failover, until the old primary rejoins).",
+           "counter", read(gauges.redisUnreplicatedWrites));
     family(out, "outpost_internal_errors_total",
            "Exceptions caught at a boundary (the request got 500, the server went on), by where.",
            "counter");

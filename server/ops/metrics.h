@@ -36,6 +36,11 @@ struct MetricGauges {
     std::function<std::uint64_t()> storeWorkPending;
     std::function<std::uint64_t()> searchOverruns;
     std::function<std::uint64_t()> searchersStuck;
+    // Redis with Sentinel (docs/deployment.md): primary changes followed, game writes answered
+    // 503 for want of replica acks, game writes acknowledged with fewer replicas than asked.
+    std::function<std::uint64_t()> redisPrimaryChanges;
+    std::function<std::uint64_t()> redisReplicaAckFailures;
+    std::function<std::uint64_t()> redisUnreplicatedWrites;
 };
 
 class Metrics {

@@ -87,6 +87,14 @@ class GameStore {
     // True when the backend can serve requests (for /readyz).
     virtual bool healthy() { return true; }
 
+    // A replicated store's failover counters (the outpost_redis_* metrics); zero elsewhere.
+    struct FailoverCounters {
+        std::uint64_t primaryChanges = 0;      // moves to a new primary (Sentinel)
+        std::uint64_t replicaAckFailures = 0;  // writes answered Unavailable: too few acks
+        std::uint64_t unreplicatedWrites = 0;  // acknowledged with fewer replicas than asked
+    };
+    virtual FailoverCounters failoverCounters() { return {}; }
+
     // Reviews (docs/review.md). A game keeps one review, the latest reviewed version's, which
     // replaces the one before; it is deleted with the game (pruned, expired). putGameReview()
     // answers NotFound when the game does not exist (any more). The documents are opaque JSON

@@ -2,8 +2,12 @@
 
 #include <hiredis/hiredis.h>
 
+#include <algorithm>
 #include <charconv>
+#include <sstream>
 #include <stdexcept>
+
+#include "store/sentinel.h"
 
 namespace outpost::server {
 
@@ -32,6 +36,24 @@ RedisReplyPtr sendCommand(redisContext* context, const std::vector<std::string>&
     }
     return RedisReplyPtr(static_cast<redisReply*>(
         redisCommandArgv(context, static_cast<int>(argv.size()), argv.data(), lengths.data())));
+}
+
+bool isReadOnlyError(const redisReply* reply) {
+    return reply->type == REDIS_REPLY_ERROR &&
+           std::string_view(reply->str, reply->len).rfind("READONLY", 0) == 0;
+}
+
+// The replicas INFO replication lists as online (synchronised and streaming); -1 when unknown.
+int countOnlineReplicas(redisContext& context) {
+    RedisReplyPtr info = sendCommand(&context, {"INFO", "replication"});
+    if (!info || info->type != REDIS_REPLY_STRING || context.err) return -1;
+    std::istringstream lines{std::string(info->str, info->len)};
+    int online = 0;
+    for (std::string line; std::getline(lines, line);) {
+        // slave0:ip=10.0.0.2,port=6379,state=online,offset=123,lag=0
+        if (line.rfind("slave", 0) == 0 && line.find("state=online") != std::string::npos) ++online;
+    }
+    return online;
 }
 
 }  // namespace
@@ -123,39 +145,129 @@ RedisContextPtr connectRedis(const RedisEndpoint& endpoint, std::chrono::millise
 }
 
 RedisConnectionPool::RedisConnectionPool(RedisEndpoint endpoint, std::chrono::milliseconds timeout)
-    : endpoint_(std::move(endpoint)), timeout_(timeout) {}
+    : RedisConnectionPool(std::make_shared<RedisPrimary>(std::move(endpoint)), timeout) {}
 
-RedisContextPtr RedisConnectionPool::acquire(std::string* error) {
+RedisConnectionPool::RedisConnectionPool(std::shared_ptr<RedisPrimary> primary,
+                                         std::chrono::milliseconds timeout)
+    : primary_(std::move(primary)), timeout_(timeout) {}
+
+RedisEndpoint RedisConnectionPool::endpoint() const {
+    return primary_->endpoint();
+}
+
+RedisConnectionPool::Pooled RedisConnectionPool::acquire(std::string* error) {
+    const std::uint64_t generation = primary_->generation();
     {
         std::lock_guard lock(mutex_);
-        if (!idle_.empty()) {
-            RedisContextPtr context = std::move(idle_.back());
+        while (!idle_.empty()) {
+            Pooled pooled = std::move(idle_.back());
             idle_.pop_back();
-            return context;
+            // Made to a former primary: dropped (it may still answer, as a replica or not at all).
+            if (pooled.generation == generation) return pooled;
         }
     }
-    return connectRedis(endpoint_, timeout_, error);
+    return {primary_->connect(timeout_, error), generation};
 }
 
-void RedisConnectionPool::release(RedisContextPtr context) {
+void RedisConnectionPool::release(Pooled pooled) {
     std::lock_guard lock(mutex_);
-    if (idle_.size() < kMaxIdleConnections) idle_.push_back(std::move(context));
+    if (idle_.size() < kMaxIdleConnections && pooled.generation == primary_->generation())
+        idle_.push_back(std::move(pooled));
 }
 
-RedisReplyPtr RedisConnectionPool::command(const std::vector<std::string>& args) {
-    // Two attempts: a pooled connection may have died with a Redis restart since its last use.
+RedisReplyPtr RedisConnectionPool::send(const std::vector<std::string>& args, Pooled* used) {
+    // Two attempts: a pooled connection may have died with a Redis restart since its last use,
+    // or reached a primary that was demoted since.
     constexpr int kAttempts = 2;
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
         std::string error;
-        RedisContextPtr context = acquire(&error);
-        if (!context) continue;
-        RedisReplyPtr reply = sendCommand(context.get(), args);
-        if (!reply || context->err) continue;  // connection broken: drop it, try a fresh one
-        release(std::move(context));
-        if (reply->type == REDIS_REPLY_ERROR) return nullptr;
+        Pooled pooled = acquire(&error);
+        if (!pooled.context) continue;
+        RedisReplyPtr reply = sendCommand(pooled.context.get(), args);
+        if (!reply || pooled.context->err) {
+            primary_->suspect();  // connection broken: drop it, try a fresh one
+            continue;
+        }
+        if (isReadOnlyError(reply.get())) {
+            primary_->suspect();
+            continue;
+        }
+        *used = std::move(pooled);
         return reply;
     }
     return nullptr;
+}
+
+RedisReplyPtr RedisConnectionPool::command(const std::vector<std::string>& args) {
+    Pooled used;
+    RedisReplyPtr reply = send(args, &used);
+    if (!reply) return nullptr;
+    release(std::move(used));
+    if (reply->type == REDIS_REPLY_ERROR) return nullptr;
+    return reply;
+}
+
+int RedisConnectionPool::requiredAcks(redisContext& context, const ReplicationPolicy& policy,
+                                      bool fresh) {
+    const auto now = std::chrono::steady_clock::now();
+    const std::uint64_t generation = primary_->generation();
+    {
+        std::lock_guard lock(mutex_);
+        if (!fresh && replicasOf_ == generation && now - replicasReadAt_ < kReplicaCountTtl)
+            return std::min(policy.minAcks, onlineReplicas_);
+    }
+    const int online = countOnlineReplicas(context);
+    // Unknown (the connection failed): ask for all, so nothing is acknowledged unreplicated.
+    if (online < 0) return policy.minAcks;
+    std::lock_guard lock(mutex_);
+    onlineReplicas_ = online;
+    replicasOf_ = generation;
+    replicasReadAt_ = now;
+    return std::min(policy.minAcks, online);
+}
+
+ReplicatedReply RedisConnectionPool::commandReplicated(const std::vector<std::string>& args,
+                                                       const ReplicationPolicy& policy) {
+    ReplicatedReply result;
+    Pooled used;
+    result.reply = send(args, &used);
+    if (!result.reply) return result;
+    if (result.reply->type == REDIS_REPLY_ERROR || policy.minAcks <= 0) {
+        release(std::move(used));
+        if (result.reply->type == REDIS_REPLY_ERROR) result.reply.reset();
+        return result;
+    }
+    // WAIT blocks up to policy.timeout: the connection's read timeout must outlast it meanwhile.
+    const bool longer = policy.timeout >= timeout_;
+    if (longer) redisSetTimeout(used.context.get(), toTimeval(policy.timeout + timeout_));
+    auto waitFor = [&](int acks) -> long long {
+        if (acks <= 0) return 0;
+        RedisReplyPtr wait =
+            sendCommand(used.context.get(),
+                        {"WAIT", std::to_string(acks), std::to_string(policy.timeout.count())});
+        if (!wait || used.context->err || wait->type != REDIS_REPLY_INTEGER) return -1;
+        return wait->integer;
+    };
+    int required = requiredAcks(*used.context, policy, false);
+    long long acks = waitFor(required);
+    if (acks >= 0 && acks < required) {
+        // Fewer than the cached count of online replicas: one may have gone since. Count again,
+        // and wait for what the primary has now.
+        required = requiredAcks(*used.context, policy, true);
+        if (acks < required) acks = waitFor(required);
+    }
+    if (acks < 0 || acks < required) {
+        // Too few acks in time, or the connection failed under WAIT: the write is on the
+        // primary but not known to survive it.
+        result.replicated = false;
+        ++ackFailures_;
+    } else if (required < policy.minAcks) {
+        ++unreplicated_;
+    }
+    if (used.context->err) return result;
+    if (longer) redisSetTimeout(used.context.get(), toTimeval(timeout_));
+    release(std::move(used));
+    return result;
 }
 
 }  // namespace outpost::server

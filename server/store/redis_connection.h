@@ -3,9 +3,11 @@
 // A hiredis context is not thread-safe, so RedisConnectionPool hands each caller a context of its
 // own for one command and takes it back afterwards. A context that saw an error is discarded,
 // never returned: the next caller connects afresh, which is how the pool recovers from a Redis
-// restart.
+// restart. The pool connects wherever its RedisPrimary (store/sentinel.h) says the primary is,
+// and drops idle connections made to a former one.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <memory>
@@ -48,27 +50,73 @@ using RedisContextPtr = std::unique_ptr<redisContext, RedisContextDeleter>;
 RedisContextPtr connectRedis(const RedisEndpoint& endpoint, std::chrono::milliseconds timeout,
                              std::string* error);
 
+class RedisPrimary;
+
+// How many replicas must have a write before it counts as done (WAIT): `minAcks` of them within
+// `timeout`. Capped by the replicas the primary has online (INFO replication): a primary with
+// none (just after a failover, until the old primary rejoins) cannot be failed over from either,
+// and its own append-only file is then the write's only copy (docs/deployment.md).
+struct ReplicationPolicy {
+    int minAcks = 0;
+    std::chrono::milliseconds timeout{500};
+};
+
+struct ReplicatedReply {
+    RedisReplyPtr reply;     // null: Redis unreachable, or an error answer (as command())
+    bool replicated = true;  // false: the write was made but too few replicas acknowledged it
+};
+
 class RedisConnectionPool {
   public:
+    // A single Redis at `endpoint`.
     RedisConnectionPool(RedisEndpoint endpoint, std::chrono::milliseconds timeout);
+    // Wherever `primary` says the primary is (shared by the process's pools and its bus).
+    RedisConnectionPool(std::shared_ptr<RedisPrimary> primary, std::chrono::milliseconds timeout);
 
-    // Sends one command (binary-safe arguments) and returns its reply. On a connection error the
-    // command is retried once on a fresh connection (callers make their commands idempotent);
-    // returns null when Redis cannot be reached or answers with an error.
+    // Sends one command (binary-safe arguments) and returns its reply. On a connection error (or
+    // READONLY: the connection reached a demoted primary) the command is retried once on a fresh
+    // connection (callers make their commands idempotent); returns null when Redis cannot be
+    // reached or answers with an error.
     RedisReplyPtr command(const std::vector<std::string>& args);
+    // The same, then WAIT on the same connection as `policy` asks (nothing when minAcks is 0).
+    ReplicatedReply commandReplicated(const std::vector<std::string>& args,
+                                      const ReplicationPolicy& policy);
 
-    const RedisEndpoint& endpoint() const { return endpoint_; }
+    RedisEndpoint endpoint() const;
+    const std::shared_ptr<RedisPrimary>& primary() const { return primary_; }
+
+    // Writes made but answered as failed, too few replicas having acknowledged them in time.
+    std::uint64_t replicaAckFailures() const { return ackFailures_.load(); }
+    // Writes acknowledged with fewer replica acks than asked, the primary having fewer online.
+    std::uint64_t unreplicatedWrites() const { return unreplicated_.load(); }
 
   private:
     static constexpr std::size_t kMaxIdleConnections = 16;
+    // How long the count of the primary's online replicas is trusted before it is read again.
+    static constexpr std::chrono::milliseconds kReplicaCountTtl{1000};
 
-    RedisContextPtr acquire(std::string* error);
-    void release(RedisContextPtr context);
+    struct Pooled {
+        RedisContextPtr context;
+        std::uint64_t generation = 0;  // RedisPrimary::generation() when it was made
+    };
 
-    RedisEndpoint endpoint_;
+    Pooled acquire(std::string* error);
+    void release(Pooled pooled);
+    // Sends `args` on a pooled connection, retrying once; the connection stays with the caller.
+    RedisReplyPtr send(const std::vector<std::string>& args, Pooled* used);
+    // The acks to ask of WAIT: policy.minAcks capped by the primary's online replicas.
+    int requiredAcks(redisContext& context, const ReplicationPolicy& policy, bool fresh);
+
+    std::shared_ptr<RedisPrimary> primary_;
     std::chrono::milliseconds timeout_;
     std::mutex mutex_;
-    std::vector<RedisContextPtr> idle_;
+    std::vector<Pooled> idle_;
+    // The primary's online replicas, read at `replicasReadAt` from generation `replicasOf`.
+    int onlineReplicas_ = 0;
+    std::uint64_t replicasOf_ = 0;
+    std::chrono::steady_clock::time_point replicasReadAt_{};
+    std::atomic<std::uint64_t> ackFailures_{0};
+    std::atomic<std::uint64_t> unreplicated_{0};
 };
 
 }  // namespace outpost::server

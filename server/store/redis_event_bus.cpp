@@ -29,15 +29,25 @@ std::string_view replyText(const redisReply* reply) {
 
 RedisEventBus::RedisEventBus(RedisBusOptions options)
     : options_(std::move(options)),
-      publisher_(parseRedisUrlOrThrow(options_.url), options_.timeout),
+      publisher_(options_.primary
+                     ? options_.primary
+                     : std::make_shared<RedisPrimary>(parseRedisUrlOrThrow(options_.url)),
+                 options_.timeout),
       channelPrefix_(options_.keyPrefix + "events:") {
     wakeFd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (wakeFd_ < 0) throw std::runtime_error("eventfd failed for the Redis event bus");
+    // A new primary: leave the old one (or stop waiting to reconnect to it) at once.
+    primaryListener_ = publisher_.primary()->addListener([this] {
+        wakeListener();
+        std::lock_guard lock(listenerMutex_);
+        stopCondition_.notify_all();
+    });
     listener_ = std::thread([this] { listen(); });
     publisherThread_ = std::thread([this] { publishLoop(); });
 }
 
 RedisEventBus::~RedisEventBus() {
+    publisher_.primary()->removeListener(primaryListener_);
     {
         std::lock_guard lock(listenerMutex_);
         stopping_ = true;
@@ -148,9 +158,10 @@ void RedisEventBus::publishLoop() {
     }
 }
 
-bool RedisEventBus::sleepUnlessStopping(std::chrono::milliseconds delay) {
+bool RedisEventBus::sleepUnlessStopping(std::chrono::milliseconds delay, std::uint64_t generation) {
     std::unique_lock lock(listenerMutex_);
-    stopCondition_.wait_for(lock, delay, [this] { return stopping_; });
+    stopCondition_.wait_for(
+        lock, delay, [&] { return stopping_ || publisher_.primary()->generation() != generation; });
     return !stopping_;
 }
 
@@ -196,7 +207,7 @@ void RedisEventBus::onResync(Resync resync) {
     resync_ = std::move(resync);
 }
 
-bool RedisEventBus::serve(redisContext& context) {
+bool RedisEventBus::serve(redisContext& context, std::uint64_t generation) {
     std::set<std::string> requested;
     // The games this connection subscribes to first: their events since the last connection
     // (or since subscribe() gave up waiting for one) may be lost, so each is resynced once its
@@ -215,8 +226,11 @@ bool RedisEventBus::serve(redisContext& context) {
         if (fds[1].revents & POLLIN) {
             std::uint64_t count = 0;
             [[maybe_unused]] const auto read = ::read(wakeFd_, &count, sizeof count);
-            std::lock_guard lock(listenerMutex_);
-            if (stopping_) return false;
+            {
+                std::lock_guard lock(listenerMutex_);
+                if (stopping_) return false;
+            }
+            if (publisher_.primary()->generation() != generation) return true;
         }
         if (!(fds[0].revents & (POLLIN | POLLERR | POLLHUP))) continue;
         if (redisBufferRead(&context) != REDIS_OK) return true;
@@ -259,10 +273,11 @@ void RedisEventBus::listen() {
             if (stopping_) return;
         }
         std::string error;
-        RedisContextPtr context = connectRedis(publisher_.endpoint(), options_.timeout, &error);
+        const std::uint64_t generation = publisher_.primary()->generation();
+        RedisContextPtr context = publisher_.primary()->connect(options_.timeout, &error);
         if (context) {
             delay = kFirstReconnectDelay;
-            const bool goOn = serve(*context);
+            const bool goOn = serve(*context, generation);
             listening_ = false;
             {
                 std::lock_guard lock(listenerMutex_);
@@ -271,8 +286,10 @@ void RedisEventBus::listen() {
             confirmed_.notify_all();
             if (!goOn) return;
         }
-        if (!sleepUnlessStopping(delay)) return;
-        delay = std::min(delay * 2, options_.maxReconnectDelay);
+        if (!sleepUnlessStopping(delay, generation)) return;
+        delay = publisher_.primary()->generation() != generation
+                    ? kFirstReconnectDelay
+                    : std::min(delay * 2, options_.maxReconnectDelay);
     }
 }
 

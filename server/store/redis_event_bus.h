@@ -19,6 +19,10 @@
 // that still has subscribers, and once Redis confirms each, calls the resync handler with it
 // (GameEventBus::onResync): the server reads the game from the store and sends it, so the
 // subscribers catch up with the moves made meanwhile on any replica.
+//
+// Both connections go where the RedisPrimary says the primary is (store/sentinel.h). When it
+// changes (a failover), the subscriber connection is dropped at once and made again to the new
+// primary, with the same resync: that is how the events published meanwhile are made up for.
 #pragma once
 
 #include <atomic>
@@ -33,6 +37,7 @@
 
 #include "store/game_store.h"
 #include "store/redis_connection.h"
+#include "store/sentinel.h"
 #include "store/subscriber_registry.h"
 
 namespace outpost::server {
@@ -44,6 +49,8 @@ struct RedisBusOptions {
     std::chrono::milliseconds maxReconnectDelay{2000};
     // Events waiting for the publisher thread; beyond this, events are dropped (progress first).
     std::size_t maxQueuedEvents = 10000;
+    // Where the primary is (Sentinel); null: the URL's Redis.
+    std::shared_ptr<RedisPrimary> primary{};
 };
 
 class RedisEventBus final : public GameEventBus {
@@ -74,13 +81,15 @@ class RedisEventBus final : public GameEventBus {
     void listen();
     // One connection's life: subscribes to what is wanted, delivers messages until the
     // connection fails or the bus stops. Returns false when the bus stops.
-    bool serve(redisContext& context);
+    // `generation`: the primary's when the connection was made; a change ends it.
+    bool serve(redisContext& context, std::uint64_t generation);
     // Sends SUBSCRIBE / UNSUBSCRIBE so the connection follows exactly the locally wanted games.
     bool reconcile(redisContext& context, std::set<std::string>& requested);
     void wakeListener();
     void publishLoop();
-    // Waits up to `delay` unless the bus is stopping; returns false when it is.
-    bool sleepUnlessStopping(std::chrono::milliseconds delay);
+    // Waits up to `delay` unless the bus is stopping (returns false) or the primary changes
+    // from `generation`.
+    bool sleepUnlessStopping(std::chrono::milliseconds delay, std::uint64_t generation);
 
     RedisBusOptions options_;
     RedisConnectionPool publisher_;
@@ -93,7 +102,8 @@ class RedisEventBus final : public GameEventBus {
     std::condition_variable confirmed_;  // a SUBSCRIBE was acknowledged, or the connection failed
     std::set<std::string> confirmedGames_;
     bool stopping_ = false;
-    int wakeFd_ = -1;  // an eventfd: subscriptions changed, or the bus stops
+    int wakeFd_ = -1;  // an eventfd: subscriptions changed, the primary changed, or the bus stops
+    std::uint64_t primaryListener_ = 0;
     std::atomic<bool> listening_{false};
     std::thread listener_;
 

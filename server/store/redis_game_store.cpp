@@ -122,7 +122,10 @@ std::int64_t RedisGameStore::keepSeconds(const GameRecord& game) const {
 }
 
 RedisGameStore::RedisGameStore(RedisStoreOptions options)
-    : options_(std::move(options)), pool_(parseRedisUrlOrThrow(options_.url), options_.timeout) {}
+    : options_(std::move(options)),
+      pool_(options_.primary ? options_.primary
+                             : std::make_shared<RedisPrimary>(parseRedisUrlOrThrow(options_.url)),
+            options_.timeout) {}
 
 std::string RedisGameStore::gameKey(std::string_view id) const {
     return options_.keyPrefix + "game:" + std::string(id);
@@ -133,11 +136,14 @@ std::string RedisGameStore::clocksKey() const {
 }
 
 StoreStatus RedisGameStore::create(const GameRecord& game) {
-    RedisReplyPtr reply = pool_.command(
+    ReplicatedReply written = pool_.commandReplicated(
         {"EVAL", kCreateScript, "3", gameKey(game.id), options_.keyPrefix + "games:created",
          clocksKey(), std::to_string(game.version), toStoredJson(game).dump(),
-         std::to_string(keepSeconds(game)), deadlineArgument(game), game.id});
+         std::to_string(keepSeconds(game)), deadlineArgument(game), game.id},
+        options_.replication);
+    const RedisReplyPtr& reply = written.reply;
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    if (reply->integer == 1 && !written.replicated) return StoreStatus::Unavailable;
     return reply->integer == 1 ? StoreStatus::Ok : StoreStatus::AlreadyExists;
 }
 
@@ -168,11 +174,16 @@ StoreManyResult RedisGameStore::getMany(const std::vector<std::string>& ids) {
 }
 
 StoreStatus RedisGameStore::update(const GameRecord& game, std::uint64_t expectedVersion) {
-    RedisReplyPtr reply = pool_.command(
+    ReplicatedReply written = pool_.commandReplicated(
         {"EVAL", kUpdateScript, "2", gameKey(game.id), clocksKey(), std::to_string(expectedVersion),
          std::to_string(game.version), toStoredJson(game).dump(), std::to_string(keepSeconds(game)),
-         deadlineArgument(game), game.id});
+         deadlineArgument(game), game.id},
+        options_.replication);
+    const RedisReplyPtr& reply = written.reply;
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    // Written (or found already written) but not known to be on enough replicas: the client
+    // reads the game's version to learn whether it was kept.
+    if (reply->integer == 1 && !written.replicated) return StoreStatus::Unavailable;
     switch (reply->integer) {
         case 1:
             return StoreStatus::Ok;
@@ -206,6 +217,10 @@ std::uint64_t RedisGameStore::count() {
     } catch (const std::exception&) {
         return 0;
     }
+}
+
+GameStore::FailoverCounters RedisGameStore::failoverCounters() {
+    return {pool_.primary()->changes(), pool_.replicaAckFailures(), pool_.unreplicatedWrites()};
 }
 
 bool RedisGameStore::healthy() {

@@ -15,7 +15,10 @@
 // broken connection can safely be retried on a fresh one.
 //
 // Durability is Redis's: run it with `appendonly yes` (docker/compose.yaml uses
-// `appendfsync always`, so an acknowledged move is on disk before the server answers).
+// `appendfsync always`, so an acknowledged move is on disk before the server answers). With a
+// replica (Sentinel), a game write also waits for `replication.minAcks` replicas (WAIT) before
+// it is answered Ok; fewer in time and it is answered Unavailable, although the primary has it
+// (docs/deployment.md, "What a failover keeps").
 // Every write sets the key's expiry: the finished retention once the game is finished, the
 // unfinished retention while it goes on (so a game nobody touches for that long, abandoned,
 // expires; each move pushes the expiry back). A retention of zero keeps those games (PERSIST).
@@ -23,11 +26,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "store/game_store.h"
 #include "store/redis_connection.h"
+#include "store/sentinel.h"
 
 namespace outpost::server {
 
@@ -40,6 +45,10 @@ struct RedisStoreOptions {
     // Unfinished games expire this long after their last change (each write sets the expiry
     // again, so only abandoned games go); zero keeps them forever.
     std::chrono::seconds unfinishedRetention = kKeepForever;
+    // Where the primary is (Sentinel); null: the URL's Redis.
+    std::shared_ptr<RedisPrimary> primary{};
+    // What a game write (create, update) waits for before it is acknowledged.
+    ReplicationPolicy replication{};
 };
 
 class RedisGameStore final : public GameStore {
@@ -55,6 +64,7 @@ class RedisGameStore final : public GameStore {
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
     bool healthy() override;
+    FailoverCounters failoverCounters() override;
     StoreStatus putGameReview(std::string_view gameId, const std::string& doc) override;
     StoreDocResult getGameReview(std::string_view gameId) override;
     StoreStatus putReview(std::string_view reviewId, const std::string& doc) override;

@@ -1,6 +1,9 @@
 #include "store/store_selection.h"
 
+#include <iostream>
 #include <stdexcept>
+
+#include "ops/logger.h"
 
 #include "store/memory_game_store.h"
 #include "store/redis_event_bus.h"
@@ -18,7 +21,16 @@ StoreSettings storeSettingsFor(const ServerConfig& config) {
     StoreSettings settings;
     settings.finishedRetention = kHoursPerDay * config.retentionDays;
     settings.unfinishedRetention = kHoursPerDay * config.unfinishedRetentionDays;
-    if (config.store == "redis") settings.redisUrl = config.redisUrl;
+    if (config.store == "redis") {
+        settings.redisUrl = config.redisUrl;
+        settings.redisSentinels = config.redisSentinels;
+        settings.redisMasterName = config.redisMasterName;
+        settings.redisMinReplicaAcks = config.redisMinReplicaAcks >= 0 ? config.redisMinReplicaAcks
+                                       : config.redisSentinels.empty() ? 0
+                                                                       : 1;
+        settings.redisReplicaAckTimeout =
+            std::chrono::milliseconds(config.redisReplicaAckTimeoutMs);
+    }
     settings.dbPath = config.store == "sqlite" ? config.sqlitePath : kInMemoryPath;
     return settings;
 }
@@ -26,19 +38,45 @@ StoreSettings storeSettingsFor(const ServerConfig& config) {
 StoreSelection selectGameStores(const StoreSettings& settings) {
     StoreSelection selection;
     if (!settings.redisUrl.empty()) {
+        RedisEndpoint base = parseRedisUrlOrThrow(settings.redisUrl);
+        if (!settings.redisSentinels.empty()) {
+            SentinelOptions sentinel;
+            std::string list;
+            for (const std::string& item : settings.redisSentinels) list += item + ",";
+            sentinel.sentinels = parseSentinelList(list);
+            sentinel.masterName = settings.redisMasterName;
+            // Its own logger (the server's is made later): one JSON line per primary change.
+            auto logger = std::make_shared<Logger>(&std::cout);
+            selection.primary = std::make_shared<RedisPrimary>(
+                base, sentinel, [logger](const std::string& event, const std::string& detail) {
+                    logger->log({{"event", event}, {"detail", detail}});
+                });
+        } else {
+            selection.primary = std::make_shared<RedisPrimary>(base);
+        }
         RedisStoreOptions storeOptions;
         storeOptions.url = settings.redisUrl;
+        storeOptions.primary = selection.primary;
+        storeOptions.replication = {settings.redisMinReplicaAcks, settings.redisReplicaAckTimeout};
         storeOptions.finishedRetention = settings.finishedRetention;
         storeOptions.unfinishedRetention = settings.unfinishedRetention;
         RedisBusOptions busOptions;
         busOptions.url = settings.redisUrl;
+        busOptions.primary = selection.primary;
         selection.store = std::make_shared<RedisGameStore>(storeOptions);
         selection.bus = std::make_shared<RedisEventBus>(busOptions);
         // The URL may carry a password: log only where it points.
-        RedisEndpoint endpoint = *parseRedisUrl(settings.redisUrl, nullptr);
-        selection.description = endpoint.unixSocket.empty()
-                                    ? "redis:" + endpoint.host + ":" + std::to_string(endpoint.port)
-                                    : "redis:" + endpoint.unixSocket;
+        if (!settings.redisSentinels.empty()) {
+            const RedisEndpoint primary = selection.primary->endpoint();
+            selection.description = "redis-sentinel:" + settings.redisMasterName + "@" +
+                                    primary.host + ":" + std::to_string(primary.port) +
+                                    " (min replica acks " +
+                                    std::to_string(settings.redisMinReplicaAcks) + ")";
+        } else {
+            selection.description = base.unixSocket.empty()
+                                        ? "redis:" + base.host + ":" + std::to_string(base.port)
+                                        : "redis:" + base.unixSocket;
+        }
         return selection;
     }
     selection.bus = std::make_shared<MemoryEventBus>();

@@ -1,15 +1,19 @@
 // Picks the game store and event bus a server process runs with:
 //   --store sqlite (the default)  -> SQLite file --sqlite-path + in-process bus (one server)
 //   --store redis, --redis-url    -> Redis store + Redis pub/sub bus (several replicas)
+//     + --redis-sentinels         -> the same, on the primary the sentinels name, followed
+//                                    through failovers (store/sentinel.h)
 //   --store memory                -> in memory (nothing survives a restart; tests, demos)
 #pragma once
 
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "config.h"
 #include "store/game_store.h"
+#include "store/sentinel.h"
 
 namespace outpost::server {
 
@@ -21,12 +25,20 @@ struct StoreSettings {
     std::chrono::seconds finishedRetention = kKeepFinishedForever;
     // Unfinished games untouched this long are removed (SQLite, Redis); zero keeps them.
     std::chrono::seconds unfinishedRetention = kKeepForever;
+    // Sentinel (with redisUrl): host:port of each sentinel, and the primary's name there.
+    std::vector<std::string> redisSentinels{};
+    std::string redisMasterName = "outpost";
+    // Replica acks a game write waits for (WAIT; 0: none) and for how long.
+    int redisMinReplicaAcks = 0;
+    std::chrono::milliseconds redisReplicaAckTimeout{500};
 };
 
 struct StoreSelection {
     std::shared_ptr<GameStore> store;
     std::shared_ptr<GameEventBus> bus;
     std::string description;  // for the start-up log line, e.g. "sqlite:/var/lib/outpost/games.db"
+    // Redis with Sentinel: where the primary is, shared by the store and bus; null else.
+    std::shared_ptr<RedisPrimary> primary{};
 };
 
 // The settings of a server's configuration (--store, --sqlite-path, --redis-url,

@@ -75,7 +75,9 @@ def main():
     check(sorted(kustomization["resources"]) == listed,
           f"kustomization.yaml lists every manifest: {listed}")
     for kind, name in [("Deployment", "outpost"), ("Service", "outpost"), ("Ingress", "outpost"),
-                       ("StatefulSet", "redis"), ("Service", "redis")]:
+                       ("StatefulSet", "redis"), ("Service", "redis"),
+                       ("StatefulSet", "redis-sentinel"), ("Service", "redis-sentinel"),
+                       ("ConfigMap", "redis-scripts")]:
         check((kind, name) in objects, f"there is a {kind} {name}")
     if failures:
         return 1
@@ -91,17 +93,30 @@ def main():
     check(deployment["spec"]["replicas"] == len(replicas),
           f"{deployment['spec']['replicas']} replicas, as compose runs {len(replicas)}")
     for key, value in compose_env.items():
-        if key == "OUTPOST_TRUSTED_PROXIES":
-            continue  # an address of compose's own network; checked below
+        if key in ("OUTPOST_TRUSTED_PROXIES", "OUTPOST_REDIS_SENTINELS"):
+            continue  # addresses of compose's own network; checked below
         check(env.get(key) == value, f"{key}={env.get(key)} (compose: {value})")
     trusted = env.get("OUTPOST_TRUSTED_PROXIES", "").split(",")
     check(trusted != [""] and all(re.fullmatch(r"[0-9.]+/\d+", t) for t in trusted),
           f"OUTPOST_TRUSTED_PROXIES is the pod network's ranges (the ingress controller's pods "
           f"have no fixed address): {trusted}")
-    redis_service = objects[("Service", "redis")]
-    check(env.get("OUTPOST_REDIS_URL") ==
-          f"redis://{redis_service['metadata']['name']}:{redis_service['spec']['ports'][0]['port']}",
-          f"OUTPOST_REDIS_URL names the redis Service: {env.get('OUTPOST_REDIS_URL')}")
+    # Redis through Sentinel: the servers name every sentinel, compose's services and the
+    # pods of the redis-sentinel StatefulSet (through its headless Service).
+    compose_sentinels = sorted(n for n, s in compose["services"].items()
+                               if "redis-sentinel.sh" in " ".join(s.get("command", [])))
+    check(compose_env.get("OUTPOST_REDIS_SENTINELS", "").split(",") ==
+          [f"{n}:26379" for n in compose_sentinels],
+          f"compose's servers name its sentinels {compose_sentinels}")
+    sentinels = objects.get(("StatefulSet", "redis-sentinel"), {}).get("spec", {})
+    sentinel_service = objects.get(("Service", "redis-sentinel"), {})
+    port = sentinel_service.get("spec", {}).get("ports", [{}])[0].get("port")
+    expected = [f"redis-sentinel-{i}.redis-sentinel:{port}"
+                for i in range(sentinels.get("replicas", 0))]
+    check(env.get("OUTPOST_REDIS_SENTINELS", "").split(",") == expected,
+          f"OUTPOST_REDIS_SENTINELS names the {len(expected)} sentinel pods: "
+          f"{env.get('OUTPOST_REDIS_SENTINELS')}")
+    check(len(expected) == len(compose_sentinels) == 3,
+          f"three sentinels, as in compose ({len(compose_sentinels)})")
 
     threads = int(env["OUTPOST_THREADS"])
     resources = container["resources"]
@@ -221,14 +236,33 @@ def main():
           f"Ingress proxy-body-size {annotations.get(prefix + 'proxy-body-size')} = "
           f"client_max_body_size {body}")
 
-    # Redis: the compose file's image and durability.
-    redis = objects[("StatefulSet", "redis")]["spec"]["template"]["spec"]["containers"][0]
-    compose_redis = compose["services"]["redis"]
+    # Redis: the compose file's image, data nodes and durability (docker/redis-node.sh, the
+    # same script in both, word for word).
+    redis_set = objects[("StatefulSet", "redis")]["spec"]
+    redis = redis_set["template"]["spec"]["containers"][0]
+    compose_nodes = sorted(n for n, s in compose["services"].items()
+                           if "redis-node.sh" in " ".join(s.get("command", [])))
+    check(redis_set["replicas"] == len(compose_nodes) == 2,
+          f"{redis_set['replicas']} Redis data nodes (a primary and a replica), as compose's "
+          f"{compose_nodes}")
+    compose_redis = compose["services"][compose_nodes[0]]
     check(redis["image"] == compose_redis["image"], f"redis image {redis['image']} = compose's")
     check(redis["command"] == compose_redis["command"],
-          f"redis command {' '.join(redis['command'])} = compose's (appendonly, fsync always)")
+          f"redis command {' '.join(redis['command'])} = compose's (docker/redis-node.sh)")
     mounts = {m["mountPath"] for m in redis.get("volumeMounts", [])}
     check("/data" in mounts, "redis keeps its append-only file on a volume (/data)")
+    scripts = objects.get(("ConfigMap", "redis-scripts"), {}).get("data", {})
+    for name in ("redis-node.sh", "redis-sentinel.sh"):
+        with open(os.path.join(root, "docker", name)) as f:
+            check(scripts.get(name) == f.read(), f"the ConfigMap's {name} is docker/{name}")
+    with open(os.path.join(root, "docker", "redis-node.sh")) as f:
+        node_script = f.read()
+    check("--appendfsync always" in node_script and "--appendonly yes" in node_script,
+          "the data nodes fsync their append-only file at every write")
+    sentinel = sentinels.get("template", {}).get("spec", {}).get("containers", [{}])[0]
+    compose_sentinel = compose["services"][compose_sentinels[0]]
+    check(sentinel.get("command") == compose_sentinel["command"],
+          "the sentinels run docker/redis-sentinel.sh, as in compose")
 
     print(f"{'FAILED' if failures else 'passed'}: {len(failures)} failed check(s)")
     return 1 if failures else 0

@@ -1,0 +1,621 @@
+#!/usr/bin/env python3
+"""Redis failover under play, without containers: a Redis primary and its replica, three
+sentinels (redis-server --sentinel), three outpost-server replicas configured through Sentinel,
+and nginx (docker/outpost-proxy.conf) on loopback.
+
+  1. Simulated players play games between people (with clocks) through nginx, one against the
+     engine, each game watched by WebSocket subscribers through nginx; one more game's clock is
+     left to run out during the failover.
+  2. The primary is killed with SIGKILL mid-game. The sentinels promote the replica; the servers
+     follow it (+switch-master). The test measures the time from the kill to the first
+     acknowledged move sent after it.
+  3. Checks: no acknowledged move is lost (every 200 answer's moves are a prefix of the game's
+     final moves); every subscriber sees every move acknowledged after the failover and ends at
+     the game's final version; the flag that fell during the switch fell once, on time (late by
+     no more than the switch); the engine's owed reply is made; each server counted the primary
+     change in /metrics; the old primary, restarted, rejoins as a replica of the new one.
+
+One JSON line `FAILOVER_RESULT {...}` gives the figures (docs/performance.md). Run it through
+scripts/failover_test.sh. Exit status 0: passed, 1: failed, 77: skipped.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import topology_test as topo  # noqa: E402  (the processes, HTTP and WebSocket clients)
+
+from topology_test import TestFailure, check, free_port, http_request, log  # noqa: E402
+
+MASTER_NAME = "outpost"
+SENTINELS = 3
+QUORUM = 2
+# Short, so the test is short: the primary is declared down after a second of silence.
+DOWN_AFTER_MS = 1000
+FAILOVER_TIMEOUT_MS = 4000
+PEOPLE_GAMES = 4
+SUBSCRIBERS_PER_GAME = 2
+MOVE_PAUSE_S = 0.1  # between a player's moves
+PLAY_BEFORE_KILL_S = 3.0
+ACKS_AFTER_FAILOVER = 8  # acknowledged moves per game after the kill before the players stop
+FLAG_CLOCK_MS = 3000  # the clock of the game whose flag falls during the switch
+PLAYER_CLOCK_MS = 600000
+RECOVERY_TIMEOUT_S = 30
+REJOIN_TIMEOUT_S = 40
+
+
+def client_request(source, port, method, path, body=None, token=None, timeout=10):
+    """topology_test's http_request from the loopback address `source`: each simulated player
+    is a client of its own for nginx's per-address request limit (20/s), as real players are."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                      source_address=(source, 0))
+    headers = {"Accept": "application/json"}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        conn.request(method, path, body=data, headers=headers)
+        response = conn.getresponse()
+        raw = response.read()
+    finally:
+        conn.close()
+    try:
+        payload = json.loads(raw) if raw else None
+    except ValueError:
+        payload = raw.decode(errors="replace")
+    return response.status, payload
+
+
+# ---------------------------------------------------------------------------------------------
+# A tiny RESP client (redis-cli need not be installed)
+
+
+def redis_command(port, *args, timeout=2.0):
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        out = f"*{len(args)}\r\n".encode()
+        for arg in args:
+            data = str(arg).encode()
+            out += f"${len(data)}\r\n".encode() + data + b"\r\n"
+        s.sendall(out)
+        reader = s.makefile("rb")
+        return _read_reply(reader)
+
+
+def _read_reply(reader):
+    line = reader.readline()
+    if not line:
+        raise ConnectionError("Redis closed the connection")
+    kind, rest = line[:1], line[1:-2].decode(errors="replace")
+    if kind == b"+":
+        return rest
+    if kind == b"-":
+        return RuntimeError(rest)
+    if kind == b":":
+        return int(rest)
+    if kind == b"$":
+        size = int(rest)
+        if size < 0:
+            return None
+        data = reader.read(size + 2)[:-2]
+        return data.decode(errors="replace")
+    if kind == b"*":
+        size = int(rest)
+        return None if size < 0 else [_read_reply(reader) for _ in range(size)]
+    raise ValueError(f"unexpected RESP reply {line!r}")
+
+
+def info_fields(port, section="replication"):
+    text = redis_command(port, "INFO", section)
+    fields = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(":")
+        fields[name.strip()] = value.strip()
+    return fields
+
+
+# ---------------------------------------------------------------------------------------------
+# The processes
+
+
+class FailoverTopology(topo.Topology):
+    """topology_test's Topology (replicas, nginx) with a primary, a replica and sentinels in
+    place of the one redis-server."""
+
+    def __init__(self, args, workdir):
+        super().__init__(args, workdir)
+        self.redis_ports = [self.redis_port, free_port()]
+        self.redis_nodes = [None, None]
+        self.sentinel_ports = [free_port() for _ in range(SENTINELS)]
+        self.sentinels = [None] * SENTINELS
+
+    def redis_node_command(self, index, replica_of=None):
+        data = os.path.join(self.workdir, f"redis-{index}")
+        os.makedirs(data, exist_ok=True)
+        argv = [self.args.redis, "--port", str(self.redis_ports[index]), "--bind", "127.0.0.1",
+                "--dir", data, "--save", "", "--appendonly", "yes", "--appendfsync", "always"]
+        if replica_of is not None:
+            argv += ["--replicaof", "127.0.0.1", str(replica_of)]
+        return argv
+
+    def start_redis_node(self, index, replica_of=None):
+        self.redis_nodes[index] = self._spawn(f"redis-{index}",
+                                              self.redis_node_command(index, replica_of))
+        port = self.redis_ports[index]
+        self._wait(lambda: self._redis_up(port), f"redis-server {index} (port {port})")
+
+    @staticmethod
+    def _redis_up(port):
+        try:
+            return redis_command(port, "PING", timeout=1) == "PONG"
+        except OSError:
+            return False
+
+    def start_redis(self):
+        primary, replica = self.redis_ports
+        self.start_redis_node(0)
+        self.start_redis_node(1, replica_of=primary)
+        self._wait(lambda: info_fields(replica).get("master_link_status") == "up",
+                   "the replica's link to the primary")
+        for i, port in enumerate(self.sentinel_ports):
+            conf = os.path.join(self.workdir, f"sentinel-{i}.conf")
+            with open(conf, "w") as f:
+                f.write(f"""port {port}
+bind 127.0.0.1
+dir {self.workdir}
+sentinel monitor {MASTER_NAME} 127.0.0.1 {primary} {QUORUM}
+sentinel down-after-milliseconds {MASTER_NAME} {DOWN_AFTER_MS}
+sentinel failover-timeout {MASTER_NAME} {FAILOVER_TIMEOUT_MS}
+sentinel parallel-syncs {MASTER_NAME} 1
+""")
+            self.sentinels[i] = self._spawn(f"sentinel-{i}", [self.args.redis, conf, "--sentinel"])
+        # Before any failover can happen, every sentinel must know the replica and the others
+        # (they find each other through hello messages on the primary, every 2 s).
+        for port in self.sentinel_ports:
+            self._wait(lambda p=port: self._sentinel_ready(p), f"sentinel on port {port}")
+
+    def _sentinel_ready(self, port):
+        try:
+            reply = redis_command(port, "SENTINEL", "master", MASTER_NAME, timeout=1)
+        except OSError:
+            return False
+        if not isinstance(reply, list):
+            return False
+        fields = dict(zip(reply[::2], reply[1::2]))
+        return (fields.get("num-slaves") == "1"
+                and fields.get("num-other-sentinels") == str(SENTINELS - 1))
+
+    def sentinel_primary(self):
+        for port in self.sentinel_ports:
+            try:
+                reply = redis_command(port, "SENTINEL", "get-master-addr-by-name", MASTER_NAME,
+                                      timeout=1)
+                if isinstance(reply, list):
+                    return int(reply[1])
+            except OSError:
+                continue
+        return None
+
+    def replica_command(self, index, port):
+        sentinels = ",".join(f"127.0.0.1:{p}" for p in self.sentinel_ports)
+        argv = [
+            self.args.server, "--bind", "127.0.0.1", "--port", str(port),
+            "--store", "redis", "--redis-url", "redis://127.0.0.1:6379",
+            "--redis-sentinels", sentinels, "--redis-master-name", MASTER_NAME,
+            "--threads", "1", "--hash", "16", "--trusted-proxies", topo.PROXY_ADDRESS,
+            "--web-root", self.args.web_root]
+        if self.args.min_replica_acks is not None:
+            argv += ["--redis-min-replica-acks", str(self.args.min_replica_acks)]
+        return argv
+
+    def kill_redis_node(self, index):
+        self._kill(self.redis_nodes[index])
+        self.redis_nodes[index] = None
+
+    def kill_all(self):
+        self._kill(self.nginx)
+        for i in range(topo.REPLICAS):
+            self.kill_replica(i)
+        for i in range(SENTINELS):
+            self._kill(self.sentinels[i])
+        for i in range(len(self.redis_nodes)):
+            self.kill_redis_node(i)
+
+
+# ---------------------------------------------------------------------------------------------
+# Subscribers and players
+
+
+def message_state(message):
+    """(version, status) of an event that carries the game's state: {"type":"game"|"gameFull",
+    "game":{...}} or {"type":"gameState","version",...}; None for other messages."""
+    kind = message.get("type")
+    if kind in ("game", "gameFull"):
+        game = message.get("game") or {}
+        return game.get("version"), game.get("status")
+    if kind == "gameState":
+        return message.get("version"), message.get("status")
+    return None
+
+
+class Subscriber(threading.Thread):
+    """One WebSocket through nginx following a game; reconnects (and resubscribes) when its
+    connection dies. Records every state it sees with the time it came."""
+
+    def __init__(self, nginx_port, game_id, name):
+        super().__init__(daemon=True)
+        self.nginx_port = nginx_port
+        self.game_id = game_id
+        self.name = name
+        self.lock = threading.Lock()
+        self.seen = []  # (time, version, status)
+        self.stopping = False
+        self.ws = self._connect()
+        self.start()
+
+    def _connect(self):
+        ws = topo.WebSocket(self.nginx_port)
+        ws.send({"type": "subscribe", "gameId": self.game_id})
+        return ws
+
+    def run(self):
+        while not self.stopping:
+            try:
+                message = self.ws.receive(timeout=1.0)
+            except socket.timeout:
+                continue
+            except (ConnectionError, OSError, ValueError):
+                self.ws.close()
+                while not self.stopping:
+                    try:
+                        self.ws = self._connect()
+                        break
+                    except (ConnectionError, OSError):
+                        time.sleep(0.2)
+                continue
+            state = message_state(message)
+            if state and state[0] is not None:
+                with self.lock:
+                    self.seen.append((time.time(), state[0], state[1]))
+
+    def versions(self):
+        with self.lock:
+            return {version for _, version, _ in self.seen}
+
+    def wait_for_version(self, version, timeout=15):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if any(v >= version for v in self.versions()):
+                return True
+            time.sleep(0.05)
+        return False
+
+    def stop(self):
+        self.stopping = True
+        self.ws.close()
+        self.join(timeout=5)
+
+
+class Player(threading.Thread):
+    """Plays one game through nginx: a random legal move at a time, with the game's version.
+    After anything but 200 it reads the game (its version says whether the move was kept) and
+    goes on from there. Records every acknowledged answer."""
+
+    def __init__(self, nginx_port, game, tokens, seed, engine_side=None):
+        super().__init__(daemon=True)
+        self.nginx_port = nginx_port
+        self.source = f"127.0.1.{seed + 1}"
+        self.game = game
+        self.tokens = tokens  # side -> token
+        self.engine_side = engine_side
+        self.random = random.Random(seed)
+        self.acks = []  # (sent, answered, version, moves)
+        self.failures = []  # (sent, status)
+        self.stop_event = threading.Event()
+
+    def _reload(self):
+        while not self.stop_event.is_set():
+            try:
+                status, body = client_request(self.source, self.nginx_port, "GET",
+                                              f"/api/v1/games/{self.game['id']}", timeout=5)
+                if status == 200:
+                    self.game = body
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+
+    def run(self):
+        while not self.stop_event.is_set() and self.game["status"] == "ongoing":
+            turn = self.game["turn"]
+            if turn == self.engine_side:
+                # The engine owes the reply: wait for it (made on any replica).
+                time.sleep(MOVE_PAUSE_S)
+                self._reload()
+                continue
+            legal = self.game.get("legalMoves") or []
+            if not legal:
+                self._reload()
+                continue
+            sent = time.time()
+            try:
+                status, body = client_request(
+                    self.source, self.nginx_port, "POST", f"/api/v1/games/{self.game['id']}/moves",
+                    {"move": self.random.choice(legal), "version": self.game["version"]},
+                    token=self.tokens[turn], timeout=10)
+            except OSError:
+                status, body = None, None
+            if status == 200:
+                self.acks.append((sent, time.time(), body["version"], list(body["moves"])))
+                self.game = body
+            else:
+                self.failures.append((sent, status))
+                self._reload()
+            time.sleep(MOVE_PAUSE_S)
+
+    def acks_after(self, moment):
+        return [a for a in self.acks if a[0] > moment]
+
+
+# ---------------------------------------------------------------------------------------------
+# The scenario
+
+
+def create_game(nginx, body):
+    status, _, game = http_request(nginx, "POST", "/api/v1/games", body)
+    check(status == 201, f"game created ({json.dumps(body)})")
+    return game
+
+
+def metric(port, name):
+    try:
+        status, _, text = http_request(port, "GET", "/metrics", timeout=2)
+    except OSError:
+        return None
+    if status != 200 or not isinstance(text, str):
+        return None
+    for line in text.splitlines():
+        if line.startswith(name + " ") or line.startswith(name + "{"):
+            return float(line.split()[-1])
+    return None
+
+
+def scenario(topology, args):
+    nginx = topology.nginx_port
+    result = {"minReplicaAcks": args.min_replica_acks if args.min_replica_acks is not None else 1}
+
+    people = []
+    for i in range(PEOPLE_GAMES):
+        game = create_game(nginx, {"engine": {"side": "none"},
+                                   "clock": {"initial": PLAYER_CLOCK_MS, "increment": 0}})
+        people.append(Player(nginx, game, {"white": game["playerToken"],
+                                           "black": game["inviteToken"]}, seed=i))
+    engine_game = create_game(nginx, {"engine": {"side": "black", "level": 1}})
+    engine_player = Player(nginx, engine_game, {"white": engine_game["playerToken"]}, seed=99,
+                           engine_side="black")
+    players = people + [engine_player]
+
+    subscribers = []
+    for player in players:
+        for j in range(SUBSCRIBERS_PER_GAME):
+            subscribers.append(Subscriber(nginx, player.game["id"], f"{player.game['id']}/{j}"))
+    for s in subscribers:
+        check(s.wait_for_version(1, timeout=10), f"subscriber {s.name} got the game")
+
+    for player in players:
+        player.start()
+    time.sleep(PLAY_BEFORE_KILL_S / 2)
+
+    # The game whose flag falls during the switch: both sides move once, then White never again.
+    flag_game = create_game(nginx, {"engine": {"side": "none"},
+                                    "clock": {"initial": FLAG_CLOCK_MS, "increment": 0}})
+    flag_tokens = {"white": flag_game["playerToken"], "black": flag_game["inviteToken"]}
+    flag_watchers = [Subscriber(nginx, flag_game["id"], f"flag/{j}")
+                     for j in range(SUBSCRIBERS_PER_GAME)]
+    for s in flag_watchers:
+        check(s.wait_for_version(1, timeout=10), f"subscriber {s.name} got the flag game")
+    for uci, side in (("e2e4", "white"), ("e7e5", "black")):
+        status, _, flag_game = http_request(
+            nginx, "POST", f"/api/v1/games/{flag_game['id']}/moves",
+            {"move": uci, "version": flag_game["version"]}, token=flag_tokens[side])
+        check(status == 200, f"flag game: {uci}")
+    # White's clock runs from Black's move: the flag falls FLAG_CLOCK_MS later at the latest.
+    flag_deadline = time.time() + FLAG_CLOCK_MS / 1000
+    flag_version = flag_game["version"]
+
+    time.sleep(PLAY_BEFORE_KILL_S / 2)
+    before = {p.game["id"]: len(p.acks) for p in players}
+    check(all(n >= 3 for n in before.values()), f"moves acknowledged before the kill: {before}")
+
+    primary_port = topology.redis_ports[0]
+    check(topology.sentinel_primary() == primary_port, "the sentinels name the first primary")
+    killed_at = time.time()
+    topology.kill_redis_node(0)
+    # A game that ended before the kill (a random mover meets a mate) has nothing left to play.
+    playing = [p for p in players if p.game["status"] == "ongoing"]
+    check(len(playing) >= PEOPLE_GAMES, f"{len(playing)} games going on at the kill")
+    log(f"killed the Redis primary (port {primary_port}) with SIGKILL; flag due in "
+        f"{flag_deadline - killed_at:.1f} s")
+
+    # Play on until each game has its share of acknowledged moves after the kill.
+    deadline = killed_at + RECOVERY_TIMEOUT_S
+    while time.time() < deadline:
+        if all(len(p.acks_after(killed_at)) >= ACKS_AFTER_FAILOVER or p.game["status"] != "ongoing"
+               for p in playing):
+            break
+        time.sleep(0.1)
+    for p in players:
+        p.stop_event.set()
+    for p in players:
+        p.join(timeout=15)
+
+    firsts = [p.acks_after(killed_at)[0][1] for p in playing if p.acks_after(killed_at)]
+    check(firsts, "a move was acknowledged after the kill")
+    window = min(firsts) - killed_at
+    result["unavailableS"] = round(window, 3)
+    result["lastGameBackS"] = round(max(firsts) - killed_at, 3)
+    check(len(firsts) == len(playing), "every game going on was played again after the kill")
+    log(f"first acknowledged move {window:.2f} s after the kill; every game back after "
+        f"{max(firsts) - killed_at:.2f} s")
+    new_primary = topology.sentinel_primary()
+    check(new_primary == topology.redis_ports[1],
+          f"the sentinels promoted the replica (port {new_primary})")
+
+    # Move latency before the kill (the cost of WAIT is in it).
+    latencies = sorted(a[1] - a[0] for p in people for a in p.acks if a[1] < killed_at)
+    result["moveLatencyMs"] = {
+        "median": round(1000 * statistics.median(latencies), 2),
+        "p90": round(1000 * latencies[int(0.9 * (len(latencies) - 1))], 2),
+        "moves": len(latencies)}
+
+    # No acknowledged move lost.
+    lost = []
+    finals = {}
+    for p in players:
+        status, _, final = http_request(nginx, "GET", f"/api/v1/games/{p.game['id']}")
+        check(status == 200, f"game {p.game['id']} read after the failover")
+        finals[p.game["id"]] = final
+        for _, _, version, moves in p.acks:
+            if final["moves"][:len(moves)] != moves:
+                lost.append((p.game["id"], version))
+    acked = sum(len(p.acks) for p in players)
+    result["acknowledgedMoves"] = acked
+    result["lostAcknowledged"] = len(lost)
+    if args.min_replica_acks == 0:
+        log(f"without WAIT: {len(lost)} acknowledged moves lost of {acked} (not checked)")
+    else:
+        check(not lost, f"no acknowledged move lost ({acked} acknowledged): {lost[:5]}")
+
+    # Every subscriber sees every move acknowledged after the failover, and the final state.
+    for p in players:
+        final = finals[p.game["id"]]
+        later = {a[2] for a in p.acks_after(killed_at)}
+        for s in (s for s in subscribers if s.game_id == p.game["id"]):
+            check(s.wait_for_version(final["version"], timeout=10),
+                  f"{s.name} reached the final version {final['version']}")
+            missing = sorted(later - s.versions())
+            check(not missing, f"{s.name} saw the {len(later)} moves acknowledged after the "
+                               f"kill (missing: {missing})")
+
+    # The engine's reply owed when the players stopped is made.
+    engine_id = engine_player.game["id"]
+    deadline = time.time() + 15
+    while time.time() < deadline:
+        status, _, game = http_request(nginx, "GET", f"/api/v1/games/{engine_id}")
+        if status == 200 and (game["turn"] == "white" or game["status"] != "ongoing"):
+            break
+        time.sleep(0.2)
+    check(game["turn"] == "white" or game["status"] != "ongoing",
+          f"the engine replied in its game ({len(game['moves'])} moves)")
+
+    # The flag that fell during the switch fell once, on time.
+    deadline = max(flag_deadline, time.time()) + 15
+    while time.time() < deadline:
+        status, _, flagged = http_request(nginx, "GET", f"/api/v1/games/{flag_game['id']}")
+        if status == 200 and flagged["status"] != "ongoing":
+            break
+        time.sleep(0.2)
+    check(flagged["status"] == "timeout" and flagged.get("winner") == "black",
+          f"the flag fell: status {flagged['status']}, result {flagged.get('result')}")
+    check(flagged["moves"] == ["e2e4", "e7e5"] and flagged["version"] == flag_version + 1,
+          f"once: one write after the last move (version {flagged['version']})")
+    for s in flag_watchers:
+        check(s.wait_for_version(flagged["version"], timeout=10), f"{s.name} saw the flag fall")
+        with s.lock:
+            ends = sorted({v for _, v, st in s.seen if st not in (None, "ongoing")})
+            seen_at = min((t for t, v, st in s.seen if st == "timeout"), default=None)
+        check(ends == [flagged["version"]], f"{s.name} saw one end of the game: {ends}")
+    late = seen_at - flag_deadline
+    result["flagLateS"] = round(late, 3)
+    result["flagDueAfterKillS"] = round(flag_deadline - killed_at, 3)
+    check(late <= max(window, 0) + 3.0,
+          f"the flag fell {late:.2f} s after its deadline (the switch took {window:.2f} s)")
+
+    # Each server followed the primary change and says so.
+    for port in topology.replica_ports:
+        changes = metric(port, "outpost_redis_primary_changes_total")
+        check(changes is not None and changes >= 1,
+              f"replica on port {port}: outpost_redis_primary_changes_total {changes}")
+
+    for s in subscribers + flag_watchers:
+        s.stop()
+
+    # The old primary, restarted as it was (no replicaof), is made a replica of the new one by
+    # the sentinels.
+    restarted_at = time.time()
+    topology.start_redis_node(0)
+    deadline = restarted_at + REJOIN_TIMEOUT_S
+    fields = {}
+    while time.time() < deadline:
+        try:
+            fields = info_fields(primary_port)
+        except OSError:
+            fields = {}
+        if (fields.get("role") == "slave" and fields.get("master_port") == str(new_primary)
+                and fields.get("master_link_status") == "up"):
+            break
+        time.sleep(0.25)
+    check(fields.get("role") == "slave" and fields.get("master_link_status") == "up",
+          f"the old primary rejoined as a replica of port {new_primary} "
+          f"({time.time() - restarted_at:.1f} s after its restart)")
+    result["rejoinS"] = round(time.time() - restarted_at, 3)
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--server", required=True)
+    parser.add_argument("--redis", required=True)
+    parser.add_argument("--nginx", required=True)
+    parser.add_argument("--proxy-conf", required=True)
+    parser.add_argument("--http-conf", default="")
+    parser.add_argument("--web-root", default="")
+    parser.add_argument("--min-replica-acks", type=int, default=None,
+                        help="passed to the servers (default: theirs, 1 with Sentinel)")
+    parser.add_argument("--keep", action="store_true", help="keep the work folder")
+    args = parser.parse_args()
+    args.proxy_conf = os.path.abspath(args.proxy_conf)
+    args.http_conf = os.path.abspath(
+        args.http_conf or os.path.join(os.path.dirname(args.proxy_conf), "outpost-http.conf"))
+
+    workdir = tempfile.mkdtemp(prefix="outpost-failover-")
+    os.chmod(workdir, 0o755)
+    if not args.web_root:
+        args.web_root = workdir
+    topology = FailoverTopology(args, workdir)
+    started = time.time()
+    try:
+        topology.start_all()
+        result = scenario(topology, args)
+        result["testS"] = round(time.time() - started, 1)
+        print("FAILOVER_RESULT " + json.dumps(result), flush=True)
+        log(f"PASSED in {time.time() - started:.1f} s")
+        return 0
+    except (TestFailure, OSError, KeyError, ValueError) as error:
+        log(f"FAILED: {error!r}")
+        topology.dump_logs()
+        return 1
+    finally:
+        topology.kill_all()
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+        else:
+            log(f"work folder kept: {workdir}")
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    sys.exit(main())
