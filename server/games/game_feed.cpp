@@ -1,5 +1,7 @@
 #include "games/game_feed.h"
 
+#include <nlohmann/json.hpp>
+
 namespace outpost::server {
 
 void GameFeed::onEvent(const GameEvent& event) {
@@ -11,17 +13,30 @@ void GameFeed::onEvent(const GameEvent& event) {
     forward(event);
 }
 
-void GameFeed::start(std::string snapshot, std::uint64_t version) {
+void GameFeed::start(std::string snapshot, std::uint64_t version, bool finished) {
     std::lock_guard lock(mutex_);
     if (started_) return;
     started_ = true;
     sentVersion_ = version;
     send_(std::move(snapshot), false);
-    for (const GameEvent& event : early_) forward(event);
+    if (finished && end_) {
+        early_.clear();
+        return finish();
+    }
+    for (const GameEvent& event : early_) {
+        forward(event);
+        if (ended_) break;
+    }
     early_.clear();
 }
 
 void GameFeed::forward(const GameEvent& event) {
+    if (ended_) return;
+    if (event.kind == GameEvent::Kind::Presence) {
+        // Who is connected changed, the game did not: no version to order it by.
+        send_(event.payload, false);
+        return;
+    }
     if (event.kind == GameEvent::Kind::EngineInfo) {
         // Progress of a search on a position the subscriber has already seen change is stale.
         if (event.version >= sentVersion_) send_(event.payload, true);
@@ -30,10 +45,26 @@ void GameFeed::forward(const GameEvent& event) {
     if (event.version <= sentVersion_) return;  // sent already (in the snapshot or before)
     sentVersion_ = event.version;
     send_(event.payload, false);
+    if (end_ && payloadEndsGame(event.payload)) finish();
 }
 
-FeedSubscription subscribeFeed(GameEventBus& bus, const std::string& gameId, GameFeed::Send send) {
-    auto feed = std::make_shared<GameFeed>(std::move(send));
+void GameFeed::finish() {
+    if (!end_ || ended_) return;
+    ended_ = true;
+    end_();
+}
+
+bool payloadEndsGame(const std::string& payload) {
+    const nlohmann::json state = nlohmann::json::parse(payload, nullptr, false);
+    if (!state.is_object() || !state.contains("status") || !state.at("status").is_string()) {
+        return false;
+    }
+    return state.at("status").get<std::string>() != "ongoing";
+}
+
+FeedSubscription subscribeFeed(GameEventBus& bus, const std::string& gameId, GameFeed::Send send,
+                               GameFeed::End end) {
+    auto feed = std::make_shared<GameFeed>(std::move(send), std::move(end));
     const auto id = bus.subscribe(gameId, [feed](const GameEvent& event) { feed->onEvent(event); });
     return {feed, id};
 }

@@ -30,6 +30,8 @@ constexpr std::size_t kMaxClocksPerSweep = 10000;
 // An overdue engine reply that could not be started (draining, queue full, store down), or that
 // this replica is still computing: look at it again after this long.
 constexpr std::int64_t kReplyRecheckMs = 1000;
+// GameRecord::moveClocksMs of a ply whose clock is not known (moves given at creation).
+constexpr std::int64_t kUnknownMoveClock = -1;
 
 ApiError notFound(const std::string& id) {
     return {http::status::not_found, "not_found", "no game '" + id + "'"};
@@ -72,6 +74,9 @@ void endGame(GameRecord& game, std::string status, std::string result, std::stri
     game.reason = std::move(reason);
     game.winner = std::move(winner);
     if (game.clock) game.clock->running = false;
+    // Nothing is left to answer once the game is over (nor after a takeback reopens it).
+    game.drawOffer.clear();
+    game.takebackOffer.clear();
 }
 
 }  // namespace
@@ -124,9 +129,15 @@ bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std:
         (white ? clock.whiteMs : clock.blackMs) += clock.incrementMs;
         clock.turnStartedAtMs = nowMs;
         clock.running = true;  // the clocks start with the first move
+        // Each move's clock, by ply (a takeback may have left later plies behind).
+        game.moveClocksMs.resize(game.moves.size(), kUnknownMoveClock);
+        game.moveClocksMs.push_back(white ? clock.whiteMs : clock.blackMs);
     }
     game.moves.push_back(uci);
     state.play(uci);
+    // A move answers every offer: the other side declines by playing on (Lichess's rule).
+    game.drawOffer.clear();
+    game.takebackOffer.clear();
     if (auto end = state.outcome())
         endGame(game, end->status, end->result, end->reason, end->winner);
     game.version += 1;
@@ -256,6 +267,7 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
         watchDeadlines(game, state);
         startEngine(game, std::nullopt, client, true, [](GameOutcome) {});
     }
+    game.presence = context_.presence.read(game);
     created.game = std::move(game);
     return created;
 }
@@ -310,6 +322,7 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
         context_.logger.log({{"event", "corrupt_game"}, {"game", id}, {"error", error.what()}});
         return corruptGame(id, "its moves do not replay");
     }
+    game.presence = context_.presence.read(game);
     if (game.status != "ongoing") return game;
     if (game.clock && game.clock->running) {
         const std::uint64_t before = game.version;
@@ -366,8 +379,16 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
                                            std::uint64_t expectedVersion) {
     const StoreStatus status = context_.store->update(updated, expectedVersion);
     if (status != StoreStatus::Ok) return storeError(status, updated.id);
+    // Subscribers see the presence in every state; a change not made from a loaded game (the
+    // engine's move, a flag fall) reads it here.
+    std::optional<GameRecord> withPresence;
+    if (!updated.presence) {
+        withPresence = updated;
+        withPresence->presence = context_.presence.read(updated);
+    }
+    const GameRecord& shown = withPresence ? *withPresence : updated;
     context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
-                                    gameEventPayload(updated)});
+                                    gameEventPayload(shown)});
     if (updated.status == "ongoing") watchDeadlines(updated, replay(updated));
     noteActivity(updated);
     return std::nullopt;
@@ -469,7 +490,7 @@ void GameService::resendGame(const std::string& id) {
 
 void GameService::move(const std::string& id, const std::optional<std::string>& token,
                        const std::string& moveText, std::optional<std::uint64_t> version,
-                       const ClientInfo& client, GameDone done) {
+                       bool waitForEngine, const ClientInfo& client, GameDone done) {
     auto loaded = loadAuthorized(id, token, TokenUse::Move);
     if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
     GameRecord game = std::move(std::get<GameRecord>(loaded));
@@ -495,7 +516,9 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
     if (auto error = store(game, before)) return done(*error);
     if (!played) return done(conflict("game_over", "your flag fell before the move"));
     if (owesEngineReply(game, state)) {
-        return startEngine(game, std::nullopt, client, true, std::move(done));
+        if (waitForEngine) return startEngine(game, std::nullopt, client, true, std::move(done));
+        // The reply reaches the subscribers through the bus; nobody waits for it here.
+        startEngine(game, std::nullopt, client, true, [](const GameOutcome&) {});
     }
     done(GameReply{std::move(game), nullptr});
 }
@@ -680,7 +703,15 @@ void GameService::finishEngine(const GameRecord& searched, const JobOutcome& out
 std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
                                                          const std::optional<std::string>& token) {
     auto loaded = loadAuthorized(id, token, TokenUse::Takeback);
-    if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
+    if (auto* error = std::get_if<ApiError>(&loaded)) {
+        if (error->code != "not_your_turn") return *error;
+    }
+    // Between people a takeback needs the other side's consent (games/offers.h).
+    if (auto* game = std::get_if<GameRecord>(&loaded); !game || game->engine.side == "none") {
+        return conflict("takeback_needs_consent",
+                        "between people a takeback needs the other side's consent: ask with "
+                        "POST /api/v1/games/{id}/takeback/yes");
+    }
     GameRecord game = std::move(std::get<GameRecord>(loaded));
     if (game.status == "resigned" || game.status == "timeout" || game.status == "aborted") {
         return conflict("game_over", "the game is over (" + game.status + ")");

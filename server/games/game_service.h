@@ -51,10 +51,12 @@ class GameService {
     void noteActivity(const GameRecord& game);
 
     // `token`: nullopt when the client sent none (401); a wrong one is 403.
-    // `done` is called once, on this thread or on a searcher thread.
+    // `done` is called once, on this thread or on a searcher thread. It answers as soon as the
+    // move is stored (the engine's reply, when one is owed, is searched meanwhile and reaches
+    // the game's subscribers); `waitForEngine`: after the engine's reply, with engineMove.
     void move(const std::string& id, const std::optional<std::string>& token,
               const std::string& moveText, std::optional<std::uint64_t> version,
-              const ClientInfo& client, GameDone done);
+              bool waitForEngine, const ClientInfo& client, GameDone done);
     void engineMove(const std::string& id, const std::optional<std::string>& token,
                     const std::optional<LimitsSpec>& limits, const ClientInfo& client,
                     GameDone done);
@@ -84,6 +86,17 @@ class GameService {
     // When an owed engine reply counts as overdue: the game's last change, plus the time the
     // engine may think for it, plus --engine-reply-grace.
     std::int64_t replyDeadlineMs(const GameRecord& game) const;
+
+    // For offers and claims (games/offers.h): the game, when `token` plays either of its sides
+    // (the caller works out which), with its presence; and the compare-and-set store of a change
+    // (published, deadlines watched).
+    std::variant<GameRecord, ApiError> loadForPlayer(const std::string& id,
+                                                     const std::optional<std::string>& token) {
+        return loadAuthorized(id, token, TokenUse::Resign);
+    }
+    std::optional<ApiError> save(const GameRecord& updated, std::uint64_t expectedVersion) {
+        return store(updated, expectedVersion);
+    }
 
   private:
     // What a token is asked to do. Against the engine the one token does everything; between

@@ -2,8 +2,9 @@
 
 #include "analysis/analysis.h"
 #include "games/game_feed.h"
+#include "games/game_json.h"
 #include "games/game_service.h"
-#include "games/game_view.h"
+#include "games/pgn_writer.h"
 #include "handlers/ordered_stream.h"
 #include "http/json_response.h"
 #include "review/review_pgn.h"
@@ -84,11 +85,16 @@ void streamGame(ServerContext& context, const std::string& gameId, const Request
     }
     auto stream = std::make_shared<OrderedStream>(sink);
     // The bus holds the stream only weakly: the exchange owns it (below), so a subscription can
-    // never keep the session (and its strand) alive.
+    // never keep the session (and its strand) alive. The stream ends after the state that ends
+    // the game.
     std::weak_ptr<OrderedStream> weakStream = stream;
-    const auto [feed, subscription] =
-        subscribeFeed(*context.bus, gameId, [weakStream](std::string message, bool coalescable) {
+    const auto [feed, subscription] = subscribeFeed(
+        *context.bus, gameId,
+        [weakStream](std::string message, bool coalescable) {
             if (auto live = weakStream.lock()) live->line(std::move(message), coalescable);
+        },
+        [weakStream] {
+            if (auto live = weakStream.lock()) live->end();
         });
     GameService service(context);
     std::variant<GameRecord, ApiError> loaded;
@@ -105,12 +111,15 @@ void streamGame(ServerContext& context, const std::string& gameId, const Request
     // The exchange keeps the stream until it ends, however it ends (client gone, stream ended
     // at shutdown); then the subscription goes too.
     std::shared_ptr<GameEventBus> bus = context.bus;
-    sink->onEnd(
-        [bus, id = subscription, stream, lease = std::move(lease)] { bus->unsubscribe(id); });
+    // A player's stream (its token as bearer) makes its side present while it is open.
+    auto presence = context.presence.join(std::get<GameRecord>(loaded), bearerToken(request));
+    sink->onEnd([bus, id = subscription, stream, lease = std::move(lease), presence] {
+        bus->unsubscribe(id);
+    });
     Response header{http::status::ok, request.version()};
     header.set(http::field::content_type, "application/x-ndjson");
     const GameRecord& game = std::get<GameRecord>(loaded);
-    feed->start(gameEventPayload(game), game.version);
+    feed->start(gameFullMessage(game).dump(), game.version, endsGame(game));
     stream->start(std::move(header));
 }
 
@@ -189,7 +198,7 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
 
     switch (action) {
         case GameAction::Move: {
-            if (auto error = rejectUnknownFields(body, {"move", "version"}, "the move")) {
+            if (auto error = rejectUnknownFields(body, {"move", "version", "wait"}, "the move")) {
                 return sink->respond(errorFor(request, *error));
             }
             if (!body.contains("move") || !body.at("move").is_string()) {
@@ -204,8 +213,16 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
                 }
                 version = body.at("version").get<std::uint64_t>();
             }
-            return service.move(gameId, token, body.at("move").get<std::string>(), version, client,
-                                respondWith(request, sink));
+            bool wait = false;
+            if (body.contains("wait") && !body.at("wait").is_null()) {
+                if (!body.at("wait").is_boolean()) {
+                    return sink->respond(errorFor(request, http::status::bad_request, "bad_request",
+                                                  "'wait' must be a boolean"));
+                }
+                wait = body.at("wait").get<bool>();
+            }
+            return service.move(gameId, token, body.at("move").get<std::string>(), version, wait,
+                                client, respondWith(request, sink));
         }
         case GameAction::EngineMove: {
             if (auto error = rejectUnknownFields(body, {"limits"}, "the engine move")) {

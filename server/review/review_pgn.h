@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "games/game_view.h"
+#include "games/pgn_writer.h"
 #include "store/game_record.h"
 
 namespace outpost::server::review {

@@ -44,6 +44,22 @@ struct ClockState {
     friend bool operator==(const ClockState&, const ClockState&) = default;
 };
 
+// Who is connected to a game (games/presence.h). Not stored with the game: read beside it when
+// the game is loaded (GameService::load), and shown in its JSON when set.
+struct GamePresence {
+    bool white = false;  // a live connection (the engine's side: always)
+    bool black = false;
+    // A side of a game between people that is gone: since when (epoch ms; 0 for a present side),
+    // and from when the other side may claim the game (0: no claim, the game is over or has not
+    // begun).
+    std::int64_t whiteGoneSinceMs = 0;
+    std::int64_t blackGoneSinceMs = 0;
+    std::int64_t whiteClaimableAtMs = 0;
+    std::int64_t blackClaimableAtMs = 0;
+
+    friend bool operator==(const GamePresence&, const GamePresence&) = default;
+};
+
 struct GameRecord {
     std::string id;  // unguessable, URL-safe
     // SHA-256 (hex) of each side's player token: the token of a side is what moves it. Empty for
@@ -57,12 +73,22 @@ struct GameRecord {
     std::string result = "*";  // 1-0 | 0-1 | 1/2-1/2 | *
     std::string reason;        // for draws and timeouts; empty when none
     std::string winner;        // "white" | "black" | empty
+    // The side offering a draw, and the side asking to take back its last move (between people,
+    // games/offers.h): "white" | "black" | empty. A move clears both; so does the game's end.
+    std::string drawOffer;
+    std::string takebackOffer;
     EngineSettings engine;
     std::optional<ClockState> clock;
+    // With a clock: the mover's remaining milliseconds after each move (increment included),
+    // by ply like `moves`; -1 where not known (moves given at creation). May be shorter than
+    // `moves` (records stored before it existed).
+    std::vector<std::int64_t> moveClocksMs;
     // Counts changes: 1 after creation, +1 per stored update. Stores use it for compare-and-set.
     std::uint64_t version = 1;
     std::int64_t createdAtMs = 0;  // epoch milliseconds
     std::int64_t updatedAtMs = 0;
+    // Not stored (see GamePresence): filled when the game is loaded.
+    std::optional<GamePresence> presence;
 
     friend bool operator==(const GameRecord&, const GameRecord&) = default;
 };

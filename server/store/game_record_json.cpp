@@ -43,6 +43,8 @@ nlohmann::json toStoredJson(const GameRecord& game) {
         {"createdAtMs", game.createdAtMs},
         {"updatedAtMs", game.updatedAtMs},
     };
+    if (!game.drawOffer.empty()) json["drawOffer"] = game.drawOffer;
+    if (!game.takebackOffer.empty()) json["takebackOffer"] = game.takebackOffer;
     if (game.clock) {
         const ClockState& c = *game.clock;
         json["clock"] = {{"initialMs", c.initialMs},
@@ -52,6 +54,7 @@ nlohmann::json toStoredJson(const GameRecord& game) {
                          {"turnStartedAtMs", c.turnStartedAtMs},
                          {"running", c.running}};
     }
+    if (!game.moveClocksMs.empty()) json["moveClocksMs"] = game.moveClocksMs;
     return json;
 }
 
@@ -66,6 +69,8 @@ GameRecord gameRecordFromStoredJson(const nlohmann::json& json) {
     game.result = json.at("result").get<std::string>();
     game.reason = json.value("reason", "");
     game.winner = json.value("winner", "");
+    game.drawOffer = json.value("drawOffer", "");
+    game.takebackOffer = json.value("takebackOffer", "");
     const auto& engine = json.at("engine");
     game.engine.side = engine.at("side").get<std::string>();
     if (engine.contains("level")) game.engine.level = engine.at("level").get<int>();
@@ -88,6 +93,9 @@ GameRecord gameRecordFromStoredJson(const nlohmann::json& json) {
             c.at("whiteMs").get<std::int64_t>(),         c.at("blackMs").get<std::int64_t>(),
             c.at("turnStartedAtMs").get<std::int64_t>(), c.at("running").get<bool>()};
     }
+    // Absent in records stored before each move's clock was kept.
+    if (json.contains("moveClocksMs"))
+        game.moveClocksMs = json.at("moveClocksMs").get<std::vector<std::int64_t>>();
     return game;
 }
 

@@ -55,6 +55,12 @@ struct Totals {
     std::map<std::string, int> failures;
 };
 
+// Plies played: a Game's move list, or a gameState event's moveCount (it carries no list).
+std::size_t pliesOf(const json& game) {
+    if (game.contains("moves") && game.at("moves").is_array()) return game.at("moves").size();
+    return game.value("moveCount", std::size_t{0});
+}
+
 double percentile(std::vector<double> values, double p) {
     if (values.empty()) return 0;
     std::sort(values.begin(), values.end());
@@ -215,17 +221,19 @@ class Player : public std::enable_shared_from_this<Player> {
         const auto& legal = game_["legalMoves"];
         if (!legal.is_array() || legal.empty()) return nextGame();
         const auto pick = std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng_);
-        awaitPlies_ = game_["moves"].size() + 2;  // my move and the engine's reply
+        awaitPlies_ = pliesOf(game_) + 2;  // my move and the engine's reply
         sentAt_ = Clock::now();
         arrivedAt_.reset();
         engineTimeMs_.reset();
         ++totals_.movesSent;
+        // "wait": the answer comes with the engine's reply and its search time.
         send({{"type", "move"},
               {"id", ++messageId_},
               {"gameId", gameId_},
               {"token", token_},
               {"move", legal[pick]},
-              {"version", game_["version"]}});
+              {"version", game_["version"]},
+              {"wait", true}});
         const auto sent = messageId_;
         timer_.expires_after(kReplyTimeout);
         timer_.async_wait([self = shared_from_this(), sent](beast::error_code ec) {
@@ -245,9 +253,10 @@ class Player : public std::enable_shared_from_this<Player> {
         createGame();
     }
 
-    // A game message from the subscription or the move's answer: the newest version wins.
+    // A Game (the move's answer, the subscription's gameFull) or a gameState event: the newest
+    // version wins.
     void onGame(const json& game, const json* engineMove, bool deferred) {
-        if (!game.is_object() || game.value("id", "") != gameId_) return;
+        if (!game.is_object() || game.value("id", game.value("gameId", "")) != gameId_) return;
         if (game.value("version", 0ULL) >= game_.value("version", 0ULL)) game_ = game;
         if (deferred) {
             // The move was stored but the engine's reply was deferred (202 enginePending): a
@@ -261,7 +270,7 @@ class Player : public std::enable_shared_from_this<Player> {
                 totals_.queueWaitMs.push_back((*engineMove)["queueWaitMs"].get<double>());
         }
         if (awaitPlies_ == 0) return;
-        const bool replied = game.contains("moves") && game.at("moves").size() >= awaitPlies_;
+        const bool replied = pliesOf(game) >= awaitPlies_;
         const bool ended = game.value("status", "") != "ongoing";
         if ((replied || ended) && !arrivedAt_) arrivedAt_ = Clock::now();
         if (ended && !replied) {  // my move ended the game: no reply to wait for
@@ -289,10 +298,12 @@ class Player : public std::enable_shared_from_this<Player> {
                 json::parse(beast::buffers_to_string(self->buffer_.data()), nullptr, false);
             self->buffer_.consume(self->buffer_.size());
             const std::string type = message.is_object() ? message.value("type", "") : "";
-            if (type == "game" && message.contains("game")) {
+            if ((type == "game" || type == "gameFull") && message.contains("game")) {
                 self->onGame(message.at("game"),
                              message.contains("engineMove") ? &message.at("engineMove") : nullptr,
                              message.value("enginePending", false));
+            } else if (type == "gameState") {
+                self->onGame(message, nullptr, false);
             } else if (type == "error") {
                 self->fail("error " + message.value("code", "?"));
                 if (self->awaitPlies_ != 0) {  // the move was refused: think and try again

@@ -1,10 +1,11 @@
 #include "ws/ws_connection.h"
 
 #include "analysis/analysis.h"
+#include "analysis/analysis_cache.h"
 #include "analysis/search_record.h"
 #include "games/game_feed.h"
+#include "games/game_json.h"
 #include "games/game_service.h"
-#include "games/game_view.h"
 #include "review/review_service.h"
 
 namespace outpost::server {
@@ -133,6 +134,7 @@ void WsConnection::analyse(const nlohmann::json& message) {
     callbacks.onDone = [weak, spec, id, key, jobId, &context = context_,
                         client = client_](const JobOutcome& outcome) {
         recordSearch(context, "ws", jobId->load(), client, outcome);
+        feedAnalysisCache(context, *spec, outcome);
         auto self = weak.lock();
         if (!self) return;
         {
@@ -298,12 +300,18 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         context_.bus->unsubscribe(subscription);
         return sendError(id, error->code, error->message);
     }
+    // A player's subscription (its token in "token") makes its side present (games/presence.h).
+    PresenceTracker::Lease presence;
+    if (message.contains("token") && message.at("token").is_string())
+        presence = context_.presence.join(std::get<GameRecord>(loaded),
+                                          message.at("token").get<std::string>());
     bool keep = false;
     {
         std::lock_guard lock(mutex_);
         if (!closed_ && !subscriptions_.count(gameId)) {
             subscriptions_[gameId] = subscription;
             subscriptionLeases_[gameId] = std::move(lease);
+            presenceLeases_[gameId] = std::move(presence);
             keep = true;
         }
     }
@@ -312,7 +320,8 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         return;
     }
     const GameRecord& game = std::get<GameRecord>(loaded);
-    feed->start(wireText(withId({{"type", "game"}, {"game", gameJson(game)}}, id)), game.version);
+    // No end: a subscription outlives the end of its game (a takeback may reopen it).
+    feed->start(wireText(withId(gameFullMessage(game), id)), game.version, false);
 }
 
 void WsConnection::unsubscribe(const nlohmann::json& message) {
@@ -327,6 +336,7 @@ void WsConnection::unsubscribe(const nlohmann::json& message) {
         if (it != subscriptions_.end()) {
             subscription = it->second;
             subscriptionLeases_.erase(it->first);
+            presenceLeases_.erase(it->first);
             subscriptions_.erase(it);
         }
     }
@@ -356,10 +366,16 @@ void WsConnection::move(const nlohmann::json& message) {
         }
         version = message.at("version").get<std::uint64_t>();
     }
+    bool wait = false;
+    if (message.contains("wait") && !message.at("wait").is_null()) {
+        if (!message.at("wait").is_boolean())
+            return sendError(id, "bad_request", "'wait' must be a boolean");
+        wait = message.at("wait").get<bool>();
+    }
     std::weak_ptr<WsConnection> weak = weak_from_this();
     GameService service(context_);
     service.move(message.at("gameId").get<std::string>(), token,
-                 message.at("move").get<std::string>(), version, client_,
+                 message.at("move").get<std::string>(), version, wait, client_,
                  [weak, id](GameOutcome outcome) {
                      auto self = weak.lock();
                      if (!self) return;
@@ -378,6 +394,7 @@ void WsConnection::onClose() {
     std::map<std::string, std::shared_ptr<SearchJob>> searches;
     std::map<std::string, GameEventBus::SubscriptionId> subscriptions;
     std::map<std::string, std::shared_ptr<ClientQuotas::Lease>> leases;
+    std::map<std::string, PresenceTracker::Lease> presence;
     std::map<std::string, std::pair<std::shared_ptr<ReviewRun>, std::uint64_t>> reviews;
     {
         std::lock_guard lock(mutex_);
@@ -386,6 +403,7 @@ void WsConnection::onClose() {
         searches.swap(searches_);
         subscriptions.swap(subscriptions_);
         leases.swap(subscriptionLeases_);
+        presence.swap(presenceLeases_);
     }
     for (auto& [key, job] : searches) job->stop();
     for (auto& [gameId, subscription] : subscriptions) context_.bus->unsubscribe(subscription);

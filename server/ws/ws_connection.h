@@ -69,6 +69,8 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     std::map<std::string, std::pair<std::shared_ptr<ReviewRun>, std::uint64_t>> reviews_;
     // One unit of the client's subscription quota per subscription, by game id.
     std::map<std::string, std::shared_ptr<ClientQuotas::Lease>> subscriptionLeases_;
+    // A player's presence in each game it subscribed to with its token (games/presence.h).
+    std::map<std::string, PresenceTracker::Lease> presenceLeases_;
 };
 
 }  // namespace outpost::server

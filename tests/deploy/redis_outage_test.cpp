@@ -75,8 +75,9 @@ bool streamShows(HttpClient& stream, std::size_t moves) {
         }
         if (!line) return false;
         const auto message = nlohmann::json::parse(*line);
-        if (message.value("type", "") == "game" && message["game"]["moves"].size() == moves)
-            return true;
+        const std::string type = message.value("type", "");
+        if (type == "gameFull" && message["game"]["moves"].size() == moves) return true;
+        if (type == "gameState" && message["moveCount"] == moves) return true;
     }
     return false;
 }
@@ -180,7 +181,7 @@ TEST_CASE(
     REQUIRE(streamShows(stream, 0));
     WsClient watcher(b.server->port());
     watcher.send({{"type", "subscribe"}, {"gameId", id}});
-    REQUIRE(watcher.readType("game")["game"]["moves"].empty());
+    REQUIRE(watcher.readType("gameFull")["game"]["moves"].empty());
     REQUIRE(eventually([&] { return b.bus->subscribedGames().count(id) == 1; }));
 
     partition.cut();
@@ -194,7 +195,7 @@ TEST_CASE(
     partition.restore();
     // B reconnects by itself, subscribes again, and sends the game as stored.
     CHECK(streamShows(stream, 2));
-    CHECK(watcher.readType("game")["game"]["moves"].size() == 2);
+    CHECK(watcher.readType("gameState")["moveCount"] == 2);
     stream.close();
     watcher.close();
 }

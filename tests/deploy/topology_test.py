@@ -193,7 +193,7 @@ class Subscriber:
         self.game_id = game_id
         self.name = name
         self.lock = threading.Lock()
-        self.versions = []  # versions of the {"type":"game"} messages seen, in order
+        self.versions = []  # versions of the gameFull and gameState messages seen, in order
         self.games = {}  # version -> moves
         self.upstreams = []  # replica of each connection, in order
         self.reconnects = 0
@@ -229,11 +229,15 @@ class Subscriber:
                     except (ConnectionError, OSError):
                         time.sleep(0.2)
                 continue
-            if message.get("type") == "game":
+            if message.get("type") == "gameFull":
                 game = message.get("game", {})
                 with self.lock:
                     self.versions.append(game.get("version"))
                     self.games[game.get("version")] = list(game.get("moves", []))
+            elif message.get("type") == "gameState":
+                # A change: the state after it (the move list is in gameFull and GET only).
+                with self.lock:
+                    self.versions.append(message.get("version"))
 
     def latest_version(self):
         with self.lock:
@@ -439,7 +443,7 @@ def play(topology):
         nonlocal game
         status, headers, body = http_request(
             nginx, "POST", f"/api/v1/games/{game_id}/moves",
-            {"move": uci, "version": game["version"]}, token=token)
+            {"move": uci, "version": game["version"], "wait": True}, token=token)
         check(status == 200, f"move {uci} accepted through {upstream_of(headers)}")
         upstreams.add(upstream_of(headers))
         game = body

@@ -1,14 +1,18 @@
 // How game changes reach subscribers and how clocks end games without a request: the flag
-// watch, the per-subscriber feed, and their races with moves, without sockets.
+// watch, the per-subscriber feed (gameFull, then small gameState events; a stream ends with its
+// game), instant move answers, each move's clock, and their races with moves, without sockets.
 #include <catch2/catch.hpp>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 
 #include "games/flag_watch.h"
+#include "games/game_clock.h"
 #include "games/game_feed.h"
+#include "games/game_json.h"
 #include "games/game_service.h"
-#include "games/game_view.h"
+#include "games/pgn_writer.h"
+#include "store/game_record_json.h"
 #include "test_support.h"
 #include "ws/ws_connection.h"
 
@@ -184,7 +188,7 @@ TEST_CASE("game feed: the snapshot first, then each newer version once",
     feed.onEvent(game(2));
     feed.onEvent(info(2));
     REQUIRE(sent.empty());
-    feed.start("snapshot2", 2);
+    feed.start("snapshot2", 2, false);
     feed.onEvent(game(2));  // the same version again
     feed.onEvent(game(3));
     feed.onEvent(info(2));  // progress of a search on a position that has changed since
@@ -233,14 +237,15 @@ TEST_CASE("handlers: a change between subscribe and load reaches a WebSocket onc
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     auto messages = outbox->messages();
     REQUIRE(messages.size() == 1);  // not the move's event and then the snapshot again
-    REQUIRE(messages[0]["type"] == "game");
+    REQUIRE(messages[0]["type"] == "gameFull");
     REQUIRE(messages[0]["id"] == 7);
     REQUIRE(messages[0]["game"]["version"] == 2);
     // Later changes still arrive, once each.
     REQUIRE(race.move("e5", true) == 200);
     messages = outbox->messages();
     REQUIRE(messages.size() == 2);
-    REQUIRE(messages[1]["game"]["version"] == 3);
+    REQUIRE(messages[1]["type"] == "gameState");
+    REQUIRE(messages[1]["version"] == 3);
     connection->onClose();
     REQUIRE(race.f.bus->active() == 0);
 }
@@ -254,8 +259,10 @@ TEST_CASE("handlers: the same change between subscribe and load reaches an NDJSO
     REQUIRE(stream->wait(2));
     auto lines = stream->lines();
     REQUIRE(lines.size() == 2);
+    REQUIRE(nlohmann::json::parse(lines[0])["type"] == "gameFull");
     REQUIRE(nlohmann::json::parse(lines[0])["game"]["version"] == 2);
-    REQUIRE(nlohmann::json::parse(lines[1])["game"]["version"] == 3);
+    REQUIRE(nlohmann::json::parse(lines[1])["type"] == "gameState");
+    REQUIRE(nlohmann::json::parse(lines[1])["version"] == 3);
     stream->disconnect();
 }
 
@@ -284,7 +291,7 @@ TEST_CASE("handlers: the flag watch records a timeout, only for the version it w
     auto events = log.events();
     REQUIRE(events.size() == 1);
     REQUIRE(events[0].version == aged + 1);
-    REQUIRE(nlohmann::json::parse(events[0].payload)["game"]["status"] == "timeout");
+    REQUIRE(nlohmann::json::parse(events[0].payload)["status"] == "timeout");
 }
 
 TEST_CASE("handlers: a move stored in time wins the race with the flag watch",
@@ -310,4 +317,236 @@ TEST_CASE("handlers: a move stored in time wins the race with the flag watch",
     REQUIRE(game.moves.size() == 2);
     REQUIRE(game.version == aged + 1);
     REQUIRE(log.events().empty());  // and announced nothing
+}
+
+TEST_CASE("game feed: a stream's feed ends after the state that ends the game", "[server][games]") {
+    std::vector<std::string> sent;
+    int ends = 0;
+    auto state = [](std::uint64_t version, const char* status) {
+        return GameEvent{
+            GameEvent::Kind::GameChanged, "g", version,
+            nlohmann::json{{"type", "gameState"}, {"version", version}, {"status", status}}.dump()};
+    };
+    GameFeed feed([&](std::string message, bool) { sent.push_back(std::move(message)); },
+                  [&] { ++ends; });
+    feed.start("full1", 1, false);
+    feed.onEvent(state(2, "ongoing"));
+    REQUIRE(ends == 0);
+    feed.onEvent(state(3, "checkmate"));
+    REQUIRE(ends == 1);
+    // Nothing after the end: no later state, no engine progress.
+    feed.onEvent(state(4, "ongoing"));
+    feed.onEvent(GameEvent{GameEvent::Kind::EngineInfo, "g", 3, "info3"});
+    REQUIRE(sent.size() == 3);
+    REQUIRE(nlohmann::json::parse(sent[2])["status"] == "checkmate");
+    REQUIRE(ends == 1);
+
+    // A game already over when subscribed: its gameFull, then the end, whatever was held back.
+    std::vector<std::string> late;
+    int lateEnds = 0;
+    GameFeed over([&](std::string message, bool) { late.push_back(std::move(message)); },
+                  [&] { ++lateEnds; });
+    over.onEvent(state(6, "ongoing"));
+    over.start("full5", 5, true);
+    REQUIRE(late == std::vector<std::string>{"full5"});
+    REQUIRE(lateEnds == 1);
+
+    // Without an end (a WebSocket subscription) a finished game's feed goes on.
+    std::vector<std::string> kept;
+    GameFeed subscription([&](std::string message, bool) { kept.push_back(std::move(message)); });
+    subscription.start("full1", 1, false);
+    subscription.onEvent(state(2, "resigned"));
+    subscription.onEvent(state(3, "ongoing"));  // a takeback reopened it
+    REQUIRE(kept.size() == 3);
+}
+
+TEST_CASE("handlers: the game stream ends after the state that ends the game",
+          "[server][handlers][games]") {
+    HandlerFixture f;
+    auto [id, white] = f.createGame();
+    const std::string black = f.lastInviteToken;
+    auto stream = f.call(verb::get, "/api/v1/games/" + id + "/stream", "", {}, false);
+    REQUIRE(stream->wait(1));
+    const std::vector<std::pair<std::string, std::string>> foolsMate = {
+        {"f2f3", white}, {"e7e5", black}, {"g2g4", white}, {"d8h4", black}};
+    for (const auto& [move, token] : foolsMate) {
+        REQUIRE(f.call(verb::post, "/api/v1/games/" + id + "/moves",
+                       nlohmann::json{{"move", move}}.dump(), bearer(token))
+                    ->status() == 200);
+    }
+    REQUIRE(stream->wait());  // complete: the server ended it
+    const auto lines = stream->lines();
+    REQUIRE(lines.size() == 5);
+    REQUIRE(nlohmann::json::parse(lines[0])["type"] == "gameFull");
+    const auto last = nlohmann::json::parse(lines[4]);
+    REQUIRE(last["type"] == "gameState");
+    REQUIRE(last["status"] == "checkmate");
+    REQUIRE(last["winner"] == "black");
+    REQUIRE(last["lastMove"] == nlohmann::json{{"uci", "d8h4"}, {"san", "Qh4#"}});
+    REQUIRE(f.bus->waitNoSubscriptions());
+
+    // The stream of a finished game: the game, and the end.
+    auto after = f.call(verb::get, "/api/v1/games/" + id + "/stream", "", {}, false);
+    REQUIRE(after->wait());  // complete, not merely begun
+    REQUIRE(after->lines().size() == 1);
+    REQUIRE(nlohmann::json::parse(after->lines()[0])["game"]["status"] == "checkmate");
+    REQUIRE(f.bus->waitNoSubscriptions());
+}
+
+TEST_CASE("events: a gameState at move 100 stays small and carries every live field",
+          "[server][games]") {
+    GameRecord game;
+    game.id = "g100";
+    game.initialFen = ChessState::kStartFen;
+    game.engine.side = "black";
+    game.engine.level = 8;
+    game.clock = ClockState{5 * kMinuteMs, 2000, 5 * kMinuteMs, 5 * kMinuteMs, 0, false};
+    std::string error;
+    bool badMove = false;
+    ChessState state = *ChessState::load(game.initialFen, {}, error, badMove);
+    // 100 plies of a game that goes on: the first legal move (in a rotating order) that does
+    // not end it.
+    std::int64_t now = nowEpochMs();
+    for (std::size_t ply = 0; ply < 100; ++ply) {
+        const auto legal = state.legalMoves();
+        REQUIRE_FALSE(legal.empty());
+        bool played = false;
+        for (std::size_t k = 0; k < legal.size() && !played; ++k) {
+            const std::string& move = legal[(ply * 7 + k) % legal.size()];
+            ChessState next = state;
+            next.play(move);
+            if (next.outcome()) continue;
+            now += 1000;
+            REQUIRE(applyMove(game, state, move, now));
+            played = true;
+        }
+        REQUIRE(played);
+    }
+    REQUIRE(game.moves.size() == 100);
+    REQUIRE(game.moveClocksMs.size() == 100);
+    const nlohmann::json gameState = gameStateJson(game, state, now);
+    const std::string wire = gameState.dump();
+    INFO(wire);
+    CHECK(wire.size() < 1500);
+    // The whole game is much larger: the state does not grow with the moves.
+    CHECK(gameJson(game, state, now).dump().size() > 2 * wire.size());
+    for (const char* field :
+         {"type", "gameId", "version", "fen", "lastMove", "moveCount", "turn", "status", "result",
+          "reason", "winner", "clock", "drawOffer", "takebackOffer", "presence", "legalMoves",
+          "engineThinking", "opening"}) {
+        INFO(field);
+        CHECK(gameState.contains(field));
+    }
+    CHECK(gameState["type"] == "gameState");
+    CHECK(gameState["moveCount"] == 100);
+    CHECK(gameState["lastMove"]["uci"] == game.moves.back());
+    CHECK(gameState["clock"]["at"] == now);
+    CHECK(gameState["engineThinking"] == false);  // White to move; the engine plays Black
+    CHECK(gameState["fen"] == state.fen());
+}
+
+TEST_CASE("games: each move's clock is stored and exported; the PGN has TimeControl",
+          "[server][handlers][games][clock]") {
+    HandlerFixture f;
+    auto [id, white] = f.createGame({{"clock", {{"initial", 5 * kMinuteMs}, {"increment", 2000}}}});
+    const std::string black = f.lastInviteToken;
+    const std::int64_t before = nowEpochMs();
+    REQUIRE(f.call(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4"})", bearer(white))
+                ->status() == 200);
+    REQUIRE(f.call(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e5"})", bearer(black))
+                ->status() == 200);
+    const GameRecord stored = *f.context.store->get(id).game;
+    REQUIRE(stored.moveClocksMs.size() == 2);
+    CHECK(stored.moveClocksMs[0] == 5 * kMinuteMs + 2000);  // the clock starts with this move
+    CHECK(stored.moveClocksMs[1] <= 5 * kMinuteMs + 2000);
+    CHECK(stored.moveClocksMs[1] > 5 * kMinuteMs);
+
+    // Every clock reading says when it was read, in the server's time.
+    const auto game = f.call(verb::get, "/api/v1/games/" + id)->json();
+    CHECK(game["clock"]["at"].get<std::int64_t>() >= before);
+    CHECK(game["clock"]["at"].get<std::int64_t>() <= nowEpochMs());
+
+    const std::string pgn = f.call(verb::get, "/api/v1/games/" + id + "/pgn")->response().body();
+    INFO(pgn);
+    CHECK(pgn.find("[TimeControl \"300+2\"]") != std::string::npos);
+    CHECK(pgn.find("1. e4 { [%clk 0:05:02] } 1... e5 { [%clk 0:05:0") != std::string::npos);
+
+    // Without a clock: TimeControl "-", no [%clk].
+    auto [plain, plainToken] = f.createGame();
+    REQUIRE(f.call(verb::post, "/api/v1/games/" + plain + "/moves", R"({"move":"d4"})",
+                   bearer(plainToken))
+                ->status() == 200);
+    const std::string plainPgn =
+        f.call(verb::get, "/api/v1/games/" + plain + "/pgn")->response().body();
+    CHECK(plainPgn.find("[TimeControl \"-\"]") != std::string::npos);
+    CHECK(plainPgn.find("%clk") == std::string::npos);
+    CHECK(pgnClock(3'723'999) == "1:02:03");
+}
+
+TEST_CASE("store: each move's clock survives the stored form; older records load without it",
+          "[server][store][clock]") {
+    GameRecord game;
+    game.id = "c1";
+    game.initialFen = ChessState::kStartFen;
+    game.moves = {"e2e4", "e7e5"};
+    game.clock = ClockState{60000, 0, 59000, 58000, 1, true};
+    game.moveClocksMs = {59000, 58000};
+    nlohmann::json stored = toStoredJson(game);
+    REQUIRE(gameRecordFromStoredJson(stored) == game);
+    stored.erase("moveClocksMs");  // as stored before it existed
+    const GameRecord old = gameRecordFromStoredJson(stored);
+    CHECK(old.moveClocksMs.empty());
+    CHECK(old.moves == game.moves);
+    // Exported without [%clk] for the moves it does not know.
+    CHECK(gamePgn(old).find("%clk") == std::string::npos);
+}
+
+TEST_CASE("handlers: a move against the engine is answered at once; the reply comes on the stream",
+          "[server][handlers][games]") {
+    HandlerFixture f;
+    auto [id, token] = f.createGame({{"engine", {{"side", "black"}, {"level", 1}}}});
+    const std::string base = "/api/v1/games/" + id;
+    auto stream = f.call(verb::get, base + "/stream", "", {}, false);
+    REQUIRE(stream->wait(1));
+    f.control->closeGate();  // the engine thinks until the test lets it answer
+    auto moved = f.call(verb::post, base + "/moves", R"({"move":"e4"})", bearer(token));
+    REQUIRE(moved->status() == 200);
+    const auto answer = moved->json();
+    CHECK(answer["moves"].size() == 1);
+    CHECK(answer["version"] == 2);
+    CHECK(answer["engineThinking"] == true);
+    CHECK_FALSE(answer.contains("engineMove"));
+    REQUIRE(f.control->waitStarted(1));
+    f.control->openGate();
+    // gameFull, the move's state, engine progress, and the engine's move.
+    std::vector<nlohmann::json> states;
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    while (states.size() < 2 && std::chrono::steady_clock::now() < deadline) {
+        states.clear();
+        for (const auto& line : stream->lines()) {
+            const auto message = nlohmann::json::parse(line);
+            if (message["type"] == "gameState") states.push_back(message);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    REQUIRE(states.size() == 2);
+    CHECK(states[0]["version"] == 2);
+    CHECK(states[0]["engineThinking"] == true);
+    CHECK(states[1]["version"] == 3);
+    CHECK(states[1]["moveCount"] == 2);
+    CHECK(states[1]["engineThinking"] == false);
+    CHECK(states[1]["turn"] == "white");
+
+    // "wait": the answer after the engine's reply, with it.
+    auto waited =
+        f.call(verb::post, base + "/moves", R"({"move":"d4","wait":true})", bearer(token));
+    REQUIRE(waited->status() == 200);
+    CHECK(waited->json()["moves"].size() == 4);
+    CHECK(waited->json()["engineMove"]["move"] == waited->json()["moves"][3]);
+    CHECK(waited->json()["engineThinking"] == false);
+    // A "wait" that is not a boolean changes nothing.
+    auto bad = f.call(verb::post, base + "/moves", R"({"move":"c4","wait":"yes"})", bearer(token));
+    CHECK(bad->status() == 400);
+    CHECK(f.context.store->get(id).game->moves.size() == 4);
+    stream->disconnect();
 }

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <thread>
 
+#include "core/cpu.h"
 #include "games/game_service.h"
 #include "test_support.h"
 
@@ -66,6 +67,8 @@ TEST_CASE("handlers: engine info lists the switches, levels and caps the server 
     REQUIRE(body["limits"]["maxDepth"] == 20);
     REQUIRE(body["limits"]["maxMultiPv"] == 3);
     REQUIRE(body["searchThreads"].get<int>() >= 1);
+    REQUIRE(body["cpu"]["kernel"] == outpost::kernelName(outpost::cpuChoice().kernel));
+    REQUIRE(body["cpu"]["sliders"] == outpost::slidersName(outpost::cpuChoice().sliders));
 
     // Every switch the engine has, with the engine's default, and each one the analysis
     // endpoint accepts by that name.
@@ -114,7 +117,7 @@ TEST_CASE("handlers: unknown routes 404, wrong methods 405 with Allow", "[server
     REQUIRE(wrong->status() == 405);
     REQUIRE(wrong->errorCode() == "method_not_allowed");
     REQUIRE(std::string(wrong->response()[http::field::allow]) == "GET");
-    REQUIRE(f.call(verb::get, "/api/v1/analysis")->status() == 405);
+    REQUIRE(f.call(verb::put, "/api/v1/analysis")->status() == 405);
     REQUIRE(f.call(verb::delete_, "/api/v1/games/abc")->status() == 405);
     REQUIRE(f.call(verb::get, "/api/v1/games/abc/moves")->status() == 405);
     REQUIRE(f.call(verb::post, "/api/v1/games/abc/pgn")->status() == 405);
@@ -396,26 +399,38 @@ TEST_CASE("handlers: engine replies, not your turn, takeback, resign",
     HandlerFixture f;
     auto [id, token] = f.createGame({{"engine", {{"side", "black"}, {"limits", {{"depth", 2}}}}}});
     const std::string base = "/api/v1/games/" + id;
-    auto reply = f.call(verb::post, base + "/moves", R"({"move":"d2d4"})", bearer(token));
+    // "wait": the answer comes after the engine's reply, with it.
+    auto reply =
+        f.call(verb::post, base + "/moves", R"({"move":"d2d4","wait":true})", bearer(token));
     REQUIRE(reply->status() == 200);
     auto json = reply->json();
     REQUIRE(json["moves"].size() == 2);
+    REQUIRE(json["engineThinking"] == false);
     REQUIRE(json["engineMove"]["move"] == json["moves"][1]);
     REQUIRE(json["engineMove"]["depth"] == 2);
     REQUIRE(json["engineMove"].contains("san"));
     REQUIRE(json["turn"] == "white");
     REQUIRE(json["version"] == 3);
 
-    // While the engine thinks it is not the player's turn.
+    // Without "wait" the move is answered at once, while the engine thinks; meanwhile it is
+    // not the player's turn.
     f.control->closeGate();
-    auto pending = f.call(verb::post, base + "/moves", R"({"move":"c2c4"})", bearer(token), false);
+    auto pending = f.call(verb::post, base + "/moves", R"({"move":"c2c4"})", bearer(token));
+    REQUIRE(pending->status() == 200);
+    REQUIRE(pending->json()["moves"].size() == 3);
+    REQUIRE(pending->json()["engineThinking"] == true);
+    REQUIRE_FALSE(pending->json().contains("engineMove"));
     REQUIRE(f.control->waitStarted(2));
     auto early = f.call(verb::post, base + "/moves", R"({"move":"e2e4"})", bearer(token));
     REQUIRE(early->status() == 409);
     REQUIRE(early->errorCode() == "not_your_turn");
     f.control->openGate();
-    REQUIRE(pending->wait());
-    REQUIRE(pending->json()["moves"].size() == 4);
+    const auto replied = std::chrono::steady_clock::now() + kWait;
+    while (f.context.store->get(id).game->moves.size() < 4 &&
+           std::chrono::steady_clock::now() < replied) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    REQUIRE(f.call(verb::get, base)->json()["moves"].size() == 4);
 
     // Takeback against the engine undoes the pair.
     auto back = f.call(verb::post, base + "/takeback", "", bearer(token));
@@ -433,17 +448,15 @@ TEST_CASE("handlers: engine replies, not your turn, takeback, resign",
             "game_over");
     REQUIRE(f.call(verb::post, base + "/takeback", "", bearer(token))->status() == 409);
 
-    // Without an engine: takeback undoes one move, and none left is a 409.
+    // Without an engine a takeback needs the other side's consent (/takeback/yes, tests in
+    // test_offers.cpp): this route refuses it.
     auto [id2, token2] = f.createGame();
-    REQUIRE(
-        f.call(verb::post, "/api/v1/games/" + id2 + "/takeback", "", bearer(token2))->status() ==
-        409);
     REQUIRE(
         f.call(verb::post, "/api/v1/games/" + id2 + "/moves", R"({"move":"e4"})", bearer(token2))
             ->status() == 200);
-    REQUIRE(f.call(verb::post, "/api/v1/games/" + id2 + "/takeback", "", bearer(token2))
-                ->json()["moves"]
-                .empty());
+    auto alone = f.call(verb::post, "/api/v1/games/" + id2 + "/takeback", "", bearer(token2));
+    REQUIRE(alone->status() == 409);
+    REQUIRE(alone->errorCode() == "takeback_needs_consent");
 
     // engine-move with its own limits.
     auto em = f.call(verb::post, "/api/v1/games/" + id2 + "/engine-move",
@@ -524,9 +537,10 @@ TEST_CASE("handlers: game stream sends the game, then every change", "[server][h
     auto lines = stream->lines();
     auto first = nlohmann::json::parse(lines[0]);
     auto second = nlohmann::json::parse(lines[1]);
-    REQUIRE(first["type"] == "game");
+    REQUIRE(first["type"] == "gameFull");
     REQUIRE(first["game"]["version"] == 1);
-    REQUIRE(second["game"]["version"] == 2);
+    REQUIRE(second["type"] == "gameState");
+    REQUIRE(second["version"] == 2);
     REQUIRE(f.bus->active() == 1);
     stream->disconnect();  // the exchange ends: the stream unsubscribes
     REQUIRE(f.bus->active() == 0);

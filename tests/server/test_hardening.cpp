@@ -281,7 +281,8 @@ TEST_CASE(
     const std::string id = created["id"], token = created["playerToken"];
     live.control->closeGate();
     HttpClient mover(live.port());
-    mover.send(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e2e4"})",
+    // "wait": the answer comes from the engine reply's store work.
+    mover.send(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e2e4","wait":true})",
                {{"Authorization", "Bearer " + token}});
     REQUIRE(live.control->waitStarted(1));
     store->armed = true;  // the engine's reply reads the game again: that read throws
@@ -484,9 +485,9 @@ TEST_CASE("live server: WebSockets and game subscriptions per address",
 
         // Subscriptions count over both connections.
         a.send({{"type", "subscribe"}, {"id", 1}, {"gameId", games[0]}});
-        CHECK(a.read()["type"] == "game");
+        CHECK(a.read()["type"] == "gameFull");
         b.send({{"type", "subscribe"}, {"id", 2}, {"gameId", games[1]}});
-        CHECK(b.read()["type"] == "game");
+        CHECK(b.read()["type"] == "gameFull");
         a.send({{"type", "subscribe"}, {"id", 3}, {"gameId", games[2]}});
         const nlohmann::json error = a.read();
         CHECK(error["type"] == "error");
@@ -495,7 +496,7 @@ TEST_CASE("live server: WebSockets and game subscriptions per address",
         a.send({{"type", "unsubscribe"}, {"gameId", games[0]}});
         CHECK(a.read()["type"] == "unsubscribed");
         a.send({{"type", "subscribe"}, {"id", 4}, {"gameId", games[2]}});
-        CHECK(a.read()["type"] == "game");
+        CHECK(a.read()["type"] == "gameFull");
     }
     // Closed connections give their WebSockets and subscriptions back.
     REQUIRE(eventually([&] {
@@ -664,9 +665,9 @@ TEST_CASE("handlers: between people each side has its own token, the store keeps
     CHECK(whiteAgain->errorCode() == "not_your_turn");
     CHECK(f.call(http::verb::post, "/api/v1/games/" + id + "/engine-move", "{}", as(white))
               ->errorCode() == "not_your_turn");
-    // A takeback is the last mover's: White's e4, not Black's to undo.
+    // A takeback needs the other side's consent (/takeback/yes): nobody undoes alone.
     CHECK(f.call(http::verb::post, "/api/v1/games/" + id + "/takeback", "{}", as(black))
-              ->errorCode() == "not_your_turn");
+              ->errorCode() == "takeback_needs_consent");
     CHECK(f.call(http::verb::post, moves, R"({"move":"e5"})", as(black))->status() == 200);
     // Each side resigns for itself, whoever is to move: White resigns on White's turn... and
     // Black may resign on White's turn too.

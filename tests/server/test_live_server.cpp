@@ -44,7 +44,12 @@ TEST_CASE("live server: every route over HTTP, keep-alive", "[server][live]") {
                          R"({"limits":{"depth":2}})", bearer(blackToken))
                 .json()["moves"]
                 .size() == 2);
-    REQUIRE(client.request(verb::post, "/api/v1/games/" + id + "/takeback", "", bearer(blackToken))
+    // Between people a takeback is asked for and accepted (docs/play.md).
+    REQUIRE(client
+                .request(verb::post, "/api/v1/games/" + id + "/takeback/yes", "",
+                         bearer(blackToken))
+                .json()["takebackOffer"] == "black");
+    REQUIRE(client.request(verb::post, "/api/v1/games/" + id + "/takeback/yes", "", bearer(token))
                 .json()["moves"]
                 .size() == 1);
     REQUIRE(client.request(verb::get, "/api/v1/games/" + id + "/pgn").body.find("1. e4") !=
@@ -275,30 +280,47 @@ TEST_CASE("live server: subscribe to a game over WebSocket, move over WebSocket"
     WsClient watcher(live.port());
     watcher.send({{"type", "subscribe"}, {"gameId", id}});
     auto snapshot = watcher.read();
-    REQUIRE(snapshot["type"] == "game");
+    REQUIRE(snapshot["type"] == "gameFull");
     REQUIRE(snapshot["game"]["version"] == 1);
 
     WsClient player(live.port());
     player.send({{"type", "move"}, {"id", "m1"}, {"gameId", id}, {"move", "e4"}});
     REQUIRE(player.read()["code"] == "unauthorized");
     player.send({{"type", "move"}, {"id", "m1"}, {"gameId", id}, {"token", token}, {"move", "e4"}});
+    // Answered once stored; the engine's reply comes to the subscribers.
     auto moved = player.readType("game");
     REQUIRE(moved["id"] == "m1");
-    REQUIRE(moved["game"]["moves"].size() == 2);
-    REQUIRE(moved["engineMove"]["depth"] == 2);
+    REQUIRE(moved["game"]["moves"].size() == 1);
+    REQUIRE(moved["game"]["engineThinking"] == true);
+    REQUIRE_FALSE(moved.contains("engineMove"));
 
     // The watcher sees the player's move, the engine thinking, and the engine's move.
     std::vector<nlohmann::json> seen;
     nlohmann::json game;
     do {
-        game = watcher.readType("game", &seen);
-    } while (game["game"]["version"] != 3);
+        game = watcher.readType("gameState", &seen);
+    } while (game["version"] != 3);
+    REQUIRE(game["moveCount"] == 2);
+    REQUIRE(game["lastMove"]["uci"].is_string());
+    REQUIRE(game["engineThinking"] == false);
     int infos = 0;
     for (const auto& message : seen) infos += message["type"] == "info" && message["gameId"] == id;
     REQUIRE(infos >= 1);
 
+    // "wait": the answer comes after the engine's reply, with it.
+    player.send({{"type", "move"},
+                 {"id", "m2"},
+                 {"gameId", id},
+                 {"token", token},
+                 {"move", "d4"},
+                 {"wait", true}});
+    auto waited = player.readType("game");
+    REQUIRE(waited["id"] == "m2");
+    REQUIRE(waited["game"]["moves"].size() == 4);
+    REQUIRE(waited["engineMove"]["depth"] == 2);
+
     watcher.send({{"type", "unsubscribe"}, {"gameId", id}});
-    REQUIRE(watcher.read()["type"] == "unsubscribed");
+    REQUIRE(watcher.readType("unsubscribed")["gameId"] == id);  // after the states of "m2"
     watcher.send({{"type", "subscribe"}, {"gameId", "missing"}});
     REQUIRE(watcher.read()["code"] == "not_found");
 }
@@ -319,12 +341,12 @@ TEST_CASE("live server: NDJSON game stream follows moves", "[server][live]") {
     REQUIRE(http.request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"d4"})",
                          bearer(token))
                 .status == 200);
-    REQUIRE(nlohmann::json::parse(*stream.readLine())["game"]["version"] == 2);
+    REQUIRE(nlohmann::json::parse(*stream.readLine())["version"] == 2);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     REQUIRE(http.request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"d5"})",
                          bearer(blackToken))
                 .status == 200);
-    REQUIRE(nlohmann::json::parse(*stream.readLine())["game"]["version"] == 3);
+    REQUIRE(nlohmann::json::parse(*stream.readLine())["version"] == 3);
     REQUIRE(stream.keepAliveLines() >= 1);
 }
 
@@ -349,7 +371,7 @@ TEST_CASE("live server: game subscriptions end with their stream or connection",
     {
         WsClient ws(live.port());
         ws.send({{"type", "subscribe"}, {"gameId", id}});
-        REQUIRE(ws.read()["type"] == "game");
+        REQUIRE(ws.read()["type"] == "gameFull");
         REQUIRE(live.bus->active() == 1);
         ws.dropConnection();
         REQUIRE(live.bus->waitNoSubscriptions());
@@ -383,13 +405,13 @@ TEST_CASE("live server: a flag falls with nobody asking, and subscribers hear it
     const auto beforeMove = std::chrono::steady_clock::now();
     player.send({{"type", "move"}, {"gameId", id}, {"token", token}, {"move", "e4"}});
     REQUIRE(player.readType("game")["game"]["version"] == 2);
-    REQUIRE(watcher.read()["game"]["version"] == 2);
+    REQUIRE(watcher.read()["version"] == 2);
 
     // Black does nothing, and nobody asks: the server ends the game when Black's flag falls.
     const auto ended = watcher.read(std::chrono::milliseconds(kClockMs) + kSlack);
     const auto elapsed = std::chrono::steady_clock::now() - beforeMove;
-    REQUIRE(ended["type"] == "game");
-    const auto& game = ended["game"];
+    REQUIRE(ended["type"] == "gameState");
+    const auto& game = ended;
     REQUIRE(game["version"] == 3);
     REQUIRE(game["status"] == "timeout");
     REQUIRE(game["result"] == "1-0");

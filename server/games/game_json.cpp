@@ -1,0 +1,111 @@
+#include "games/game_json.h"
+
+#include <initializer_list>
+
+#include "games/game_clock.h"
+#include "games/game_replay.h"
+#include "games/presence.h"
+#include "openings/openings.h"
+
+namespace outpost::server {
+
+namespace {
+
+// The Game object's fields that are absent when the game has none; the gameState event carries
+// them as null instead.
+constexpr std::initializer_list<const char*> kOptionalLiveFields = {
+    "reason", "winner", "clock", "drawOffer", "takebackOffer", "presence", "gone", "opening"};
+
+}  // namespace
+
+void addLiveFields(nlohmann::json& json, const GameRecord& game, const ChessState& state,
+                   std::int64_t nowMs) {
+    const bool ongoing = game.status == "ongoing";
+    const bool whiteToMove = state.whiteToMove();
+    json["fen"] = state.fen();
+    json["turn"] = whiteToMove ? "white" : "black";
+    json["status"] = game.status;
+    json["result"] = game.result;
+    if (!game.reason.empty()) json["reason"] = game.reason;
+    if (!game.winner.empty()) json["winner"] = game.winner;
+    json["check"] = state.inCheck();
+    json["legalMoves"] = ongoing ? state.legalMoves() : std::vector<std::string>{};
+    if (game.clock) json["clock"] = clockJson(*game.clock, whiteToMove, nowMs);
+    // The engine owes a reply while the game goes on and it plays the side to move (its search
+    // runs, or is taken up again by whichever replica finds it overdue).
+    json["engineThinking"] = ongoing && game.engine.side == json["turn"].get<std::string>();
+    if (!game.drawOffer.empty()) json["drawOffer"] = game.drawOffer;
+    if (!game.takebackOffer.empty()) json["takebackOffer"] = game.takebackOffer;
+    if (game.presence) addPresenceFields(json, *game.presence);
+    addOpening(json, game.initialFen, game.moves);
+}
+
+nlohmann::json gameJson(const GameRecord& game, const ChessState& state, std::int64_t nowMs) {
+    nlohmann::json engine = {{"side", game.engine.side}};
+    if (game.engine.level) engine["level"] = *game.engine.level;
+    if (game.engine.limits) {
+        nlohmann::json limits = nlohmann::json::object();
+        if (game.engine.limits->depth) limits["depth"] = *game.engine.limits->depth;
+        if (game.engine.limits->movetimeMs) limits["movetime"] = *game.engine.limits->movetimeMs;
+        if (game.engine.limits->nodes) limits["nodes"] = *game.engine.limits->nodes;
+        engine["limits"] = limits;
+    }
+    // SAN needs the position before each move: replay from the start.
+    std::string error;
+    bool badMove = false;
+    auto walker = ChessState::load(game.initialFen, {}, error, badMove);
+    std::vector<std::string> san;
+    if (walker) san = walker->sanLine(game.moves);
+
+    nlohmann::json json = {
+        {"id", game.id},    {"initialFen", game.initialFen}, {"moves", game.moves}, {"san", san},
+        {"engine", engine}, {"version", game.version},
+    };
+    addLiveFields(json, game, state, nowMs);
+    return json;
+}
+
+nlohmann::json gameJson(const GameRecord& game) {
+    return gameJson(game, replay(game), nowEpochMs());
+}
+
+nlohmann::json gameStateJson(const GameRecord& game, const ChessState& state, std::int64_t nowMs) {
+    nlohmann::json lastMove = nullptr;
+    if (!game.moves.empty()) {
+        // SAN of the last move needs the position before it.
+        std::vector<std::string> before(game.moves.begin(), game.moves.end() - 1);
+        std::string error;
+        bool badMove = false;
+        if (auto previous = ChessState::load(game.initialFen, before, error, badMove)) {
+            lastMove = {{"uci", game.moves.back()}, {"san", previous->san(game.moves.back())}};
+        } else {
+            lastMove = {{"uci", game.moves.back()}, {"san", nullptr}};
+        }
+    }
+    nlohmann::json json = {
+        {"type", "gameState"},
+        {"gameId", game.id},
+        {"version", game.version},
+        {"lastMove", lastMove},
+        {"moveCount", game.moves.size()},
+    };
+    addLiveFields(json, game, state, nowMs);
+    for (const char* field : kOptionalLiveFields) {
+        if (!json.contains(field)) json[field] = nullptr;
+    }
+    return json;
+}
+
+nlohmann::json gameFullMessage(const GameRecord& game) {
+    return {{"type", "gameFull"}, {"game", gameJson(game)}};
+}
+
+std::string gameEventPayload(const GameRecord& game) {
+    return gameStateJson(game, replay(game), nowEpochMs()).dump();
+}
+
+bool endsGame(const GameRecord& game) {
+    return game.status != "ongoing";
+}
+
+}  // namespace outpost::server
