@@ -196,8 +196,32 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.clockSweepMs = parseNumber<std::int64_t>("clock-sweep", v, 10, kMaxMs);
          }},
+        {"player-gone-grace",
+         "ms a side of a game between people may be without a live connection before the "
+         "other side may claim victory or a draw",
+         [](ServerConfig& c, const std::string& v) {
+             c.playerGoneGraceMs = parseNumber<std::int64_t>("player-gone-grace", v, 0, kMaxMs);
+         }},
+        {"presence-heartbeat",
+         "ms between two reports of a replica's live connections to the store (a report counts "
+         "for three of them)",
+         [](ServerConfig& c, const std::string& v) {
+             c.presenceHeartbeatMs = parseNumber<std::int64_t>("presence-heartbeat", v, 10, kMaxMs);
+         }},
         {"web-root", "directory served at / (the board page)",
          [](ServerConfig& c, const std::string& v) { c.webRoot = v; }},
+        {"analysis-cache-entries",
+         "positions whose finished analyses GET /api/v1/analysis answers from (least recently "
+         "used go first; shared through --store redis; 0: no cache)",
+         [](ServerConfig& c, const std::string& v) {
+             c.analysisCacheEntries =
+                 parseNumber<std::size_t>("analysis-cache-entries", v, 0, 100'000'000);
+         }},
+        {"analysis-cache-min-depth",
+         "depth a finished analysis must reach to be cached (default 12)",
+         [](ServerConfig& c, const std::string& v) {
+             c.analysisCacheMinDepth = parseNumber("analysis-cache-min-depth", v, 1, 127);
+         }},
         {"cors-origins", "comma-separated origins allowed to call the API ('*': any)",
          [](ServerConfig& c, const std::string& v) { c.corsOrigins = splitList(v); }},
         {"trusted-proxies",

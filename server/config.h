@@ -13,6 +13,12 @@ namespace outpost::server {
 // with server/tools/capacity.sh (docs/performance.md, "Players per replica").
 inline constexpr int kGamesPerSearcher = 3;
 
+// Cached analyses (GET /api/v1/analysis, docs/performance.md): positions kept (LRU), and the
+// depth a finished search must reach to be kept (a shallower one would answer worse than a new
+// search of the default movetime).
+inline constexpr std::size_t kDefaultAnalysisCacheEntries = 10000;
+inline constexpr int kDefaultAnalysisCacheMinDepth = 12;
+
 struct ServerConfig {
     std::string bind = "0.0.0.0";
     int port = 8080;  // 0 picks an ephemeral port (tests)
@@ -68,8 +74,17 @@ struct ServerConfig {
     // How often every replica re-arms the running clocks found in the store (and once at start),
     // so a flag falls on time when the replica that watched it died.
     std::int64_t clockSweepMs = 5000;
+    // Presence (docs/play.md): a side of a game between people without a live connection for
+    // this long may be claimed against (claim-victory, claim-draw); each replica reports its
+    // connections every presenceHeartbeatMs, and a report counts for three heartbeats (so the
+    // players of a replica that died are gone after at most that long).
+    std::int64_t playerGoneGraceMs = 60000;
+    std::int64_t presenceHeartbeatMs = 10000;
 
     std::string webRoot = "web/dist";
+    // --analysis-cache-entries (0: nothing is cached) and --analysis-cache-min-depth.
+    std::size_t analysisCacheEntries = kDefaultAnalysisCacheEntries;
+    int analysisCacheMinDepth = kDefaultAnalysisCacheMinDepth;
     std::vector<std::string> corsOrigins;     // "*" allows any origin
     std::vector<std::string> trustedProxies;  // peers whose X-Forwarded-For is believed
     bool logRequests = true;

@@ -4,11 +4,14 @@
 #include <vector>
 
 #include "handlers/analysis_handler.h"
+#include "handlers/cached_analysis_handler.h"
 #include "handlers/engine_info_handler.h"
 #include "handlers/game_handlers.h"
 #include "handlers/game_list_handler.h"
+#include "handlers/offer_handlers.h"
 #include "handlers/review_handlers.h"
 #include "handlers/service_handlers.h"
+#include "handlers/static_handler.h"
 #include "http/cors.h"
 #include "http/json_response.h"
 
@@ -44,6 +47,22 @@ void methodNotAllowed(const Request& request, const std::shared_ptr<ResponseSink
 bool isGet(const Request& request) {
     return request.method() == http::verb::get || request.method() == http::verb::head;
 }
+
+// Offers and endings between people (games/offers.h): POST, after /api/v1/games/{id}/.
+struct OfferRoute {
+    const char* path;  // the rest of the path, one or two segments
+    OfferAction action;
+};
+
+constexpr std::array<OfferRoute, 7> kOfferRoutes = {{
+    {"draw/yes", OfferAction::DrawYes},
+    {"draw/no", OfferAction::DrawNo},
+    {"takeback/yes", OfferAction::TakebackYes},
+    {"takeback/no", OfferAction::TakebackNo},
+    {"abort", OfferAction::Abort},
+    {"claim-victory", OfferAction::ClaimVictory},
+    {"claim-draw", OfferAction::ClaimDraw},
+}};
 
 struct GameRoute {
     const char* suffix;
@@ -140,10 +159,14 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
             return "/api/v1/engine";
         }
         if (count == 3 && segments[2] == "analysis") {
-            if (request.method() != http::verb::post)
-                methodNotAllowed(request, sink, "POST");
-            else
+            if (request.method() == http::verb::post)
                 handleAnalysis(context, request, client, sink);
+            else if (isGet(request))
+                offload(context, std::move(request), sink, [&context, sink](const Request& owned) {
+                    sink->respond(handleCachedAnalysis(context, owned));
+                });
+            else
+                methodNotAllowed(request, sink, "GET, POST");
             return "/api/v1/analysis";
         }
         if (count == 3 && segments[2] == "ws") {
@@ -232,6 +255,22 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
                 methodNotAllowed(request, sink, "GET, POST");
             return "/api/v1/games/{id}/review";
         }
+        if ((count == 5 || count == 6) && segments[2] == "games") {
+            const std::string rest = count == 5 ? segments[4] : segments[4] + "/" + segments[5];
+            for (const OfferRoute& route : kOfferRoutes) {
+                if (rest != route.path) continue;
+                if (request.method() != http::verb::post) {
+                    methodNotAllowed(request, sink, "POST");
+                } else {
+                    offload(context, std::move(request), sink,
+                            [&context, action = route.action, id = segments[3], client,
+                             sink](const Request& owned) {
+                                handleOfferAction(context, action, id, owned, client, sink);
+                            });
+                }
+                return std::string("/api/v1/games/{id}/") + route.path;
+            }
+        }
         if (count == 5 && segments[2] == "games") {
             for (const GameRoute& route : kGameRoutes) {
                 if (segments[4] != route.suffix) continue;
@@ -261,7 +300,11 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
         methodNotAllowed(request, sink, "GET");
         return "static";
     }
-    sink->respond(handleStaticFile(request, context.config.webRoot));
+    // The first request reads the page's files, and a rebuilt page is read again: off the I/O
+    // thread.
+    offload(context, std::move(request), sink, [&context, sink](const Request& owned) {
+        sink->respond(handleStaticFile(owned, context.staticFiles));
+    });
     return "static";
 }
 

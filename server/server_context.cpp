@@ -30,6 +30,9 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
               logger.log({{"event", "internal_error"}, {"where", "store_work"}, {"error", what}});
           }),
       activeGames(std::chrono::seconds(config.activeGameIdleSeconds)),
+      presence(store, bus, logger,
+               PresenceTiming{config.presenceHeartbeatMs, config.playerGoneGraceMs},
+               [this](std::function<void()> task) { storeWork.post(std::move(task)); }),
       flags([this](const std::string& gameId, std::uint64_t version) {
           try {
               GameService(*this).checkDeadlines(gameId, version);
@@ -72,6 +75,7 @@ ServerContext::~ServerContext() {
 void ServerContext::quiesce() {
     if (bus) bus->onResync({});  // the bus may outlive this context
     clockSweep.stop();
+    presence.stop();
     flags.stop();
     if (pool) {
         pool->beginDrain();

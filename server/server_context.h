@@ -12,14 +12,18 @@
 #include "games/active_games.h"
 #include "games/clock_sweep.h"
 #include "games/flag_watch.h"
+#include "games/presence.h"
 #include "games/replies_in_flight.h"
+#include "openings/openings.h"
 #include "ops/client_quotas.h"
 #include "ops/logger.h"
 #include "ops/metrics.h"
 #include "review/review_registry.h"
 #include "search/search_pool.h"
+#include "store/analysis_cache_store.h"
 #include "store/game_store.h"
 #include "store/store_executor.h"
+#include "web/static_files.h"
 
 namespace outpost::server {
 
@@ -53,9 +57,17 @@ struct ServerContext {
     ServerContext& operator=(const ServerContext&) = delete;
 
     const ServerConfig config;
+    // The opening names (openings/openings.h): built with the context, so no request pays for it.
+    const OpeningTable& openings = standardOpenings();
     std::shared_ptr<GameStore> store;
     std::shared_ptr<GameEventBus> bus;
     std::unique_ptr<SearchPool> pool;
+    // Finished analyses for GET /api/v1/analysis: in memory unless the server's store selection
+    // gives the shared one (Server replaces it before it starts).
+    std::shared_ptr<AnalysisCacheStore> analysisCache =
+        makeMemoryAnalysisCache(config.analysisCacheEntries);
+    // The board page's files, loaded and compressed off the I/O threads (web/static_files.h).
+    StaticFiles staticFiles{config.webRoot};
     Metrics metrics;
     Logger logger;
     ClientQuotas quotas;
@@ -72,6 +84,9 @@ struct ServerContext {
     ReviewRegistry reviews;
     // Games against the engine served lately: the admission of new games.
     ActiveGames activeGames;
+    // Who is connected to which game, reported to the store for every replica (declared after
+    // the store work its leases post to).
+    PresenceTracker presence;
     // Ends games on time, and resumes engine replies nobody delivered, when nobody asks
     // (declared last: its thread uses everything above).
     FlagWatch flags;

@@ -56,6 +56,28 @@ struct StoreDocResult {
     std::string doc;  // set when status is Ok
 };
 
+// One replica's report of the connections to a game it holds (games/presence.h): whether a side
+// has a live connection there, and when the replica last saw it connected (a heartbeat while it
+// is, the moment it went when it went; 0: never). Each replica writes only its own entry.
+struct PresenceEntry {
+    std::string replica;
+    bool white = false;
+    bool black = false;
+    std::int64_t whiteSeenAtMs = 0;
+    std::int64_t blackSeenAtMs = 0;
+
+    friend bool operator==(const PresenceEntry&, const PresenceEntry&) = default;
+};
+
+struct PresenceReadResult {
+    StoreStatus status = StoreStatus::Ok;  // Ok (no entry is no error), or Unavailable
+    std::vector<PresenceEntry> entries;    // one per replica that reported on the game
+};
+
+// How long a game's presence entries are kept after their last write: far beyond any grace
+// time, so a game nobody follows any more leaves nothing behind.
+inline constexpr std::chrono::hours kPresenceKeep{24};
+
 struct StoreManyResult {
     StoreStatus status = StoreStatus::Ok;  // Ok, or Unavailable when the backend failed
     std::vector<GameRecord> games;         // the games found, in the order their ids were asked
@@ -115,6 +137,17 @@ class GameStore {
         return {StoreStatus::Unavailable, {}};
     }
 
+    // Presence (games/presence.h): replaces `entry.replica`'s entry for the game, and reads every
+    // replica's. Entries are small and separate from the game, so a heartbeat never changes the
+    // game's version; they expire kPresenceKeep after their last write. The defaults keep
+    // nothing (Unavailable): nobody is ever present there.
+    virtual StoreStatus putPresence(std::string_view /*gameId*/, const PresenceEntry& /*entry*/) {
+        return StoreStatus::Unavailable;
+    }
+    virtual PresenceReadResult getPresence(std::string_view /*gameId*/) {
+        return {StoreStatus::Unavailable, {}};
+    }
+
     // Ongoing games whose clock runs and whose flag falls by untilMs (epoch ms, see
     // store/clock_deadline.h), soonest first, at most `limit`: the clocks a replica re-arms at
     // start and on each sweep, so a flag still falls when the replica that watched it died. Read
@@ -130,7 +163,9 @@ class GameStore {
 // (a {"type":"game",...} or {"type":"info","gameId",...} object), serialised once by the
 // replica that produced it, so other replicas forward it without re-deriving anything.
 struct GameEvent {
-    enum class Kind { GameChanged, EngineInfo };
+    // Presence: who is connected changed, the game did not (games/presence.h); the payload is a
+    // {"type":"presence",...} message, forwarded whatever the version.
+    enum class Kind { GameChanged, EngineInfo, Presence };
     Kind kind = Kind::GameChanged;
     std::string gameId;
     std::uint64_t version = 0;  // the game's version the event belongs to

@@ -29,6 +29,7 @@ const char* toString(StoreStatus status) {
 StoreStatus MemoryGameStore::create(const GameRecord& game) {
     std::lock_guard lock(mutex_);
     auto [it, inserted] = games_.try_emplace(game.id, game);
+    if (inserted) it->second.presence.reset();  // not stored (GameRecord::presence)
     return inserted ? StoreStatus::Ok : StoreStatus::AlreadyExists;
 }
 
@@ -55,7 +56,17 @@ StoreStatus MemoryGameStore::update(const GameRecord& game, std::uint64_t expect
     if (it == games_.end()) return StoreStatus::NotFound;
     if (it->second.version != expectedVersion) return StoreStatus::VersionConflict;
     it->second = game;
+    it->second.presence.reset();  // not stored (GameRecord::presence)
     return StoreStatus::Ok;
+}
+
+StoreStatus MemoryGameStore::putPresence(std::string_view gameId, const PresenceEntry& entry) {
+    presence_.put(gameId, entry);
+    return StoreStatus::Ok;
+}
+
+PresenceReadResult MemoryGameStore::getPresence(std::string_view gameId) {
+    return presence_.get(gameId);
 }
 
 std::uint64_t MemoryGameStore::count() {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "store/game_store.h"
+#include "store/presence_table.h"
 #include "store/subscriber_registry.h"
 
 namespace outpost::server {
@@ -23,8 +24,11 @@ class MemoryGameStore final : public GameStore {
     StoreDocResult getReview(std::string_view reviewId) override;
     // A scan: the in-memory store serves one process and tests, not a fleet.
     StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
+    StoreStatus putPresence(std::string_view gameId, const PresenceEntry& entry) override;
+    PresenceReadResult getPresence(std::string_view gameId) override;
 
   private:
+    PresenceTable presence_;
     std::mutex mutex_;
     std::unordered_map<std::string, GameRecord> games_;
     std::unordered_map<std::string, std::string> gameReviews_;    // by game id

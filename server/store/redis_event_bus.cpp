@@ -18,6 +18,7 @@ namespace {
 
 constexpr char kGameChangedTag = 'G';
 constexpr char kEngineInfoTag = 'I';
+constexpr char kPresenceTag = 'P';
 constexpr std::chrono::milliseconds kFirstReconnectDelay{50};
 
 std::string_view replyText(const redisReply* reply) {
@@ -74,7 +75,9 @@ void RedisEventBus::wakeListener() {
 std::string RedisEventBus::encode(const GameEvent& event) {
     std::string message;
     message.reserve(event.payload.size() + 24);
-    message += event.kind == GameEvent::Kind::GameChanged ? kGameChangedTag : kEngineInfoTag;
+    message += event.kind == GameEvent::Kind::GameChanged ? kGameChangedTag
+               : event.kind == GameEvent::Kind::Presence  ? kPresenceTag
+                                                          : kEngineInfoTag;
     message += std::to_string(event.version);
     message += '\n';
     message += event.payload;
@@ -88,6 +91,8 @@ bool RedisEventBus::decode(std::string_view gameId, std::string_view message, Ga
         event->kind = GameEvent::Kind::GameChanged;
     } else if (message[0] == kEngineInfoTag) {
         event->kind = GameEvent::Kind::EngineInfo;
+    } else if (message[0] == kPresenceTag) {
+        event->kind = GameEvent::Kind::Presence;
     } else {
         return false;
     }

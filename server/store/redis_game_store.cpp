@@ -2,6 +2,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <charconv>
 #include <optional>
 #include <stdexcept>
 
@@ -85,6 +86,37 @@ for _, id in ipairs(ids) do
 end
 return docs
 )lua";
+
+// KEYS[1] presence key; ARGV[1] replica, ARGV[2] entry, ARGV[3] seconds to keep the key.
+constexpr const char* kPutPresenceScript = R"lua(
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+return 1
+)lua";
+
+std::string encodePresence(const PresenceEntry& entry) {
+    return std::string(entry.white ? "1" : "0") + "," + (entry.black ? "1" : "0") + "," +
+           std::to_string(entry.whiteSeenAtMs) + "," + std::to_string(entry.blackSeenAtMs);
+}
+
+std::optional<PresenceEntry> decodePresence(std::string replica, std::string_view text) {
+    PresenceEntry entry;
+    entry.replica = std::move(replica);
+    std::int64_t fields[4] = {};
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    for (int i = 0; i < 4; ++i) {
+        auto [end, ec] = std::from_chars(first, last, fields[i]);
+        if (ec != std::errc()) return std::nullopt;
+        if (i < 3 && (end == last || *end != ',')) return std::nullopt;
+        first = end + (i < 3 ? 1 : 0);
+    }
+    entry.white = fields[0] != 0;
+    entry.black = fields[1] != 0;
+    entry.whiteSeenAtMs = fields[2];
+    entry.blackSeenAtMs = fields[3];
+    return entry;
+}
 
 std::string deadlineArgument(const GameRecord& game) {
     const auto deadline = runningClockDeadlineMs(game);
@@ -205,6 +237,31 @@ StoreManyResult RedisGameStore::runningClocks(std::int64_t untilMs, std::size_t 
         if (doc->type != REDIS_REPLY_STRING) continue;
         std::optional<GameRecord> game = parseStoredGame(std::string_view(doc->str, doc->len));
         if (game) result.games.push_back(std::move(*game));
+    }
+    return result;
+}
+
+StoreStatus RedisGameStore::putPresence(std::string_view gameId, const PresenceEntry& entry) {
+    const auto keep = std::chrono::duration_cast<std::chrono::seconds>(kPresenceKeep).count();
+    RedisReplyPtr reply = pool_.command(
+        {"EVAL", kPutPresenceScript, "1", options_.keyPrefix + "presence:" + std::string(gameId),
+         entry.replica, encodePresence(entry), std::to_string(keep)});
+    if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    return StoreStatus::Ok;
+}
+
+PresenceReadResult RedisGameStore::getPresence(std::string_view gameId) {
+    RedisReplyPtr reply =
+        pool_.command({"HGETALL", options_.keyPrefix + "presence:" + std::string(gameId)});
+    if (!reply || reply->type != REDIS_REPLY_ARRAY) return {StoreStatus::Unavailable, {}};
+    PresenceReadResult result;
+    for (std::size_t i = 0; i + 1 < reply->elements; i += 2) {
+        const redisReply* field = reply->element[i];
+        const redisReply* value = reply->element[i + 1];
+        if (field->type != REDIS_REPLY_STRING || value->type != REDIS_REPLY_STRING) continue;
+        auto entry = decodePresence(std::string(field->str, field->len),
+                                    std::string_view(value->str, value->len));
+        if (entry) result.entries.push_back(std::move(*entry));  // a damaged one is left out
     }
     return result;
 }

@@ -6,6 +6,9 @@
 //   the game hash's field `review`: the game's review (so it expires with the game)
 //   <prefix>review:<id>    string: the review of a pasted game (expires after the unfinished
 //                          retention)
+//   <prefix>presence:<id>  hash {replica: "white,black,whiteSeenAtMs,blackSeenAtMs"}: each
+//                          replica's presence entry for the game (games/presence.h), expiring
+//                          kPresenceKeep after its last write
 //   <prefix>clocks         sorted set: the ids of the games whose clock runs, by flag-fall
 //                          deadline (epoch ms), kept by the same scripts that write the games
 // Every write is one Lua script, so Redis applies it atomically: update() compares the stored
@@ -71,6 +74,9 @@ class RedisGameStore final : public GameStore {
     StoreDocResult getReview(std::string_view reviewId) override;
     // One round trip: a script reads the index and the documents of the games it names.
     StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
+    // One round trip each: a script (HSET and EXPIRE), and HGETALL.
+    StoreStatus putPresence(std::string_view gameId, const PresenceEntry& entry) override;
+    PresenceReadResult getPresence(std::string_view gameId) override;
 
   private:
     std::string gameKey(std::string_view id) const;

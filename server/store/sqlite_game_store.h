@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "store/game_store.h"
+#include "store/presence_table.h"
 
 namespace outpost::server {
 
@@ -60,6 +61,15 @@ class SqliteGameStore final : public GameStore {
     StoreStatus putReview(std::string_view reviewId, const std::string& doc) override;
     StoreDocResult getReview(std::string_view reviewId) override;
     StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
+    // Presence is kept in process memory, not in the file (store/presence_table.h): events are
+    // not shared between processes either, and a heartbeat then costs no fsync.
+    StoreStatus putPresence(std::string_view gameId, const PresenceEntry& entry) override {
+        presence_.put(gameId, entry);
+        return StoreStatus::Ok;
+    }
+    PresenceReadResult getPresence(std::string_view gameId) override {
+        return presence_.get(gameId);
+    }
 
     // Deletes finished games older than the retention, and unfinished ones older than theirs;
     // returns how many. Runs at open, and with
@@ -112,6 +122,7 @@ class SqliteGameStore final : public GameStore {
     // write probe of healthy()).
     bool writesFailing_ = false;
     bool readsFailing_ = false;
+    PresenceTable presence_;
 };
 
 }  // namespace outpost::server

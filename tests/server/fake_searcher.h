@@ -22,6 +22,8 @@ struct FakeControl {
     std::atomic<int> finished{0};
     int defaultDepth = 3;
     std::chrono::milliseconds perIteration{1};
+    // Each iteration scores depth * scorePerDepth centipawns for the side to move.
+    std::atomic<int> scorePerDepth{10};
 
     void closeGate() {
         std::lock_guard lock(mutex);
@@ -69,7 +71,7 @@ class FakeSearcher final : public Searcher {
             SearchInfo info;
             info.depth = d;
             info.seldepth = d;
-            info.score.value = 10 * d;
+            info.score.value = control_->scorePerDepth.load() * d;
             info.nodes = 100 * static_cast<std::uint64_t>(d);
             info.nps = 100000;
             info.timeMs = d;

@@ -65,6 +65,12 @@ def main() -> int:
         routes.add(route)
         if route in paths and verb not in paths[route]:
             problems.append(f"{route}: the router takes {verb.upper()}, the document does not")
+    # Offers and endings (kOfferRoutes): all POST.
+    for suffix in re.findall(r'\{"([a-z/-]+)", OfferAction::\w+\}', router):
+        route = f"/api/v1/games/{{id}}/{suffix}"
+        routes.add(route)
+        if route in paths and "post" not in paths[route]:
+            problems.append(f"{route}: the router takes POST, the document does not")
     routes.add("/")  # the board page: the static-file fallback
     for route in sorted(routes - paths.keys()):
         problems.append(f"{route} is served but not documented")

@@ -127,7 +127,7 @@ TEST_CASE("store work: 422 answers say invalid_value, a takeback with no move sa
     REQUIRE(limits->status() == 422);
     REQUIRE(limits->errorCode() == "invalid_value");
     auto [id, token] = f.createGame(nlohmann::json{{"engine", {{"side", "none"}}}});
-    auto takeback = f.call(Verb::post, "/api/v1/games/" + id + "/takeback", "{}",
+    auto takeback = f.call(Verb::post, "/api/v1/games/" + id + "/takeback/yes", "{}",
                            {{"Authorization", "Bearer " + token}});
     REQUIRE(takeback->status() == 409);
     REQUIRE(takeback->errorCode() == "nothing_to_take_back");

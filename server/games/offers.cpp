@@ -1,0 +1,332 @@
+#include "games/offers.h"
+
+#include <charconv>
+#include <utility>
+
+#include "analysis/analysis.h"
+#include "analysis/search_record.h"
+#include "games/game_clock.h"
+#include "games/game_replay.h"
+#include "games/game_service.h"
+#include "games/presence.h"
+#include "ops/tokens.h"
+
+namespace outpost::server {
+
+namespace {
+
+// A mate in the engine's evaluation, as centipawns: beyond any real score.
+constexpr int kMateAsCp = 100'000;
+
+const char* sideName(bool white) {
+    return white ? "white" : "black";
+}
+
+ApiError conflict(std::string code, std::string message) {
+    return {http::status::conflict, std::move(code), std::move(message)};
+}
+
+ApiError gameOver(const GameRecord& game) {
+    return conflict("game_over", "the game is over (" + game.status + ")");
+}
+
+bool whiteToMove(const GameRecord& game) {
+    return replay(game).whiteToMove();
+}
+
+void changed(GameRecord& game, std::int64_t nowMs) {
+    game.version += 1;
+    game.updatedAtMs = nowMs;
+}
+
+// Ends the game now: the clocks keep what each side has left and stop; offers go.
+void endNow(GameRecord& game, std::string status, std::string result, std::string reason,
+            std::string winner, std::int64_t nowMs) {
+    if (game.clock && game.clock->running) {
+        const ClockReading reading = readClock(*game.clock, whiteToMove(game), nowMs);
+        game.clock->whiteMs = reading.whiteMs;
+        game.clock->blackMs = reading.blackMs;
+    }
+    if (game.clock) game.clock->running = false;
+    game.status = std::move(status);
+    game.result = std::move(result);
+    game.reason = std::move(reason);
+    game.winner = std::move(winner);
+    game.drawOffer.clear();
+    game.takebackOffer.clear();
+    changed(game, nowMs);
+}
+
+// How many plies undo `white`'s last move: one if it moved last, two if the other side has
+// replied since; 0 when it has no move in the game.
+std::size_t pliesToUndo(const GameRecord& game, bool white) {
+    if (game.moves.empty()) return 0;
+    const bool movedLast = whiteToMove(game) != white;
+    if (movedLast) return 1;
+    return game.moves.size() >= 2 ? 2 : 0;
+}
+
+// An answer to an offer of `kind`: yes offers (or, to the other's offer, accepts); no declines
+// the other's offer or withdraws one's own. `accept` applies the accepted offer.
+template <typename Accept>
+std::optional<ApiError> answer(GameRecord& game, std::string& offer, const char* kind, bool white,
+                               bool yes, std::int64_t nowMs, Accept accept) {
+    const std::string me = sideName(white);
+    if (yes) {
+        if (!offer.empty() && offer != me) return accept();
+        if (offer == me) return std::nullopt;  // offered already: nothing changes
+        offer = me;
+        changed(game, nowMs);
+        return std::nullopt;
+    }
+    if (offer.empty()) {
+        return conflict(std::string("no_") + kind + "_offer",
+                        std::string("there is no ") + kind + " offer to decline or withdraw");
+    }
+    offer.clear();
+    changed(game, nowMs);
+    return std::nullopt;
+}
+
+}  // namespace
+
+bool engineAcceptsDraw(std::size_t plies, int engineCp) {
+    return plies >= kEngineDrawMinPlies && engineCp <= kEngineDrawAcceptCp;
+}
+
+std::size_t pliesPlayed(const GameRecord& game) {
+    // "<board> <side> <castling> <ep> <halfmove> <fullmove>"
+    std::size_t before = 0;
+    const std::size_t sideAt = game.initialFen.find(' ');
+    const std::size_t moveAt = game.initialFen.rfind(' ');
+    if (sideAt != std::string::npos && moveAt != std::string::npos && moveAt > sideAt) {
+        const std::string fullmove = game.initialFen.substr(moveAt + 1);
+        std::size_t number = 1;
+        auto [end, ec] =
+            std::from_chars(fullmove.data(), fullmove.data() + fullmove.size(), number);
+        (void)end;
+        if (ec == std::errc() && number >= 1) before = (number - 1) * 2;
+        if (game.initialFen.compare(sideAt + 1, 1, "b") == 0) before += 1;
+    }
+    return before + game.moves.size();
+}
+
+void undoPlies(GameRecord& game, std::size_t plies, std::int64_t nowMs) {
+    if (game.clock) {
+        // What each side has left now stays theirs; the clock runs again from the new turn.
+        const ClockReading reading = readClock(*game.clock, whiteToMove(game), nowMs);
+        game.clock->whiteMs = reading.whiteMs;
+        game.clock->blackMs = reading.blackMs;
+    }
+    for (std::size_t i = 0; i < plies && !game.moves.empty(); ++i) game.moves.pop_back();
+    if (game.moveClocksMs.size() > game.moves.size()) game.moveClocksMs.resize(game.moves.size());
+    if (game.clock) {
+        game.clock->turnStartedAtMs = nowMs;
+        game.clock->running = !game.moves.empty();
+    }
+    game.drawOffer.clear();
+    game.takebackOffer.clear();
+    changed(game, nowMs);
+}
+
+std::optional<ApiError> applyDrawAnswer(GameRecord& game, bool white, bool yes,
+                                        std::int64_t nowMs) {
+    if (game.status != "ongoing") return gameOver(game);
+    return answer(game, game.drawOffer, "draw", white, yes, nowMs,
+                  [&]() -> std::optional<ApiError> {
+                      endNow(game, "draw", "1/2-1/2", "agreement", "", nowMs);
+                      return std::nullopt;
+                  });
+}
+
+std::optional<ApiError> applyTakebackAnswer(GameRecord& game, bool white, bool yes,
+                                            std::int64_t nowMs) {
+    if (game.status != "ongoing") return gameOver(game);
+    // Asking needs a move of one's own to take back.
+    if (yes && game.takebackOffer.empty() && pliesToUndo(game, white) == 0) {
+        return conflict("nothing_to_take_back",
+                        std::string(sideName(white)) + " has no move to take back");
+    }
+    return answer(game, game.takebackOffer, "takeback", white, yes, nowMs,
+                  [&]() -> std::optional<ApiError> {
+                      const bool offererWhite = game.takebackOffer == "white";
+                      const std::size_t plies = pliesToUndo(game, offererWhite);
+                      if (plies == 0) {
+                          return conflict("nothing_to_take_back",
+                                          "the side that asked has no move to take back");
+                      }
+                      undoPlies(game, plies, nowMs);
+                      return std::nullopt;
+                  });
+}
+
+std::optional<ApiError> applyAbort(GameRecord& game, std::int64_t nowMs) {
+    if (game.status != "ongoing") return gameOver(game);
+    if (game.moves.size() >= 2) {
+        return conflict("too_late_to_abort",
+                        "both sides have moved: resign, offer a draw, or claim if the other "
+                        "side is gone");
+    }
+    endNow(game, "aborted", "*", "", "", nowMs);
+    return std::nullopt;
+}
+
+std::optional<ApiError> applyClaim(GameRecord& game, bool white, bool victory, std::int64_t nowMs) {
+    if (game.status != "ongoing") return gameOver(game);
+    if (game.engine.side != "none") {
+        return conflict("not_between_people", "the engine never leaves a game");
+    }
+    if (game.moves.size() < 2) {
+        return conflict("abort_instead",
+                        "the game has not begun (both sides have not moved): abort it instead");
+    }
+    if (!game.presence) {
+        return ApiError{http::status::service_unavailable, "store_unavailable",
+                        "who is connected cannot be read now", 1};
+    }
+    const bool otherWhite = !white;
+    const bool otherPresent = otherWhite ? game.presence->white : game.presence->black;
+    if (otherPresent) {
+        return conflict("opponent_present",
+                        std::string(sideName(otherWhite)) + " is connected to the game");
+    }
+    if (!claimable(*game.presence, otherWhite, nowMs)) {
+        const std::int64_t at =
+            otherWhite ? game.presence->whiteClaimableAtMs : game.presence->blackClaimableAtMs;
+        return conflict("opponent_not_gone_long_enough",
+                        std::string(sideName(otherWhite)) + " may be claimed against in " +
+                            std::to_string(at > nowMs ? at - nowMs : 0) + " ms");
+    }
+    if (victory) {
+        endNow(game, "abandoned", white ? "1-0" : "0-1", "abandoned", sideName(white), nowMs);
+    } else {
+        endNow(game, "draw", "1/2-1/2", "abandoned", "", nowMs);
+    }
+    return std::nullopt;
+}
+
+void OfferService::act(OfferAction action, const std::string& id,
+                       const std::optional<std::string>& token, const ClientInfo& client,
+                       OfferDone done) {
+    GameService games(context_);
+    auto loaded = games.loadForPlayer(id, token);
+    if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
+    GameRecord game = std::move(std::get<GameRecord>(loaded));
+    const bool againstEngine = game.engine.side != "none";
+    // The asking side: the token's; against the engine the player's; a token of both sides (an
+    // old game) asks for the side to move.
+    bool white = tokenMatches(*token, game.whiteTokenHash);
+    if (againstEngine) {
+        white = game.engine.side == "black";
+    } else if (white && tokenMatches(*token, game.blackTokenHash)) {
+        white = whiteToMove(game);
+    }
+
+    if (againstEngine) {
+        switch (action) {
+            case OfferAction::DrawYes:
+                if (game.status != "ongoing") return done(gameOver(game));
+                return offerDrawToEngine(game, client, std::move(done));
+            case OfferAction::TakebackYes: {
+                // The engine consents: the takeback of POST /takeback.
+                auto result = games.takeback(id, token);
+                if (auto* error = std::get_if<ApiError>(&result)) return done(*error);
+                return done(OfferReply{std::move(std::get<GameRecord>(result))});
+            }
+            case OfferAction::DrawNo:
+            case OfferAction::TakebackNo:
+                if (game.status != "ongoing") return done(gameOver(game));
+                return done(
+                    conflict(action == OfferAction::DrawNo ? "no_draw_offer" : "no_takeback_offer",
+                             "the engine offers nothing: there is nothing to decline"));
+            default:
+                break;  // abort and claims: the same rules as between people
+        }
+    }
+
+    const std::uint64_t before = game.version;
+    const std::int64_t now = nowEpochMs();
+    std::optional<ApiError> error;
+    switch (action) {
+        case OfferAction::DrawYes:
+        case OfferAction::DrawNo:
+            error = applyDrawAnswer(game, white, action == OfferAction::DrawYes, now);
+            break;
+        case OfferAction::TakebackYes:
+        case OfferAction::TakebackNo:
+            error = applyTakebackAnswer(game, white, action == OfferAction::TakebackYes, now);
+            break;
+        case OfferAction::Abort:
+            error = applyAbort(game, now);
+            break;
+        case OfferAction::ClaimVictory:
+        case OfferAction::ClaimDraw:
+            error = applyClaim(game, white, action == OfferAction::ClaimVictory, now);
+            break;
+    }
+    if (error) return done(*error);
+    if (game.version != before) {
+        if (auto stored = games.save(game, before)) return done(*stored);
+    }
+    done(OfferReply{std::move(game)});
+}
+
+void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& client,
+                                     OfferDone done) {
+    const std::size_t plies = pliesPlayed(game);
+    if (plies < kEngineDrawMinPlies) {
+        // Declined by the rule alone: no search.
+        return done(OfferReply{
+            game,
+            {{"drawOfferAnswer",
+              {{"accepted", false}, {"reason", "too_early"}, {"minPlies", kEngineDrawMinPlies}}}}});
+    }
+    const bool engineToMove = game.engine.side == sideName(whiteToMove(game));
+    SearchRequest request;
+    request.fen = game.initialFen;
+    request.moves = game.moves;
+    request.limits.nodes = kEngineDrawSearchNodes;
+    request.limits.maxTimeMs = kEngineDrawSearchMaxMs;
+    ServerContext& context = context_;
+    JobCallbacks callbacks;
+    // The search thread only hands the result on: the store is the store executor's.
+    callbacks.onDone = [&context, id = game.id, plies, engineToMove,
+                        done](const JobOutcome& outcome) {
+        recordSearchMetrics(context.metrics, outcome);
+        context.storeWork.post([&context, id, plies, engineToMove, outcome, done] {
+            if (!outcome.error.empty()) {
+                return done(
+                    ApiError{http::status::internal_server_error, "internal",
+                             "the engine could not evaluate the position: " + outcome.error});
+            }
+            const Score& score = outcome.result.info.score;
+            const int toMoveCp = score.kind == Score::Kind::Mate
+                                     ? (score.value > 0 ? kMateAsCp : -kMateAsCp)
+                                     : score.value;
+            const int engineCp = engineToMove ? toMoveCp : -toMoveCp;
+            const bool accepted = engineAcceptsDraw(plies, engineCp);
+            const nlohmann::json answer = {
+                {"drawOfferAnswer",
+                 {{"accepted", accepted}, {"reason", "evaluation"}, {"engineCp", engineCp}}}};
+            GameService games(context);
+            auto loaded = games.load(id);
+            if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
+            GameRecord current = std::move(std::get<GameRecord>(loaded));
+            if (!accepted) return done(OfferReply{std::move(current), answer});
+            if (current.status != "ongoing") return done(gameOver(current));
+            // Accepted for the position searched; the engine may have moved since (its reply
+            // was under way): a draw it accepted a ply ago it still accepts.
+            const std::uint64_t before = current.version;
+            endNow(current, "draw", "1/2-1/2", "agreement", "", nowEpochMs());
+            if (auto error = games.save(current, before)) return done(*error);
+            done(OfferReply{std::move(current), answer});
+        });
+    };
+    Submission submission = context_.pool->submit(client.address, std::move(request),
+                                                  std::move(callbacks), JobPriority::Game);
+    if (submission.admission == Admission::Accepted) return;
+    context_.metrics.searchRejected(toString(submission.admission));
+    done(admissionError(submission.admission, context_.config));
+}
+
+}  // namespace outpost::server

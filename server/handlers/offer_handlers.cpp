@@ -1,0 +1,44 @@
+#include "handlers/offer_handlers.h"
+
+#include "games/game_json.h"
+#include "http/json_response.h"
+
+namespace outpost::server {
+
+namespace {
+
+// "Authorization: Bearer <token>"; nullopt when absent or not a bearer token.
+std::optional<std::string> bearer(const Request& request) {
+    const auto header = request[http::field::authorization];
+    constexpr std::string_view kBearer = "Bearer ";
+    std::string_view value(header.data(), header.size());
+    if (value.size() <= kBearer.size() || value.substr(0, kBearer.size()) != kBearer)
+        return std::nullopt;
+    return std::string(value.substr(kBearer.size()));
+}
+
+}  // namespace
+
+void handleOfferAction(ServerContext& context, OfferAction action, const std::string& gameId,
+                       const Request& request, const ClientInfo& client,
+                       const std::shared_ptr<ResponseSink>& sink) {
+    auto body = parseJsonObject(request.body());
+    if (auto* error = std::get_if<ApiError>(&body)) return sink->respond(errorFor(request, *error));
+    if (auto error = rejectUnknownFields(std::get<nlohmann::json>(body), {}, "the request"))
+        return sink->respond(errorFor(request, *error));
+    OfferService(context).act(
+        action, gameId, bearer(request), client,
+        [sink, version = request.version(),
+         keepAlive = request.keep_alive()](OfferOutcome outcome) {
+            if (auto* error = std::get_if<ApiError>(&outcome)) {
+                return sink->respond(errorResponse(error->status, error->code, error->message,
+                                                   version, keepAlive, error->retryAfterSeconds));
+            }
+            OfferReply& reply = std::get<OfferReply>(outcome);
+            nlohmann::json json = gameJson(reply.game);
+            for (auto& [key, value] : reply.extra.items()) json[key] = value;
+            sink->respond(jsonResponse(http::status::ok, json, version, keepAlive));
+        });
+}
+
+}  // namespace outpost::server
