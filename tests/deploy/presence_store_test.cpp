@@ -1,0 +1,86 @@
+// Presence entries (games/presence.h) in every store: each replica's entry replaced by its next
+// one, every replica's read back, and in Redis a key that expires; offers in the stored game.
+#include <hiredis/hiredis.h>
+
+#include <catch2/catch.hpp>
+
+#include "store/memory_game_store.h"
+#include "store/redis_game_store.h"
+#include "store/sqlite_game_store.h"
+#include "test_support.h"
+
+using namespace outpost::server;
+using namespace std::chrono_literals;
+using outpost::test::RedisServerProcess;
+using outpost::test::sampleGame;
+using outpost::test::TempDir;
+
+namespace {
+
+void checkPresenceRoundTrip(GameStore& store) {
+    CHECK(store.getPresence("g").status == StoreStatus::Ok);
+    CHECK(store.getPresence("g").entries.empty());
+    const PresenceEntry first{"replica-a", true, false, 1000, 0};
+    const PresenceEntry second{"replica-b", false, true, 0, 2000};
+    REQUIRE(store.putPresence("g", first) == StoreStatus::Ok);
+    REQUIRE(store.putPresence("g", second) == StoreStatus::Ok);
+    // Replica a's next report replaces its first.
+    const PresenceEntry left{"replica-a", false, false, 3000, 0};
+    REQUIRE(store.putPresence("g", left) == StoreStatus::Ok);
+    PresenceReadResult read = store.getPresence("g");
+    REQUIRE(read.status == StoreStatus::Ok);
+    REQUIRE(read.entries.size() == 2);
+    auto byReplica = [&](const std::string& replica) {
+        for (const PresenceEntry& entry : read.entries)
+            if (entry.replica == replica) return entry;
+        return PresenceEntry{};
+    };
+    CHECK(byReplica("replica-a") == left);
+    CHECK(byReplica("replica-b") == second);
+    CHECK(store.getPresence("other").entries.empty());
+
+    // The offers are part of the stored game.
+    GameRecord game = sampleGame("offered");
+    game.drawOffer = "white";
+    game.takebackOffer = "black";
+    REQUIRE(store.create(game) == StoreStatus::Ok);
+    const GameRecord stored = *store.get("offered").game;
+    CHECK(stored.drawOffer == "white");
+    CHECK(stored.takebackOffer == "black");
+}
+
+}  // namespace
+
+TEST_CASE("memory and SQLite stores: presence entries per replica, offers kept",
+          "[deploy][sqlite][presence]") {
+    MemoryGameStore memory;
+    checkPresenceRoundTrip(memory);
+    TempDir dir;
+    SqliteStoreOptions options;
+    options.path = (dir.path() / "games.db").string();
+    SqliteGameStore sqlite(options);
+    checkPresenceRoundTrip(sqlite);
+}
+
+TEST_CASE("Redis store: presence entries per replica in one expiring hash, offers kept",
+          "[deploy][redis][presence]") {
+    RedisServerProcess redis;
+    if (!redis.available()) {
+        WARN("redis-server is not installed; Redis presence test skipped");
+        return;
+    }
+    REQUIRE(redis.start());
+    RedisStoreOptions options;
+    options.url = redis.url();
+    options.timeout = 1000ms;
+    RedisGameStore store(options);
+    checkPresenceRoundTrip(store);
+    RedisConnectionPool pool(*parseRedisUrl(redis.url(), nullptr), 1000ms);
+    RedisReplyPtr ttl = pool.command({"TTL", "outpost:presence:g"});
+    REQUIRE(ttl);
+    CHECK(ttl->integer > 3600);
+    CHECK(ttl->integer <= std::chrono::duration_cast<std::chrono::seconds>(kPresenceKeep).count());
+    // A damaged field is left out, the others still read.
+    REQUIRE(pool.command({"HSET", "outpost:presence:g", "broken", "not,an,entry"}));
+    CHECK(store.getPresence("g").entries.size() == 2);
+}
