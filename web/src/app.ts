@@ -35,6 +35,8 @@ const RESIGN_CONFIRM_MS = 3000;
 /** The invite link's fragment (never sent to a server): `#invite=<token>&side=<white|black>`. */
 const INVITE_PARAM = 'invite';
 const INVITE_SIDE_PARAM = 'side';
+/** How often the game is read while the engine's reply is owed and the WebSocket is down. */
+const ENGINE_REPLY_POLL_MS = 1000;
 /** How often the claim countdown is redrawn. */
 const CLAIM_TICK_MS = 1000;
 
@@ -431,6 +433,12 @@ export class App {
       const updated = await api.move(game.id, this.tokenFor(game.turn) ?? this.token, move, game.version);
       this.moveInFlight = false;
       this.applyGame(updated);
+      // The stream may have brought newer states before this answer (then applyGame drew
+      // nothing): the buttons held back while the move was in flight come back now.
+      this.renderActions();
+      // The answer comes at once; the engine's reply comes on the WebSocket. Without one (it is
+      // reconnecting), the page asks for the game until the reply is there.
+      if (updated.engineThinking && this.socket.state !== 'open') void this.awaitEngineReply(updated.id, updated.version);
       return true;
     } catch (err) {
       this.moveInFlight = false;
@@ -441,6 +449,14 @@ export class App {
       if (!overtaken) toast(err instanceof ApiError ? `Move refused: ${err.message}` : String(err), 'error');
       this.render();
       return false;
+    }
+  }
+
+  /** Reads the game until it has moved on from `version` (or another game is on screen). */
+  private async awaitEngineReply(id: string, version: number): Promise<void> {
+    while (this.game?.id === id && this.game.version <= version && this.socket.state !== 'open') {
+      await new Promise((resolve) => window.setTimeout(resolve, ENGINE_REPLY_POLL_MS));
+      await this.refresh();
     }
   }
 
