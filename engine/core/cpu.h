@@ -100,7 +100,8 @@ bool kernelSupported(Kernel kernel, const CpuInfo& cpu);
 bool pextSupported(const CpuInfo& cpu);  // BMI2 present (fast or not)
 bool pextFast(const CpuInfo& cpu);       // present and not microcoded (AMD before Zen 3)
 
-// The choice for cpu: the widest kernel that pays and PEXT where it is fast, unless an override
+// The choice for cpu: the widest kernel that pays (AVX2 at most: AVX-512 only when forced, see
+// cpu_choice.cpp) and PEXT where it is fast, unless an override
 // (a name as in kernelName/slidersName; null or empty for none) forces one. nullopt, with the
 // reason in error, for an unknown name or a path this CPU cannot run.
 std::optional<CpuChoice> chooseCpuPaths(const CpuInfo& cpu, const char* kernelOverride,

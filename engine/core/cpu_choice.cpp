@@ -19,6 +19,13 @@ constexpr Kernel kKernels[kKernelCount] = {Kernel::Scalar, Kernel::Sse2, Kernel:
 constexpr CpuFeatures kKernelNeeds[kKernelCount] = {0, f::kSse2, f::kAvx2,
                                                     f::kAvx512F | f::kAvx512Bw};
 
+// AVX-512 is never picked by itself: it did not pay where it was measured (docs/performance.md:
+// on Zen 4, which runs a 512-bit operation as two 256-bit halves, the bench ran at 1.00 of the
+// AVX-512 speed with AVX2 at 1.05), the kernel is a tenth of the time, and on Intel before Ice
+// Lake 512-bit instructions lower the clock of the whole core, search included. It stays one
+// OUTPOST_KERNEL=avx512 away, tested like the others; widen this where a measurement says so.
+constexpr Kernel kWidestPicked = Kernel::Avx2;
+
 // AMD's and Hygon's families before Zen 3 (0x19) run PEXT in microcode: tens of cycles, and
 // more the more bits the mask has.
 constexpr int kFirstFastPextAmdFamily = 0x19;
@@ -80,7 +87,7 @@ std::optional<CpuChoice> chooseCpuPaths(const CpuInfo& cpu, const char* kernelOv
     CpuChoice choice;
     if (empty(kernelOverride)) {
         for (const Kernel k : kKernels)
-            if (kernelSupported(k, cpu)) choice.kernel = k;
+            if (kernelSupported(k, cpu) && int(k) <= int(kWidestPicked)) choice.kernel = k;
     } else {
         const std::string wanted = kernelOverride;
         bool known = false;
