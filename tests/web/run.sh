@@ -68,14 +68,16 @@ PORT="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()
 if [[ -n "$SERVER" ]]; then
   echo "web e2e: starting $SERVER on port $PORT"
   # Games in memory: each run starts from nothing and leaves no database file behind.
-  # The tests create games faster than a person: no per-minute creation quota.
+  # The tests create games faster than a person: no per-minute creation quota, and room for the
+  # engine games they leave unfinished (the default, 3 per search thread, is reached by the
+  # suite's twenty-odd games within the minutes a game stays active).
   # A player who left may be claimed against after 3 s, not a minute (friend.test.mjs waits for it).
   EXTRA_FLAGS=()
   # (The help is read whole first: grep -q stopping early would fail the pipe under pipefail.)
   SERVER_HELP="$("$SERVER" --help 2>&1 || true)"
   if [[ "$SERVER_HELP" == *--player-gone-grace* ]]; then EXTRA_FLAGS+=(--player-gone-grace 3000); fi
   "$SERVER" --port "$PORT" --bind 127.0.0.1 --web-root "$ROOT/web/dist" --threads 2 --hash 16 --store memory \
-    --client-games-per-minute 0 "${EXTRA_FLAGS[@]}" \
+    --client-games-per-minute 0 --max-engine-games 100 "${EXTRA_FLAGS[@]}" \
     >"$ARTIFACTS/server.log" 2>&1 &
 else
   echo "web e2e: starting the mock server on port $PORT"
