@@ -129,3 +129,30 @@ TEST_CASE("engine server: the same game reviewed twice at the same budget gives 
         CHECK(verdicts(second) == verdicts(first));
     }
 }
+
+TEST_CASE("engine server: hanging the queen in a lost position is left unmarked",
+          "[server][engine][review]") {
+    ReviewEngineServer live;
+    HttpClient client(live.server->port());
+    // White is two rooks and two minor pieces down and puts the queen where the bishop takes it:
+    // lost before, lost after (both beyond the 1000 cp cap), so Lichess marks nothing.
+    auto started = client.request(
+        verb::post, "/api/v1/review",
+        R"({"fen":"rn1qk2r/pppb1ppp/8/8/8/8/PPP2PPP/3QK3 w kq - 0 1","moves":["d1g4"],)"
+        R"("limits":{"nodes":20000}})");
+    REQUIRE((started.status == 202 || started.status == 200));  // 200: done already
+    const nlohmann::json review = finished(client, started.json()["id"]);
+    REQUIRE(review["status"] == "done");
+    const auto& hung = review["plies"][0];
+    INFO(hung.dump());
+    REQUIRE(hung["before"]["cp"].get<int>() < -1000);
+    if (hung["after"].contains("cp")) {
+        CHECK(hung["class"] == "good");
+    } else {
+        // The engine saw a mate against White: from beyond -9.99 that is an inaccuracy.
+        CHECK(hung["walkedIntoMate"] == true);
+        CHECK(hung["class"] == "inaccuracy");
+    }
+    CHECK(review["summary"]["white"]["mistakes"] == 0);
+    CHECK(review["summary"]["white"]["blunders"] == 0);
+}
