@@ -55,11 +55,11 @@ inline constexpr int kMateBadCp = 700;
 inline constexpr double kAccuracyScale = 103.1668100711649;
 inline constexpr double kAccuracyDecay = 0.04354415386753951;
 inline constexpr double kAccuracyOffset = 3.166924740191411;
-// "Uncertainty bonus (due to imperfect analysis)": one point added to every move that lost.
+// Lichess's allowance for an imperfect analysis: one point added to every move that lost.
 inline constexpr double kAccuracyBonus = 1.0;
 // Game accuracy (lila's gameAccuracy): volatility windows of moves / 10 positions, at least 2
-// and at most 8; each window's standard deviation of win percents, clamped to 0.5..12, weighs
-// the move it ends on.
+// and at most 8, one per move (docs/review.md says which); each window's standard deviation of
+// win percents, clamped to 0.5..12, is its move's weight.
 inline constexpr int kMovesPerWindowPosition = 10;
 inline constexpr int kMinWindow = 2;
 inline constexpr int kMaxWindow = 8;
