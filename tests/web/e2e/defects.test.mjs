@@ -96,6 +96,17 @@ test('on a 390 px phone the dialog buttons fit and the page is no wider than the
     assert.equal(letters.length, 8);
     for (const right of letters) assert.ok(right <= 390, `a file letter ends at ${right}`);
     await shot(page, 'defects-3-phone-page');
+    // The game-over card's buttons fit too.
+    await page.click('#btn-resign');
+    await page.click('#btn-resign');
+    await page.waitForSelector('#game-over:not([hidden])');
+    for (const id of ['game-over-new', 'game-over-analyse', 'game-over-close']) {
+      const box = await page.locator(`#${id}`).boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= 390, `#${id} on the screen (${box.x}..${box.x + box.width})`);
+    }
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
+    await page.locator('#board').scrollIntoViewIfNeeded();
+    await shot(page, 'defects-3b-phone-game-over');
     assert.deepEqual(errors, []);
   } finally {
     await phone.close();
