@@ -154,12 +154,10 @@ void RedisPrimary::adopt(const std::string& host, int port, const char* why) {
              (from.empty() ? "" : from + " -> ") + host + ":" + std::to_string(port) + " (" + why +
                  ")");
     }
-    std::vector<std::function<void()>> listeners;
-    {
-        std::lock_guard lock(listenersMutex_);
-        for (const auto& [handle, listener] : listeners_) listeners.push_back(listener);
-    }
-    for (const auto& listener : listeners) listener();
+    // Called under the lock, so that removeListener() waits for a call in progress and the
+    // listener's owner may go once it returns.
+    std::lock_guard lock(listenersMutex_);
+    for (const auto& [handle, listener] : listeners_) listener();
 }
 
 RedisContextPtr RedisPrimary::connect(std::chrono::milliseconds timeout, std::string* error) {

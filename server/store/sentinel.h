@@ -69,8 +69,9 @@ class RedisPrimary {
     std::uint64_t generation() const { return generation_.load(); }
     // A connection to the primary failed or answered READONLY: ask the sentinels now.
     void suspect();
-    // Called (from the watcher or a suspect()ing thread) after every change of primary.
-    // Returns a handle for removeListener.
+    // Called (from the watcher or a suspect()ing thread) after every change of primary; must
+    // not block nor call back into this object. Returns a handle for removeListener, which
+    // waits for a call in progress.
     std::uint64_t addListener(std::function<void()> listener);
     void removeListener(std::uint64_t handle);
 
