@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/json_types.h"
+#include "openings/openings.h"
 
 namespace outpost::server {
 
@@ -210,6 +211,7 @@ std::variant<AnalysisSpec, ApiError> parseAnalysis(
     spec.request.limits = std::move(capped.limits);
     spec.limitsApplied = std::move(capped.applied);
     if (spec.request.multiPv > 1) spec.limitsApplied["multipv"] = spec.request.multiPv;
+    if (auto opening = openingOf(fen, uciMoves)) spec.opening = openingJson(*opening);
     spec.request.fen = fen;
     spec.request.moves = std::move(uciMoves);
     spec.root = std::move(root);
@@ -243,6 +245,7 @@ nlohmann::json analysisResultJson(const JobOutcome& outcome, const AnalysisSpec&
     json["queueWaitMs"] = outcome.timing.queueWaitMs;
     json["searchMs"] = outcome.timing.searchMs;
     json["stopped"] = result.stopped;
+    if (!spec.opening.is_null()) json["opening"] = spec.opening;
     // How often each search technique fired, so a client can see what a switch changes.
     nlohmann::json stats = nlohmann::json::object();
     for (const auto& [name, count] : result.stats.counters) stats[name] = count;

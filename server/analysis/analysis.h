@@ -19,6 +19,7 @@ struct AnalysisSpec {
     SearchRequest request;
     nlohmann::json limitsApplied;
     std::shared_ptr<const ChessState> root;  // the position searched: SAN and score sign
+    nlohmann::json opening;  // {eco, name} reached by fen + moves (openings/), null when none
 };
 
 // `limits` object -> LimitsSpec. 400 for wrong types or unknown fields, 422 for values <= 0.

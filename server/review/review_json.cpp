@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "openings/openings.h"
+
 namespace outpost::server::review {
 
 namespace {
@@ -97,6 +99,7 @@ nlohmann::json reviewJson(const ReviewGame& game, const ReviewState& state) {
     json["initialFen"] = game.initialFen;
     json["moves"] = game.moves;
     json["san"] = game.san;
+    addOpening(json, game.initialFen, game.moves);
     json["limitsApplied"] = state.limitsApplied;
     if (state.timeCapped > 0) json["timeCapped"] = state.timeCapped;
     json["done"] = positionsDone(state);
