@@ -37,6 +37,7 @@ async function startWithFriend(options = {}) {
   const url = new URL(invite);
   assert.equal(url.searchParams.get('game'), id);
   assert.ok(new URLSearchParams(url.hash.slice(1)).get('invite'), 'the token travels in the fragment');
+  if (options.clock) await shot(a, 'friend-0-invite');
   await b.goto(invite);
   await b.waitForFunction((gameId) => window.outpost?.snapshot().game?.id === gameId, id);
   return { id, a, b };

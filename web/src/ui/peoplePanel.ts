@@ -66,7 +66,7 @@ export class PeoplePanel {
         item.className = 'presence-item';
         item.dataset.side = side;
         item.dataset.online = online === undefined ? 'unknown' : String(online);
-        const who = side === mySide ? 'You' : sideName(side);
+        const who = !mySide ? sideName(side) : side === mySide ? 'You' : 'Your friend';
         item.textContent = `${who}: ${online === undefined ? '…' : online ? 'here' : 'away'}`;
         return item;
       }),

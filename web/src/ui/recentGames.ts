@@ -39,7 +39,7 @@ function describe(game: GameSummary): string {
         : 'Analysis board'
       : `Outpost${game.engine.level ? ` level ${game.engine.level}` : ''} (${game.engine.side})`;
   const moves = Math.ceil(game.moveCount / 2);
-  const state = game.status === 'ongoing' ? `${game.turn} to move` : game.result;
+  const state = game.status === 'ongoing' ? `${game.turn} to move` : game.status === 'aborted' ? 'aborted' : game.result;
   return `${opponent} · ${moves} move${moves === 1 ? '' : 's'} · ${state}`;
 }
 
