@@ -1,5 +1,6 @@
 #include "handlers/engine_info_handler.h"
 
+#include "core/cpu.h"
 #include "engine.h"
 #include "games/game_service.h"
 #include "http/json_response.h"
@@ -36,7 +37,11 @@ nlohmann::json engineInfoJson(const ServerConfig& config) {
               {"maxMovetimeMs", config.maxMovetimeMs},
               {"maxMultiPv", config.maxMultiPv},
               {"defaultMovetimeMs", config.defaultMovetimeMs}}},
-            {"searchThreads", config.effectiveSearchThreads()}};
+            {"searchThreads", config.effectiveSearchThreads()},
+            // The code paths this process picked for its CPU at start (engine/core/cpu.h).
+            {"cpu",
+             {{"kernel", kernelName(cpuChoice().kernel)},
+              {"sliders", slidersName(cpuChoice().sliders)}}}};
 }
 
 Response handleEngineInfo(const Request& request, const ServerContext& context) {
