@@ -40,10 +40,11 @@ FROM debian:12-slim AS runtime
 ENV DEBIAN_FRONTEND=noninteractive
 # The user has a fixed uid/gid (999) so that orchestrators can state it as a number
 # (docker/k8s/outpost.yaml: runAsUser, runAsNonRoot) and volumes keep their owner across images.
-# Runtime libraries only: SQLite (embedded store) and hiredis (shared store). Boost.Asio/Beast
+# Runtime libraries only: SQLite (embedded store), hiredis (shared store) and zlib (the page's
+# files gzipped; already in the base image, named so it stays). Boost.Asio/Beast
 # and nlohmann/json are header-only; libstdc++ is in the base image.
 RUN apt-get update -q && \
-    apt-get install -y -q --no-install-recommends libsqlite3-0 libhiredis0.14 && \
+    apt-get install -y -q --no-install-recommends libsqlite3-0 libhiredis0.14 zlib1g && \
     rm -rf /var/lib/apt/lists/* && \
     groupadd --system --gid 999 outpost && \
     useradd --system --uid 999 --gid outpost --home-dir /var/lib/outpost \

@@ -4,7 +4,7 @@
 
 # To build the engine, the server and the C++ tests.
 OUTPOST_BUILD_PACKAGES=(build-essential cmake g++ git pkg-config ca-certificates
-    libboost1.81-dev nlohmann-json3-dev catch2 libsqlite3-dev libhiredis-dev)
+    libboost1.81-dev nlohmann-json3-dev catch2 libsqlite3-dev libhiredis-dev zlib1g-dev)
 # To build the board page (web/), once it exists.
 OUTPOST_WEB_PACKAGES=(nodejs npm)
 # Only the test suite needs these: the deployment topology test (redis, nginx, curl),

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
         parts.log = &std::cout;
         parts.store = stores.store;
         parts.bus = stores.bus;
+        parts.analysisCache = stores.analysisCache;
         parts.searchers = makeEngineSearcherFactory(config.hashMb);
         Server server(config, std::move(parts));
         server.handleSignals();

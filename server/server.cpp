@@ -36,6 +36,7 @@ Server::Server(ServerConfig config, ServerParts parts) {
     io_.emplace();
     context_ = std::make_unique<ServerContext>(std::move(config), std::move(parts.store),
                                                std::move(parts.bus), std::move(pool), parts.log);
+    if (parts.analysisCache) context_->analysisCache = std::move(parts.analysisCache);
 }
 
 Server::~Server() {

@@ -1,6 +1,7 @@
 #include "handlers/analysis_handler.h"
 
 #include "analysis/analysis.h"
+#include "analysis/analysis_cache.h"
 #include "analysis/search_record.h"
 #include "handlers/ordered_stream.h"
 #include "http/json_response.h"
@@ -45,6 +46,7 @@ void handleAnalysis(ServerContext& context, const Request& request, const Client
     callbacks.onDone = [&context, client, spec, stream, sink, streaming, version, keepAlive,
                         jobId](const JobOutcome& outcome) {
         recordSearch(context, "http", jobId->load(), client, outcome);
+        feedAnalysisCache(context, *spec, outcome);
         if (!outcome.error.empty()) {
             // Validated before queueing, so this is the engine disagreeing with us.
             if (streaming) {

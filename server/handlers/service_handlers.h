@@ -1,4 +1,4 @@
-// Operational routes and the board page: pure functions from request to response.
+// Operational routes: pure functions from request to response.
 #pragma once
 
 #include <string>
@@ -12,9 +12,5 @@ Response handleHealth(const Request& request);
 Response handleReady(const Request& request, ServerContext& context);
 Response handleMetrics(const Request& request, ServerContext& context);
 Response handleOpenApi(const Request& request);
-// GET/HEAD of a file under webRoot ("/" is index.html); 404 for missing files and for paths that
-// try to leave the root.
-Response handleStaticFile(const Request& request, const std::string& webRoot);
-std::string contentTypeFor(const std::string& path);
 
 }  // namespace outpost::server

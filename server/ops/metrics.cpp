@@ -194,6 +194,12 @@ std::string Metrics::render(const MetricGauges& gauges) const {
     single(out, "outpost_accept_errors_total",
            "Failed accept() calls (such as EMFILE), each followed by a pause.", "counter",
            acceptErrors_.load(std::memory_order_relaxed));
+    single(out, "outpost_analysis_cache_hits_total",
+           "GET /api/v1/analysis answered from the analysis cache (200 or 304).", "counter",
+           analysisCacheHits_.load(std::memory_order_relaxed));
+    single(out, "outpost_analysis_cache_misses_total",
+           "GET /api/v1/analysis answered 404 not_cached.", "counter",
+           analysisCacheMisses_.load(std::memory_order_relaxed));
     return out;
 }
 

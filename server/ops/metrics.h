@@ -63,6 +63,9 @@ class Metrics {
     std::uint64_t acceptErrors() const { return acceptErrors_.load(std::memory_order_relaxed); }
     // A per-address quota refused something (quota: games, streams, websockets, ...).
     void quotaRefused(const std::string& quota);
+    // GET /api/v1/analysis found the position in the analysis cache, or did not.
+    void analysisCacheHit() { analysisCacheHits_.fetch_add(1, std::memory_order_relaxed); }
+    void analysisCacheMiss() { analysisCacheMisses_.fetch_add(1, std::memory_order_relaxed); }
 
     std::string render(const MetricGauges& gauges) const;
 
@@ -85,6 +88,8 @@ class Metrics {
     std::map<std::string, std::uint64_t> internalErrors_;
     std::map<std::string, std::uint64_t> quotaRefusals_;
     std::atomic<std::uint64_t> acceptErrors_{0};
+    std::atomic<std::uint64_t> analysisCacheHits_{0};
+    std::atomic<std::uint64_t> analysisCacheMisses_{0};
 };
 
 }  // namespace outpost::server

@@ -4,10 +4,11 @@
 #include <stdexcept>
 
 #include "ops/logger.h"
-
 #include "store/memory_game_store.h"
+#include "store/redis_analysis_cache.h"
 #include "store/redis_event_bus.h"
 #include "store/redis_game_store.h"
+#include "store/sqlite_analysis_cache.h"
 #include "store/sqlite_game_store.h"
 
 namespace outpost::server {
@@ -21,6 +22,7 @@ StoreSettings storeSettingsFor(const ServerConfig& config) {
     StoreSettings settings;
     settings.finishedRetention = kHoursPerDay * config.retentionDays;
     settings.unfinishedRetention = kHoursPerDay * config.unfinishedRetentionDays;
+    settings.analysisCacheEntries = config.analysisCacheEntries;
     if (config.store == "redis") {
         settings.redisUrl = config.redisUrl;
         settings.redisSentinels = config.redisSentinels;
@@ -65,6 +67,11 @@ StoreSelection selectGameStores(const StoreSettings& settings) {
         busOptions.primary = selection.primary;
         selection.store = std::make_shared<RedisGameStore>(storeOptions);
         selection.bus = std::make_shared<RedisEventBus>(busOptions);
+        RedisAnalysisCacheOptions cacheOptions;
+        cacheOptions.url = settings.redisUrl;
+        cacheOptions.primary = selection.primary;
+        cacheOptions.capacity = settings.analysisCacheEntries;
+        selection.analysisCache = std::make_shared<RedisAnalysisCache>(cacheOptions);
         // The URL may carry a password: log only where it points.
         if (!settings.redisSentinels.empty()) {
             const RedisEndpoint primary = selection.primary->endpoint();
@@ -80,6 +87,7 @@ StoreSelection selectGameStores(const StoreSettings& settings) {
         return selection;
     }
     selection.bus = std::make_shared<MemoryEventBus>();
+    selection.analysisCache = makeMemoryAnalysisCache(settings.analysisCacheEntries);
     if (settings.dbPath.empty() || settings.dbPath == kInMemoryPath) {
         selection.store = std::make_shared<MemoryGameStore>();
         selection.description = "memory";
@@ -97,6 +105,10 @@ StoreSelection selectGameStores(const StoreSettings& settings) {
             " (choose a writable file with --sqlite-path / OUTPOST_SQLITE_PATH,"
             " or another store with --store)");
     }
+    SqliteAnalysisCacheOptions cacheOptions;
+    cacheOptions.path = settings.dbPath;
+    cacheOptions.capacity = settings.analysisCacheEntries;
+    selection.analysisCache = std::make_shared<SqliteAnalysisCache>(cacheOptions);
     selection.description = "sqlite:" + settings.dbPath;
     return selection;
 }

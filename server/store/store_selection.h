@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config.h"
+#include "store/analysis_cache_store.h"
 #include "store/game_store.h"
 #include "store/sentinel.h"
 
@@ -25,6 +26,8 @@ struct StoreSettings {
     std::chrono::seconds finishedRetention = kKeepFinishedForever;
     // Unfinished games untouched this long are removed (SQLite, Redis); zero keeps them.
     std::chrono::seconds unfinishedRetention = kKeepForever;
+    // Positions the analysis cache keeps (--analysis-cache-entries).
+    std::size_t analysisCacheEntries = kDefaultAnalysisCacheEntries;
     // Sentinel (with redisUrl): host:port of each sentinel, and the primary's name there.
     std::vector<std::string> redisSentinels{};
     std::string redisMasterName = "outpost";
@@ -36,8 +39,11 @@ struct StoreSettings {
 struct StoreSelection {
     std::shared_ptr<GameStore> store;
     std::shared_ptr<GameEventBus> bus;
+    // The analysis cache beside the games: in Redis with the Redis store (shared by the
+    // replicas), in the SQLite file with the SQLite store, else in memory.
+    std::shared_ptr<AnalysisCacheStore> analysisCache;
     std::string description;  // for the start-up log line, e.g. "sqlite:/var/lib/outpost/games.db"
-    // Redis with Sentinel: where the primary is, shared by the store and bus; null else.
+    // Redis with Sentinel: where the primary is, shared by the store, bus and cache; null else.
     std::shared_ptr<RedisPrimary> primary{};
 };
 

@@ -1,0 +1,165 @@
+#include "handlers/cached_analysis_handler.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "analysis/analysis_cache.h"
+#include "handlers/static_handler.h"
+#include "http/json_response.h"
+#include "ops/sha256.h"
+
+namespace outpost::server {
+
+namespace {
+
+constexpr int kRetryAfterUnavailableSeconds = 1;
+constexpr std::size_t kEtagHexDigits = 32;
+
+struct CachedQuery {
+    std::string fen;
+    int multipv = 1;
+};
+
+ApiError badRequest(std::string message) {
+    return ApiError{http::status::bad_request, "bad_request", std::move(message)};
+}
+
+int hexValue(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// Undoes %XX escapes and '+' (a space in a query); nullopt when an escape is malformed.
+std::optional<std::string> queryDecode(std::string_view text) {
+    std::string decoded;
+    decoded.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '+') {
+            decoded += ' ';
+        } else if (text[i] != '%') {
+            decoded += text[i];
+        } else {
+            if (i + 2 >= text.size()) return std::nullopt;
+            const int high = hexValue(text[i + 1]);
+            const int low = hexValue(text[i + 2]);
+            if (high < 0 || low < 0) return std::nullopt;
+            decoded += static_cast<char>(high * 16 + low);
+            i += 2;
+        }
+    }
+    return decoded;
+}
+
+// multipv: a positive integer (the POST body's rules: not an integer 400, not positive 422,
+// above --max-multipv clamped).
+constexpr std::size_t kMaxIntDigits = 9;
+
+std::variant<int, ApiError> parseMultipv(const std::string& text, int maxMultiPv) {
+    const bool negative = !text.empty() && text.front() == '-';
+    std::string digits = text.substr(negative ? 1 : 0);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        return badRequest("'multipv' must be an integer");
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+    if (negative || digits.empty()) {
+        return ApiError{http::status::unprocessable_entity, "invalid_value",
+                        "'multipv' must be positive"};
+    }
+    if (digits.size() > kMaxIntDigits) return maxMultiPv;
+    return std::min(std::stoi(digits), maxMultiPv);
+}
+
+std::variant<CachedQuery, ApiError> parseQuery(std::string_view target, int maxMultiPv) {
+    const auto mark = target.find('?');
+    std::string_view query = mark == std::string_view::npos ? "" : target.substr(mark + 1);
+    query = query.substr(0, query.find('#'));
+    std::optional<std::string> fen;
+    std::optional<std::string> multipv;
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        const std::string_view parameter = query.substr(0, amp);
+        query = amp == std::string_view::npos ? "" : query.substr(amp + 1);
+        if (parameter.empty()) continue;
+        const auto eq = parameter.find('=');
+        const auto name = queryDecode(parameter.substr(0, eq));
+        const auto value =
+            queryDecode(eq == std::string_view::npos ? "" : parameter.substr(eq + 1));
+        if (!name || !value) return badRequest("malformed percent-encoding in the query");
+        std::optional<std::string>* slot = *name == "fen"       ? &fen
+                                           : *name == "multipv" ? &multipv
+                                                                : nullptr;
+        if (!slot) {
+            return badRequest("unknown query parameter '" + *name + "' (expected fen and multipv)");
+        }
+        if (*slot) return badRequest("query parameter '" + *name + "' given twice");
+        *slot = *value;
+    }
+    if (!fen || fen->empty()) return badRequest("query parameter 'fen' is required");
+    CachedQuery parsed;
+    parsed.fen = std::move(*fen);
+    if (multipv) {
+        auto number = parseMultipv(*multipv, maxMultiPv);
+        if (auto* error = std::get_if<ApiError>(&number)) return *error;
+        parsed.multipv = std::get<int>(number);
+    }
+    return parsed;
+}
+
+}  // namespace
+
+Response handleCachedAnalysis(ServerContext& context, const Request& request) {
+    auto parsed = parseQuery(std::string_view(request.target().data(), request.target().size()),
+                             context.config.maxMultiPv);
+    if (auto* error = std::get_if<ApiError>(&parsed)) return errorFor(request, *error);
+    const CachedQuery& query = std::get<CachedQuery>(parsed);
+    std::vector<std::string> noMoves;
+    auto position = loadPosition(query.fen, {}, noMoves);
+    if (auto* error = std::get_if<ApiError>(&position)) return errorFor(request, *error);
+    const std::string key = analysisCacheKey(std::get<ChessState>(position));
+
+    AnalysisCacheRead read = context.analysisCache->get(key);
+    if (read.status == StoreStatus::Unavailable) {
+        return errorFor(request, http::status::service_unavailable, "store_unavailable",
+                        "the analysis cache is unavailable", kRetryAfterUnavailableSeconds);
+    }
+    std::optional<nlohmann::json> answer;
+    if (read.status == StoreStatus::Ok)
+        answer = cachedAnalysisAnswer(read.slots, key, query.multipv);
+    if (!answer) {
+        context.metrics.analysisCacheMiss();
+        Response missing =
+            errorFor(request, http::status::not_found, "not_cached",
+                     "no analysis of this position with " + std::to_string(query.multipv) +
+                         " line(s) is cached; POST /api/v1/analysis makes one");
+        missing.set(http::field::cache_control, "no-cache");
+        return missing;
+    }
+    context.metrics.analysisCacheHit();
+
+    Response response = jsonFor(request, http::status::ok, *answer);
+    const std::string etag = "\"" + sha256Hex(response.body()).substr(0, kEtagHexDigits) + "\"";
+    const std::string cacheControl =
+        "public, max-age=" + std::to_string(kCachedAnalysisMaxAgeSeconds);
+    const auto ifNoneMatch = request[http::field::if_none_match];
+    if (!ifNoneMatch.empty() &&
+        etagMatches(std::string_view(ifNoneMatch.data(), ifNoneMatch.size()), etag)) {
+        Response notModified{http::status::not_modified, request.version()};
+        notModified.keep_alive(request.keep_alive());
+        notModified.set(http::field::etag, etag);
+        notModified.set(http::field::cache_control, cacheControl);
+        return notModified;
+    }
+    response.set(http::field::etag, etag);
+    response.set(http::field::cache_control, cacheControl);
+    if (request.method() == http::verb::head) {
+        const auto length = response.body().size();
+        response.body().clear();
+        response.content_length(length);
+    }
+    return response;
+}
+
+}  // namespace outpost::server

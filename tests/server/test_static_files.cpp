@@ -1,0 +1,197 @@
+// The board page's files: served from memory with validators (hashed assets immutable for a
+// year, everything else revalidated by ETag, 304 on a match), gzipped for clients that accept
+// it, a rebuilt page picked up, no escape from the root.
+#include <unistd.h>
+#include <zlib.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "handlers/static_handler.h"
+#include "test_support.h"
+
+using namespace outpost::server;
+using namespace outpost::server::testing;
+using http::verb;
+
+namespace {
+
+std::string gunzip(const std::string& data) {
+    z_stream stream{};
+    REQUIRE(inflateInit2(&stream, 15 + 16) == Z_OK);
+    std::string out(data.size() * 20 + 1024, '\0');
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+    stream.avail_in = static_cast<uInt>(data.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = static_cast<uInt>(out.size());
+    const int status = inflate(&stream, Z_FINISH);
+    out.resize(stream.total_out);
+    inflateEnd(&stream);
+    REQUIRE(status == Z_STREAM_END);
+    return out;
+}
+
+// A web root of its own, removed at the end.
+struct WebRoot {
+    WebRoot() {
+        std::filesystem::create_directories(path / "assets");
+        write("index.html", page);
+        write("assets/index-DMD2RVAF.js", script);
+        write("assets/index-fiQP-kbR.css", "body{margin:0}");
+        write("favicon.png", std::string("\x89PNG\r\n\x1a\n", 8) + std::string(300, 'x'));
+    }
+    ~WebRoot() { std::filesystem::remove_all(path); }
+    void write(const std::string& name, const std::string& contents) const {
+        std::ofstream(path / name, std::ios::binary) << contents;
+    }
+
+    const std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("outpost-static-" + std::to_string(::getpid()));
+    const std::string page = "<!doctype html><title>Outpost</title>" + std::string(2000, ' ') +
+                             "<script type=module src=./assets/index-DMD2RVAF.js></script>";
+    const std::string script = "console.log('board');\n" + std::string(4000, ';');
+};
+
+std::string header(const std::shared_ptr<RecordingSink>& sink, http::field field) {
+    return std::string(sink->response()[field]);
+}
+
+}  // namespace
+
+TEST_CASE("static files: hashed asset names", "[server][static]") {
+    CHECK(isHashedAssetName("assets/index-DMD2RVAF.js"));
+    CHECK(isHashedAssetName("assets/index-fiQP-kbR.css"));  // the hash may hold '-'
+    CHECK(isHashedAssetName("assets/vendor-a_b-C9d0.js"));
+    CHECK_FALSE(isHashedAssetName("index.html"));
+    CHECK_FALSE(isHashedAssetName("assets/app.js"));
+    CHECK_FALSE(isHashedAssetName("assets/index-SHORT.js"));
+    CHECK_FALSE(isHashedAssetName("assets/sub/index-DMD2RVAF.js"));
+    CHECK_FALSE(isHashedAssetName("other/index-DMD2RVAF.js"));
+}
+
+TEST_CASE("static files: Accept-Encoding and If-None-Match parsing", "[server][static]") {
+    CHECK(acceptsGzip("gzip"));
+    CHECK(acceptsGzip("gzip, deflate, br"));
+    CHECK(acceptsGzip("br;q=1.0, GZIP;q=0.5"));
+    CHECK_FALSE(acceptsGzip(""));
+    CHECK_FALSE(acceptsGzip("br, deflate"));
+    CHECK_FALSE(acceptsGzip("gzip;q=0"));
+    CHECK_FALSE(acceptsGzip("gzip; q=0.000"));
+    CHECK_FALSE(acceptsGzip("x-gzip2"));
+    CHECK(etagMatches("\"abc\"", "\"abc\""));
+    CHECK(etagMatches("\"x\", W/\"abc\"", "\"abc\""));
+    CHECK(etagMatches("*", "\"abc\""));
+    CHECK_FALSE(etagMatches("\"abcd\"", "\"abc\""));
+}
+
+TEST_CASE("static files: validators, 304, gzip, 404 and no escape from the root",
+          "[server][static]") {
+    WebRoot root;
+    ServerConfig config = testConfig();
+    config.webRoot = root.path.string();
+    HandlerFixture f(config);
+
+    auto index = f.call(verb::get, "/");
+    REQUIRE(index->status() == 200);
+    CHECK(index->response().body() == root.page);
+    CHECK(header(index, http::field::content_type) == "text/html; charset=utf-8");
+    CHECK(header(index, http::field::cache_control) == "no-cache");
+    CHECK(header(index, http::field::vary) == "Accept-Encoding");
+    CHECK(header(index, http::field::content_encoding).empty());
+    CHECK_FALSE(std::string(index->response()["Content-Security-Policy"]).empty());
+    const std::string etag = header(index, http::field::etag);
+    REQUIRE(etag.size() > 2);
+    CHECK(etag.front() == '"');
+    CHECK(header(f.call(verb::get, "/index.html"), http::field::etag) == etag);
+
+    auto notModified = f.call(verb::get, "/", "", {{"If-None-Match", etag}});
+    CHECK(notModified->status() == 304);
+    CHECK(notModified->response().body().empty());
+    CHECK(header(notModified, http::field::etag) == etag);
+    CHECK(header(notModified, http::field::cache_control) == "no-cache");
+    CHECK(f.call(verb::get, "/", "", {{"If-None-Match", "\"stale\""}})->status() == 200);
+
+    // gzip: a smaller body that decompresses to the file, its own ETag, and a 304 for it too.
+    auto gzipped = f.call(verb::get, "/", "", {{"Accept-Encoding", "gzip, deflate, br"}});
+    REQUIRE(gzipped->status() == 200);
+    CHECK(header(gzipped, http::field::content_encoding) == "gzip");
+    CHECK(header(gzipped, http::field::vary) == "Accept-Encoding");
+    CHECK(gzipped->response().body().size() < root.page.size());
+    CHECK(gunzip(gzipped->response().body()) == root.page);
+    const std::string gzipEtag = header(gzipped, http::field::etag);
+    CHECK(gzipEtag != etag);
+    CHECK(f.call(verb::get, "/", "", {{"Accept-Encoding", "gzip"}, {"If-None-Match", gzipEtag}})
+              ->status() == 304);
+    CHECK(header(f.call(verb::get, "/", "", {{"Accept-Encoding", "gzip;q=0"}}),
+                 http::field::content_encoding)
+              .empty());
+
+    // A hashed asset: cached for a year.
+    auto script = f.call(verb::get, "/assets/index-DMD2RVAF.js", "", {{"Accept-Encoding", "gzip"}});
+    REQUIRE(script->status() == 200);
+    CHECK(header(script, http::field::cache_control) == "public, max-age=31536000, immutable");
+    CHECK(header(script, http::field::content_type) == "text/javascript; charset=utf-8");
+    CHECK(gunzip(script->response().body()) == root.script);
+    CHECK(header(f.call(verb::get, "/assets/index-fiQP-kbR.css"), http::field::cache_control) ==
+          "public, max-age=31536000, immutable");
+
+    // An image is sent as it is (no gzip, no Vary), revalidated.
+    auto image = f.call(verb::get, "/favicon.png", "", {{"Accept-Encoding", "gzip"}});
+    REQUIRE(image->status() == 200);
+    CHECK(header(image, http::field::content_encoding).empty());
+    CHECK(header(image, http::field::vary).empty());
+    CHECK(header(image, http::field::content_type) == "image/png");
+
+    // HEAD: the headers and length of GET, no body.
+    auto head = f.call(verb::head, "/index.html", "", {{"Accept-Encoding", "gzip"}});
+    REQUIRE(head->status() == 200);
+    CHECK(head->response().body().empty());
+    CHECK(header(head, http::field::content_length) ==
+          std::to_string(gzipped->response().body().size()));
+
+    CHECK(f.call(verb::get, "/missing.js")->status() == 404);
+    CHECK(f.call(verb::get, "/missing.js")->errorCode() == "not_found");
+    CHECK(f.call(verb::get, "/../../etc/passwd")->status() == 404);
+    CHECK(f.call(verb::get, "/assets/../index.html")->status() == 404);
+    CHECK(f.call(verb::get, "/assets/%2e%2e/index.html")->status() == 404);
+    CHECK(f.call(verb::get, "/assets\\..\\index.html")->status() == 404);
+    CHECK(f.call(verb::get, "/assets")->status() == 404);  // a directory is not a file
+    CHECK(f.call(verb::post, "/index.html")->status() == 405);
+}
+
+TEST_CASE("static files: a rebuilt page is served whole, a build in progress is not",
+          "[server][static]") {
+    WebRoot root;
+    StaticFiles files(root.path.string(), std::chrono::milliseconds(0));
+    auto before = files.find("index.html");
+    REQUIRE(before);
+    CHECK(files.find("assets/index-DMD2RVAF.js"));
+
+    // A build begins: the folder is emptied (Vite's emptyOutDir). The last build stays served.
+    std::filesystem::remove(root.path / "index.html");
+    std::filesystem::remove(root.path / "assets" / "index-DMD2RVAF.js");
+    CHECK(files.find("index.html") == before);
+    CHECK(files.find("assets/index-DMD2RVAF.js"));
+
+    // The build ends: the new page and its assets, and the old assets are gone.
+    root.write("assets/index-NEWHASH1.js", "console.log('new')");
+    root.write("index.html", "<!doctype html><script src=./assets/index-NEWHASH1.js></script>");
+    auto after = files.find("index.html");
+    REQUIRE(after);
+    CHECK(after->body.find("NEWHASH1") != std::string::npos);
+    CHECK(after->etag != before->etag);
+    CHECK(files.find("assets/index-NEWHASH1.js"));
+    CHECK_FALSE(files.find("assets/index-DMD2RVAF.js"));
+}
+
+TEST_CASE("static files: a file is read once, not on every request", "[server][static]") {
+    WebRoot root;
+    StaticFiles files(root.path.string(), std::chrono::hours(1));
+    auto first = files.find("index.html");
+    REQUIRE(first);
+    root.write("index.html", "changed");
+    // Within the recheck interval the table is not looked at again.
+    CHECK(files.find("index.html") == first);
+    CHECK_FALSE(files.find("nothing.html"));
+}
