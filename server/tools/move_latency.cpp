@@ -16,6 +16,7 @@
 #include <boost/beast/http.hpp>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -36,6 +37,8 @@ using nlohmann::json;
 constexpr int kHttpVersion = 11;
 // An engine reply that has not come after this long fails the run (the server is stuck).
 constexpr auto kReplyTimeout = std::chrono::seconds(30);
+// A creation refused with 503/429 is tried again this many times.
+constexpr int kCreateRetries = 30;
 
 struct Options {
     std::string host = "127.0.0.1";
@@ -66,13 +69,30 @@ struct Results {
 // One keep-alive HTTP connection, used by one player thread.
 class Connection {
   public:
-    explicit Connection(const Options& options) : stream_(io_) {
-        tcp::resolver resolver(io_);
-        stream_.connect(resolver.resolve(options.host, options.port));
-    }
+    explicit Connection(const Options& options) : options_(options), stream_(io_) { connect(); }
+    // Sends a request; a connection the server closed meanwhile (an idle keep-alive) is opened
+    // again once. A move sent twice is refused by its version, never played twice.
     http::response<http::string_body> request(http::verb verb, const std::string& target,
                                               const std::string& body = "",
                                               const std::string& token = "") {
+        try {
+            return send(verb, target, body, token);
+        } catch (const boost::system::system_error&) {
+            beast::error_code ignored;
+            stream_.socket().close(ignored);
+            buffer_.clear();
+            connect();
+            return send(verb, target, body, token);
+        }
+    }
+
+  private:
+    void connect() {
+        tcp::resolver resolver(io_);
+        stream_.connect(resolver.resolve(options_.host, options_.port));
+    }
+    http::response<http::string_body> send(http::verb verb, const std::string& target,
+                                           const std::string& body, const std::string& token) {
         http::request<http::string_body> request{verb, target, kHttpVersion};
         request.set(http::field::host, "localhost");
         request.set(http::field::content_type, "application/json");
@@ -85,7 +105,7 @@ class Connection {
         return response;
     }
 
-  private:
+    const Options& options_;
     net::io_context io_;
     beast::tcp_stream stream_;
     beast::flat_buffer buffer_;
@@ -99,6 +119,17 @@ void play(const Options& options, int player, Results& results) {
     auto newGame = [&] {
         const json body = {{"engine", {{"side", "black"}, {"level", options.level}}}};
         auto created = connection.request(http::verb::post, "/api/v1/games", body.dump());
+        // Refused while the engine's replies fall behind (at_capacity) or over a quota: try
+        // again after Retry-After, as a browser would.
+        for (int retry = 0;
+             retry < kCreateRetries && (created.result_int() == 503 || created.result_int() == 429);
+             ++retry) {
+            int seconds = 1;
+            if (auto it = created.find(http::field::retry_after); it != created.end())
+                seconds = std::max(1, std::atoi(std::string(it->value()).c_str()));
+            std::this_thread::sleep_for(std::chrono::seconds(seconds));
+            created = connection.request(http::verb::post, "/api/v1/games", body.dump());
+        }
         if (created.result_int() != 201) {
             results.fail("create: " + std::to_string(created.result_int()));
             return false;
