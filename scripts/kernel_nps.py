@@ -2,7 +2,8 @@
 """Nodes per second of each evaluation kernel and slider method, for one or more builds, measured
 in one run (docs/performance.md, "One portable binary").
 
-    scripts/kernel_nps.py [--rounds N] [--depth D] NAME=PATH/TO/outpost [NAME=PATH ...]
+    scripts/kernel_nps.py [--rounds N] [--depth D] [--kernels LIST] [--sliders LIST]
+                          NAME=PATH/TO/outpost [NAME=PATH ...]
 
 Every build runs `outpost bench` once per kernel (scalar, sse2, avx2, avx512; OUTPOST_KERNEL)
 that this CPU runs, with the build's own slider choice; once per slider method (magic, pext;
@@ -51,6 +52,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--depth", type=int, default=None, help="bench depth (default: bench's own)")
+    parser.add_argument("--kernels", default=",".join(KERNELS),
+                        help="kernels to force, comma-separated (empty: none)")
+    parser.add_argument("--sliders", default=",".join(SLIDERS),
+                        help="slider methods to force, comma-separated (empty: none)")
     parser.add_argument("builds", nargs="+", help="NAME=PATH to an outpost binary")
     args = parser.parse_args()
     builds = [b.split("=", 1) for b in args.builds]
@@ -62,7 +67,9 @@ def main():
         if own and own["paths"] == "fixed at compile time":
             continue  # the environment changes nothing there
         # Each kernel with the build's own slider choice, each slider method with its own kernel.
-        wanted = [(k, None) for k in KERNELS] + [(None, s) for s in SLIDERS]
+        kernels = [k for k in args.kernels.split(",") if k]
+        sliders_list = [s for s in args.sliders.split(",") if s]
+        wanted = [(k, None) for k in kernels] + [(None, s) for s in sliders_list]
         seen = {own["paths"]} if own else set()
         for kernel, sliders in wanted:
             probe, error = run_bench(binary, 1, kernel, sliders)
