@@ -458,12 +458,12 @@ TEST_CASE("handlers: engine replies, not your turn, takeback, resign",
     REQUIRE(alone->status() == 409);
     REQUIRE(alone->errorCode() == "takeback_needs_consent");
 
-    // engine-move with its own limits.
+    // engine-move with its own limits (Black's turn: Black's token).
     auto em = f.call(verb::post, "/api/v1/games/" + id2 + "/engine-move",
-                     R"({"limits":{"depth":1}})", bearer(token2));
+                     R"({"limits":{"depth":1}})", bearer(f.lastInviteToken));
     REQUIRE(em->status() == 200);
     REQUIRE(em->json()["engineMove"]["depth"] == 1);
-    REQUIRE(em->json()["moves"].size() == 1);
+    REQUIRE(em->json()["moves"].size() == 2);
 }
 
 TEST_CASE("handlers: the engine moves first when it has White", "[server][handlers][games]") {

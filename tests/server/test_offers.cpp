@@ -555,3 +555,25 @@ TEST_CASE("offers: the stores keep the offers", "[server][offers][store]") {
     CHECK_FALSE(toStoredJson(game).contains("drawOffer"));
     CHECK(gameRecordFromStoredJson(toStoredJson(game)).takebackOffer.empty());
 }
+
+TEST_CASE("offers: the grace and heartbeat flags, and their environment variables",
+          "[server][offers][config]") {
+    const char* argv[] = {"outpost-server", "--player-gone-grace", "5000"};
+    auto parsed = parseConfig(3, argv);
+    REQUIRE(parsed.config);
+    CHECK(parsed.config->playerGoneGraceMs == 5000);
+    CHECK(parsed.config->presenceHeartbeatMs == 10000);
+    const std::function<const char*(const char*)> env = [](const char* name) -> const char* {
+        if (std::string(name) == "OUTPOST_PLAYER_GONE_GRACE") return "7000";
+        if (std::string(name) == "OUTPOST_PRESENCE_HEARTBEAT") return "250";
+        return nullptr;
+    };
+    const char* bare[] = {"outpost-server"};
+    auto fromEnv = parseConfig(1, bare, &env);
+    REQUIRE(fromEnv.config);
+    CHECK(fromEnv.config->playerGoneGraceMs == 7000);
+    CHECK(fromEnv.config->presenceHeartbeatMs == 250);
+    CHECK(ServerConfig{}.playerGoneGraceMs == 60000);
+    const char* bad[] = {"outpost-server", "--player-gone-grace", "-1"};
+    CHECK_FALSE(parseConfig(3, bad).config);
+}
