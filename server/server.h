@@ -27,8 +27,8 @@ struct ServerParts {
     std::shared_ptr<GameEventBus> bus;  // default: in memory
     // Finished analyses for GET /api/v1/analysis; default: in memory (--analysis-cache-entries).
     std::shared_ptr<AnalysisCacheStore> analysisCache;
-    SearcherFactory searchers;          // required (main: engines sharing one table)
-    std::ostream* log = nullptr;        // JSON log lines; null: none
+    SearcherFactory searchers;    // required (main: engines sharing one table)
+    std::ostream* log = nullptr;  // JSON log lines; null: none
 };
 
 class Server {

@@ -55,8 +55,8 @@ class GameService {
     // move is stored (the engine's reply, when one is owed, is searched meanwhile and reaches
     // the game's subscribers); `waitForEngine`: after the engine's reply, with engineMove.
     void move(const std::string& id, const std::optional<std::string>& token,
-              const std::string& moveText, std::optional<std::uint64_t> version,
-              bool waitForEngine, const ClientInfo& client, GameDone done);
+              const std::string& moveText, std::optional<std::uint64_t> version, bool waitForEngine,
+              const ClientInfo& client, GameDone done);
     void engineMove(const std::string& id, const std::optional<std::string>& token,
                     const std::optional<LimitsSpec>& limits, const ClientInfo& client,
                     GameDone done);

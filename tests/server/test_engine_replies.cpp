@@ -40,8 +40,8 @@ TEST_CASE(
 
     // With "wait", the answer that would come after the engine's reply.
     auto moved =
-        draining.call(Verb::post, "/api/v1/games/" + id + "/moves",
-                      R"({"move":"e4","wait":true})", {{"Authorization", "Bearer " + token}});
+        draining.call(Verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4","wait":true})",
+                      {{"Authorization", "Bearer " + token}});
     REQUIRE(moved->status() == 202);
     REQUIRE(moved->json()["enginePending"] == true);
     REQUIRE(moved->json()["moves"].size() == 1);
@@ -94,9 +94,9 @@ TEST_CASE(
     auto analysis = f.call(Verb::post, "/api/v1/analysis", R"({"limits":{"depth":2}})", {}, false);
     REQUIRE(f.control->waitStarted(1));
     auto [id, token] = f.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
-    auto moved = f.call(Verb::post, "/api/v1/games/" + id + "/moves",
-                        R"({"move":"d4","wait":true})", {{"Authorization", "Bearer " + token}},
-                        false);
+    auto moved =
+        f.call(Verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"d4","wait":true})",
+               {{"Authorization", "Bearer " + token}}, false);
     // Queued for the searcher, before any analysis: not refused (it used to be 503/429).
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     REQUIRE_FALSE(moved->ended());
@@ -122,13 +122,13 @@ TEST_CASE("engine replies: new games are refused at capacity, running games keep
     auto [second, secondToken] =
         f.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
     f.control->closeGate();
-    auto busy = f.call(Verb::post, "/api/v1/games/" + first + "/moves",
-                       R"({"move":"e4","wait":true})", {{"Authorization", "Bearer " + firstToken}},
-                       false);
+    auto busy =
+        f.call(Verb::post, "/api/v1/games/" + first + "/moves", R"({"move":"e4","wait":true})",
+               {{"Authorization", "Bearer " + firstToken}}, false);
     REQUIRE(f.control->waitStarted(1));
-    auto queued = f.call(Verb::post, "/api/v1/games/" + second + "/moves",
-                         R"({"move":"d4","wait":true})",
-                         {{"Authorization", "Bearer " + secondToken}}, false);
+    auto queued =
+        f.call(Verb::post, "/api/v1/games/" + second + "/moves", R"({"move":"d4","wait":true})",
+               {{"Authorization", "Bearer " + secondToken}}, false);
     std::this_thread::sleep_for(std::chrono::milliseconds(60));  // the queued reply waits
 
     auto refused = f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":2}})");

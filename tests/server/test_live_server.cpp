@@ -45,10 +45,9 @@ TEST_CASE("live server: every route over HTTP, keep-alive", "[server][live]") {
                 .json()["moves"]
                 .size() == 2);
     // Between people a takeback is asked for and accepted (docs/play.md).
-    REQUIRE(client
-                .request(verb::post, "/api/v1/games/" + id + "/takeback/yes", "",
-                         bearer(blackToken))
-                .json()["takebackOffer"] == "black");
+    REQUIRE(
+        client.request(verb::post, "/api/v1/games/" + id + "/takeback/yes", "", bearer(blackToken))
+            .json()["takebackOffer"] == "black");
     REQUIRE(client.request(verb::post, "/api/v1/games/" + id + "/takeback/yes", "", bearer(token))
                 .json()["moves"]
                 .size() == 1);

@@ -236,9 +236,9 @@ TEST_CASE("engine server: playing against the engine", "[server][engine]") {
     REQUIRE(created.status == 201);
     const std::string id = created.json()["id"];
     const std::string token = created.json()["playerToken"];
-    auto reply = client.request(verb::post, "/api/v1/games/" + id + "/moves",
-                                R"({"move":"e4","wait":true})",
-                                {{"Authorization", "Bearer " + token}});
+    auto reply =
+        client.request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4","wait":true})",
+                       {{"Authorization", "Bearer " + token}});
     REQUIRE(reply.status == 200);
     auto game = reply.json();
     REQUIRE(game["moves"].size() == 2);
@@ -272,9 +272,9 @@ TEST_CASE("engine server: every search ends at the time cap, whatever its depth 
     const std::string id = created.json()["id"];
     const std::string token = created.json()["playerToken"];
     const auto started = std::chrono::steady_clock::now();
-    auto reply = client.request(verb::post, "/api/v1/games/" + id + "/moves",
-                                R"({"move":"e4","wait":true})",
-                                {{"Authorization", "Bearer " + token}});
+    auto reply =
+        client.request(verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4","wait":true})",
+                       {{"Authorization", "Bearer " + token}});
     REQUIRE(reply.status == 200);
     REQUIRE(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
     REQUIRE(reply.json()["engineMove"]["limitsApplied"]["timeCapMs"] == 300);
