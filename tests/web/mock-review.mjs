@@ -169,6 +169,11 @@ function classify(winLoss) {
   return 'good';
 }
 
+/** A move's accuracy, 0..100, from its win loss (Lichess's AccuracyPercent, docs/review.md). */
+function moveAccuracy(winLoss) {
+  return Math.max(0, Math.min(100, 103.1668 * Math.exp(-0.04354 * (100 * winLoss)) - 3.1669));
+}
+
 const RANK = { best: 0, good: 1, inaccuracy: 2, mistake: 3, blunder: 4 };
 
 function reviewedMove(state, ply) {
@@ -183,6 +188,7 @@ function reviewedMove(state, ply) {
   const move = state.moves[ply - 1];
   let cls = before.best === move ? 'best' : classify(winLoss);
   const out = { ply, move, san: state.san[ply - 1], side, before: before.score, after: after.score, winBefore, winAfter, winLoss, cpLoss };
+  out.accuracy = Math.round(moveAccuracy(winLoss) * 10) / 10;
   const moverMate = (s) => s.mate !== undefined && s.mate !== 0 && Math.sign(s.mate) === sign;
   const opponentMate = (s) => s.mate !== undefined && s.mate !== 0 && Math.sign(s.mate) === -sign;
   if (moverMate(before.score) && !moverMate(after.score) && !(after.score.mate === 0)) {
@@ -203,9 +209,8 @@ function summary(plies) {
     const mine = plies.filter((m) => m.side === color);
     const mean = (f) => (mine.length ? mine.reduce((s, m) => s + f(m), 0) / mine.length : 0);
     const count = (cls) => mine.filter((m) => m.class === cls).length;
-    const accuracy = (m) => Math.max(0, Math.min(100, 103.1668 * Math.exp(-0.04354 * (100 * m.winLoss)) - 3.1669));
     return {
-      accuracy: Math.round(mean(accuracy) * 10) / 10,
+      accuracy: Math.round(mean((m) => m.accuracy) * 10) / 10,
       inaccuracies: count('inaccuracy'),
       mistakes: count('mistake'),
       blunders: count('blunder'),

@@ -255,3 +255,111 @@ test('a busy server and a failed review are said clearly', async () => {
   await page.unroute('**/api/v1/reviews/failing/stream');
   assert.deepEqual(unexpected(errors), []);
 });
+
+// ---- Lichess's judgement on the page (docs/review.md) -------------------------------------------
+// The server's answers are made up here (routed), so the page's reading of them is checked
+// whatever the engine finds: `good` is "not judged", the per-move `accuracy` is the server's, the
+// running summary is provisional, and a time-capped review says so.
+
+const score = (cp) => ({ cp });
+/** A reviewed move as the server sends it (docs/review.md). */
+function reviewedMove(ply, move, san, cls, accuracy, extra = {}) {
+  return {
+    ply, move, san, side: ply % 2 === 1 ? 'white' : 'black',
+    before: score(20), after: score(20), winBefore: 0.52, winAfter: 0.52, winLoss: 0, cpLoss: 0,
+    accuracy, class: cls, ...extra,
+  };
+}
+
+/** Routes this game's review: the POST answers `review`; its stream and reads repeat it. */
+async function routeReview(page, review) {
+  await page.route('**/api/v1/games/*/review', async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    await route.fulfill({ status: review.status === 'running' ? 202 : 200, contentType: 'application/json', body: JSON.stringify(review) });
+  });
+  await page.route(`**/api/v1/reviews/${review.id}/stream`, (route) =>
+    route.fulfill({ status: 200, contentType: 'application/x-ndjson', body: `${JSON.stringify(review)}\n` }),
+  );
+  await page.route(`**/api/v1/reviews/${review.id}`, (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(review) }),
+  );
+}
+
+async function unrouteReview(page, review) {
+  await page.unroute('**/api/v1/games/*/review');
+  await page.unroute(`**/api/v1/reviews/${review.id}/stream`);
+  await page.unroute(`**/api/v1/reviews/${review.id}`);
+}
+
+const OPENING = ['e2e4', 'e7e5', 'g1f3'];
+const OPENING_SAN = ['e4', 'e5', 'Nf3'];
+
+/** Opens a game whose routed review is running, two moves in: 1. e4 `good` (accuracy 40), 1...e5 `best`. */
+async function openRunningReview(page) {
+  const game = await createGame(OPENING);
+  const review = {
+    id: 'lichess-running', gameId: game.id, status: 'running', initialFen: game.initialFen, moves: OPENING, san: OPENING_SAN,
+    done: 3, total: 4,
+    plies: [
+      // A small loss: not judged (`good`), yet its accuracy is the server's 40, not a formula's ~100.
+      reviewedMove(1, 'e2e4', 'e4', 'good', 40, { winLoss: 0.001, cpLoss: 4, best: { move: 'd2d4', san: 'd4' } }),
+      reviewedMove(2, 'e7e5', 'e5', 'best', 100),
+    ],
+  };
+  await routeReview(page, review);
+  await openGame(page, game.id);
+  await page.click('#btn-review');
+  await waitForReview(page, 'running');
+  await page.waitForSelector('#review-summary:not([hidden])');
+  return review;
+}
+
+test('Lichess: the running summary is the mean of the server per-move accuracies, marked provisional', async () => {
+  const { page, errors } = browser;
+  const review = await openRunningReview(page);
+  // The mean of the server's per-move accuracies, marked as not yet the game's accuracy.
+  assert.equal((await page.textContent('#review-summary .rs-accuracy td:nth-of-type(1)')).trim(), '≈40%');
+  assert.equal((await page.textContent('#review-summary .rs-accuracy td:nth-of-type(2)')).trim(), '≈100%');
+  await unrouteReview(page, review);
+  await page.goto(BASE_URL); // leaves the routed review (its reads stop)
+  assert.deepEqual(unexpected(errors), []);
+});
+
+test('Lichess: a good move (not judged) has no badge and no mark; best keeps its badge', async () => {
+  const { page, errors } = browser;
+  const review = await openRunningReview(page);
+  // 1. e4 (`good`): no badge, no mark; 1...e5 (`best`) keeps its badge.
+  await page.click('#move-list .move[data-ply="1"]');
+  await page.waitForFunction(() => window.outpost.snapshot().viewPly === 1);
+  assert.equal(await page.locator('#review-move .rm-class').count(), 0, 'a good move is not judged');
+  assert.doesNotMatch(await page.textContent('#review-move'), /Good move/);
+  assert.doesNotMatch(await page.textContent('#move-list .move[data-ply="1"]'), /[?!]/);
+  await page.click('#move-list .move[data-ply="2"]');
+  await page.waitForFunction(() => window.outpost.snapshot().viewPly === 2);
+  assert.match(await page.textContent('#review-move .rm-class'), /Best move/);
+  await unrouteReview(page, review);
+  await page.goto(BASE_URL); // leaves the routed review (its reads stop)
+  assert.deepEqual(unexpected(errors), []);
+});
+
+test('Lichess: the server summary replaces the provisional one; a time-capped review says so', async () => {
+  const { page, errors } = browser;
+  const game = await createGame(OPENING);
+  const side = (accuracy) => ({ accuracy, inaccuracies: 0, mistakes: 0, blunders: 0, acpl: 3 });
+  const review = {
+    id: 'lichess-capped', gameId: game.id, status: 'done', initialFen: game.initialFen, moves: OPENING, san: OPENING_SAN,
+    done: 4, total: 4, timeCapped: 2,
+    plies: [reviewedMove(1, 'e2e4', 'e4', 'good', 40), reviewedMove(2, 'e7e5', 'e5', 'good', 90), reviewedMove(3, 'g1f3', 'Nf3', 'good', 80)],
+    summary: { white: side(57.4), black: side(90) },
+  };
+  await routeReview(page, review);
+  await openGame(page, game.id);
+  await page.click('#btn-review');
+  await waitForReview(page);
+  assert.equal((await page.textContent('#review-summary .rs-accuracy td:nth-of-type(1)')).trim(), '57%');
+  assert.equal((await page.textContent('#review-summary .rs-accuracy td:nth-of-type(2)')).trim(), '90%');
+  assert.match(await page.textContent('#review-status'), /2 positions were cut short by the time cap/);
+  await shot(page, 'review-7-time-capped');
+  await unrouteReview(page, review);
+  assert.deepEqual(unexpected(errors), []);
+});

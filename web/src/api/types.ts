@@ -249,6 +249,9 @@ export interface ReviewedMove {
   winLoss: number;
   /** The mover's centipawn loss, clipped to 0..1000. */
   cpLoss: number;
+  /** The move's accuracy, 0..100 (Lichess's AccuracyPercent); absent from older servers. */
+  accuracy?: number;
+  /** best: the engine's own move; good: not judged (unmarked); the others are Lichess's judgements. */
   class: MoveClass;
   missedMate?: boolean;
   walkedIntoMate?: boolean;
@@ -277,6 +280,8 @@ export interface Review {
   total: number;
   plies: ReviewedMove[];
   summary?: { white: SideSummary; black: SideSummary };
+  /** Positions whose search the time cap ended early (absent when none): a second review may differ. */
+  timeCapped?: number;
   /** Why a review failed, when the server says. */
   error?: { code: string; message: string } | string;
 }

@@ -6,9 +6,10 @@ import { byId, el } from '../ui/dom';
 import { CLASS_MARK, formatScore } from '../ui/format';
 import type { ReviewSession } from './reviewSession';
 
+/** The badge of each class; `good` means "not judged" (Lichess leaves such a move unmarked). */
 export const CLASS_NAME: Record<MoveClass, string> = {
   best: 'Best move',
-  good: 'Good move',
+  good: '',
   inaccuracy: 'Inaccuracy',
   mistake: 'Mistake',
   blunder: 'Blunder',
@@ -30,20 +31,31 @@ export interface PanelActions {
   stop: () => void;
 }
 
-/** Per move accuracy (docs/review.md), for the running summary before the server's arrives. */
-function moveAccuracy(winLoss: number): number {
-  const acc = 103.1668 * Math.exp(-0.04354 * (100 * winLoss)) - 3.1669;
+/** Marks an accuracy the page worked out itself: a plain mean, not Lichess's game accuracy. */
+const PROVISIONAL = '≈';
+
+/**
+ * A move's accuracy: the server's own (docs/review.md), else worked out from its win loss the way
+ * the server does (a server older than the per-move field).
+ */
+function moveAccuracy(move: ReviewedMove): number {
+  if (typeof move.accuracy === 'number') return move.accuracy;
+  const acc = 103.1668 * Math.exp(-0.04354 * (100 * move.winLoss)) - 3.1669;
   return Math.max(0, Math.min(100, acc));
 }
 
-/** The summary of the moves reviewed so far (the server's own once it sends one). */
+/**
+ * The summary of the moves reviewed so far, until the server's own arrives. Its accuracy is the
+ * plain mean of the moves' accuracies, only an estimate of the game accuracy the server computes
+ * (weighted by the game's volatility, with a harmonic mean), so the page marks it provisional.
+ */
 function summarise(moves: ReviewedMove[]): { white: SideSummary; black: SideSummary } {
   const side = (color: 'white' | 'black'): SideSummary => {
     const mine = moves.filter((m) => m.side === color);
     const count = (cls: MoveClass) => mine.filter((m) => m.class === cls).length;
     const mean = (f: (m: ReviewedMove) => number) => (mine.length ? mine.reduce((s, m) => s + f(m), 0) / mine.length : 0);
     return {
-      accuracy: mean((m) => moveAccuracy(m.winLoss)),
+      accuracy: mean(moveAccuracy),
       inaccuracies: count('inaccuracy'),
       mistakes: count('mistake'),
       blunders: count('blunder'),
@@ -64,6 +76,14 @@ function limitsText(review: Review | null): string {
   const parts = [l.depth ? `depth ${l.depth}` : '', l.nodes ? `${l.nodes.toLocaleString('en')} nodes` : '', l.movetime ? `${l.movetime} ms` : ''];
   const text = parts.filter(Boolean).join(', ');
   return text ? ` · ${text} per position` : '';
+}
+
+/** Positions the time cap cut short make a review that may differ when run again: said once done. */
+function timeCappedText(review: Review | null): string {
+  const n = review?.timeCapped ?? 0;
+  if (n <= 0) return '';
+  const positions = n === 1 ? '1 position was' : `${n} positions were`;
+  return ` · ${positions} cut short by the time cap (a second review may differ)`;
 }
 
 export class ReviewPanel {
@@ -114,10 +134,11 @@ export class ReviewPanel {
         break;
       case 'done':
         text = `${reviewedMoves} moves reviewed${limitsText(review)}`;
+        text += timeCappedText(review);
         if (ctx.covered < ctx.gameMoves) text += ` — the game has ${ctx.gameMoves - ctx.covered} more since`;
         break;
       case 'stopped':
-        text = `Stopped after ${session.done} of ${total} positions; the summary covers what was done.`;
+        text = `Stopped after ${session.done} of ${total} positions; the summary covers what was done.${timeCappedText(review)}`;
         break;
       case 'failed':
         text = `The review failed: ${session.message}`;
@@ -177,7 +198,10 @@ export class ReviewPanel {
       return;
     }
     table.hidden = false;
-    const summary = review.summary && session.phase !== 'running' ? review.summary : summarise(moves);
+    // The server's summary once the review ends; until then the page's own, marked provisional.
+    const final = session.phase !== 'running' ? review.summary : undefined;
+    const provisional = !final;
+    const summary = final ?? summarise(moves);
     const head = el('thead');
     const headRow = el('tr');
     headRow.append(el('th', undefined, session.phase === 'running' ? 'So far' : ''));
@@ -195,7 +219,10 @@ export class ReviewPanel {
       tr.append(th, el('td', undefined, value(summary.white)), el('td', undefined, value(summary.black)));
       body.append(tr);
     };
-    row('Accuracy', 'rs-accuracy', (s) => `${Math.round(s.accuracy)}%`);
+    row('Accuracy', 'rs-accuracy', (s) => `${provisional ? PROVISIONAL : ''}${Math.round(s.accuracy)}%`);
+    if (provisional) {
+      body.querySelector('.rs-accuracy th')!.setAttribute('title', 'So far: the mean of the moves\u2019 accuracies; the game accuracy comes at the end');
+    }
     row('Inaccuracies', 'rs-count rs-inaccuracy', (s) => String(s.inaccuracies));
     row('Mistakes', 'rs-count rs-mistake', (s) => String(s.mistakes));
     row('Blunders', 'rs-count rs-blunder', (s) => String(s.blunders));
@@ -227,8 +254,9 @@ export class ReviewPanel {
       box.append(head);
       return;
     }
-    const badge = el('span', `rm-class rv-${move.class}`, CLASS_NAME[move.class]);
-    head.append(badge, el('span', 'rm-eval', `${scoreText(move.before)} → ${scoreText(move.after)}`));
+    // A move not judged (`good`) gets no badge, as on Lichess.
+    if (CLASS_NAME[move.class]) head.append(el('span', `rm-class rv-${move.class}`, CLASS_NAME[move.class]));
+    head.append(el('span', 'rm-eval', `${scoreText(move.before)} → ${scoreText(move.after)}`));
     box.append(head);
     const notes: string[] = [];
     if (move.walkedIntoMate) notes.push('This allows a forced mate.');

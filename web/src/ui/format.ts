@@ -1,7 +1,7 @@
 // Formatting of scores, counts, clocks and results for people.
 import type { Game, MoveClass, Score } from '../api/types';
 
-/** A reviewed move's mark after its SAN: ?! inaccuracy, ? mistake, ?? blunder. */
+/** A reviewed move's mark after its SAN: ?! inaccuracy, ? mistake, ?? blunder; best and good (not judged) none. */
 export const CLASS_MARK: Partial<Record<MoveClass, string>> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
 // The usual logistic mapping of centipawns to an expected result (as Lichess shows it), used when
