@@ -19,11 +19,12 @@ constexpr Kernel kKernels[kKernelCount] = {Kernel::Scalar, Kernel::Sse2, Kernel:
 constexpr CpuFeatures kKernelNeeds[kKernelCount] = {0, f::kSse2, f::kAvx2,
                                                     f::kAvx512F | f::kAvx512Bw};
 
-// AVX-512 is never picked by itself: it did not pay where it was measured (docs/performance.md:
-// on Zen 4, which runs a 512-bit operation as two 256-bit halves, AVX2 and AVX-512 bench within
-// the noise of each other), the kernel is a tenth of the time, and on Intel before Ice Lake
-// 512-bit instructions lower the clock of the whole core, search included. It stays one
-// OUTPOST_KERNEL=avx512 away, tested like the others; widen this where a measurement says so.
+// AVX-512 is never picked by itself: it was no clear gain where it was measured
+// (docs/performance.md: on Zen 4, which runs a 512-bit operation as two 256-bit halves, AVX2 and
+// AVX-512 bench within the noise of each other), the kernel is a small part of the time, and on
+// Intel before Ice Lake 512-bit instructions lower the clock of the whole core, search included.
+// It stays one OUTPOST_KERNEL=avx512 away, tested like the others; widen this where a measurement
+// says so.
 constexpr Kernel kWidestPicked = Kernel::Avx2;
 
 // AMD's and Hygon's families before Zen 3 (0x19) run PEXT in microcode: tens of cycles, and
