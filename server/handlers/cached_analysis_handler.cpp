@@ -8,6 +8,7 @@
 #include "analysis/analysis_cache.h"
 #include "handlers/static_handler.h"
 #include "http/json_response.h"
+#include "http/query_string.h"
 #include "ops/sha256.h"
 
 namespace outpost::server {
@@ -24,34 +25,6 @@ struct CachedQuery {
 
 ApiError badRequest(std::string message) {
     return ApiError{http::status::bad_request, "bad_request", std::move(message)};
-}
-
-int hexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-// Undoes %XX escapes and '+' (a space in a query); nullopt when an escape is malformed.
-std::optional<std::string> queryDecode(std::string_view text) {
-    std::string decoded;
-    decoded.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '+') {
-            decoded += ' ';
-        } else if (text[i] != '%') {
-            decoded += text[i];
-        } else {
-            if (i + 2 >= text.size()) return std::nullopt;
-            const int high = hexValue(text[i + 1]);
-            const int low = hexValue(text[i + 2]);
-            if (high < 0 || low < 0) return std::nullopt;
-            decoded += static_cast<char>(high * 16 + low);
-            i += 2;
-        }
-    }
-    return decoded;
 }
 
 // multipv: a positive integer (the POST body's rules: not an integer 400, not positive 422,
@@ -73,29 +46,19 @@ std::variant<int, ApiError> parseMultipv(const std::string& text, int maxMultiPv
 }
 
 std::variant<CachedQuery, ApiError> parseQuery(std::string_view target, int maxMultiPv) {
-    const auto mark = target.find('?');
-    std::string_view query = mark == std::string_view::npos ? "" : target.substr(mark + 1);
-    query = query.substr(0, query.find('#'));
+    const std::optional<QueryParameters> parameters = queryParameters(target);
+    if (!parameters) return badRequest("malformed percent-encoding in the query");
     std::optional<std::string> fen;
     std::optional<std::string> multipv;
-    while (!query.empty()) {
-        const auto amp = query.find('&');
-        const std::string_view parameter = query.substr(0, amp);
-        query = amp == std::string_view::npos ? "" : query.substr(amp + 1);
-        if (parameter.empty()) continue;
-        const auto eq = parameter.find('=');
-        const auto name = queryDecode(parameter.substr(0, eq));
-        const auto value =
-            queryDecode(eq == std::string_view::npos ? "" : parameter.substr(eq + 1));
-        if (!name || !value) return badRequest("malformed percent-encoding in the query");
-        std::optional<std::string>* slot = *name == "fen"       ? &fen
-                                           : *name == "multipv" ? &multipv
-                                                                : nullptr;
+    for (const auto& [name, value] : *parameters) {
+        std::optional<std::string>* slot = name == "fen"       ? &fen
+                                           : name == "multipv" ? &multipv
+                                                               : nullptr;
         if (!slot) {
-            return badRequest("unknown query parameter '" + *name + "' (expected fen and multipv)");
+            return badRequest("unknown query parameter '" + name + "' (expected fen and multipv)");
         }
-        if (*slot) return badRequest("query parameter '" + *name + "' given twice");
-        *slot = *value;
+        if (*slot) return badRequest("query parameter '" + name + "' given twice");
+        *slot = value;
     }
     if (!fen || fen->empty()) return badRequest("query parameter 'fen' is required");
     CachedQuery parsed;

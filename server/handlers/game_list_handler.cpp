@@ -6,6 +6,7 @@
 
 #include "games/game_view.h"
 #include "http/json_response.h"
+#include "http/query_string.h"
 
 namespace outpost::server {
 
@@ -16,32 +17,6 @@ constexpr int kRetryAfterUnavailableSeconds = 1;
 
 ApiError badRequest(std::string message) {
     return {http::status::bad_request, "bad_request", std::move(message)};
-}
-
-int hexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-// Undoes %XX escapes; nullopt when an escape is malformed.
-std::optional<std::string> percentDecode(std::string_view text) {
-    std::string decoded;
-    decoded.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '%') {
-            decoded += text[i];
-            continue;
-        }
-        if (i + 2 >= text.size()) return std::nullopt;
-        const int high = hexValue(text[i + 1]);
-        const int low = hexValue(text[i + 2]);
-        if (high < 0 || low < 0) return std::nullopt;
-        decoded += static_cast<char>(high * 16 + low);
-        i += 2;
-    }
-    return decoded;
 }
 
 // Game ids are URL-safe base64 (ops/tokens.h).
@@ -70,26 +45,19 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 }  // namespace
 
 std::variant<std::vector<std::string>, ApiError> parseListedIds(std::string_view target) {
-    const std::size_t mark = target.find('?');
-    std::string_view query = mark == std::string_view::npos ? "" : target.substr(mark + 1);
-    query = query.substr(0, query.find('#'));
+    const std::optional<QueryParameters> parameters = queryParameters(target);
+    if (!parameters) return badRequest("malformed percent-encoding in the query");
 
     bool present = false;
     std::vector<std::string> ids;
     std::unordered_set<std::string> seen;
-    for (std::string_view parameter : split(query, '&')) {
-        if (parameter.empty()) continue;
-        const std::size_t eq = parameter.find('=');
-        const std::optional<std::string> name = percentDecode(parameter.substr(0, eq));
-        const std::optional<std::string> value =
-            percentDecode(eq == std::string_view::npos ? "" : parameter.substr(eq + 1));
-        if (!name || !value) return badRequest("malformed percent-encoding in the query");
-        if (*name != kIdsParameter) {
-            return badRequest("unknown query parameter '" + *name +
+    for (const auto& [name, value] : *parameters) {
+        if (name != kIdsParameter) {
+            return badRequest("unknown query parameter '" + name +
                               "'; this route takes ids=<id>,<id>,...");
         }
         present = true;
-        for (std::string_view id : split(*value, ',')) {
+        for (std::string_view id : split(value, ',')) {
             if (id.empty()) continue;
             if (!isGameId(id)) {
                 return badRequest("'" + std::string(id.substr(0, kMaxGameIdLength)) +

@@ -87,7 +87,8 @@ TEST_CASE("The hold-out is whole games, nearest the fraction asked for", "[nnue]
     CHECK(holdoutCut({0, 10}, 100, 0.1) == 100);
 }
 
-TEST_CASE("--max-positions reads exactly that many, over several files", "[nnue][data]") {
+TEST_CASE("The trainer's --max-positions reads exactly that many, over several files",
+          "[nnue][data]") {
     DataReader reader(25);
     std::istringstream a(gameLines(8, 10)), b(gameLines(8, 10)), c(gameLines(8, 10));
     CHECK(reader.read(a));
@@ -98,7 +99,8 @@ TEST_CASE("--max-positions reads exactly that many, over several files", "[nnue]
     CHECK(std::move(reader).finish(0).samples.size() == 25);
 }
 
-TEST_CASE("A last line without its newline is left out; bad lines are counted", "[nnue][data]") {
+TEST_CASE("A last line without its newline is left out, and bad lines are counted",
+          "[nnue][data]") {
     DataReader reader;
     std::string text = gameLines(8, 3) + "garbage\n" + std::string(kLine);
     std::istringstream in(text);

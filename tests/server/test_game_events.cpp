@@ -445,7 +445,7 @@ TEST_CASE("events: a gameState at move 100 stays small and carries every live fi
     CHECK(gameState["fen"] == state.fen());
 }
 
-TEST_CASE("games: each move's clock is stored and exported; the PGN has TimeControl",
+TEST_CASE("games: each move's clock is stored and exported, and the PGN has TimeControl",
           "[server][handlers][games][clock]") {
     HandlerFixture f;
     auto [id, white] = f.createGame({{"clock", {{"initial", 5 * kMinuteMs}, {"increment", 2000}}}});
@@ -483,7 +483,7 @@ TEST_CASE("games: each move's clock is stored and exported; the PGN has TimeCont
     CHECK(pgnClock(3'723'999) == "1:02:03");
 }
 
-TEST_CASE("store: each move's clock survives the stored form; older records load without it",
+TEST_CASE("store: each move's clock survives the stored form, and older records load without it",
           "[server][store][clock]") {
     GameRecord game;
     game.id = "c1";
@@ -501,8 +501,9 @@ TEST_CASE("store: each move's clock survives the stored form; older records load
     CHECK(gamePgn(old).find("%clk") == std::string::npos);
 }
 
-TEST_CASE("handlers: a move against the engine is answered at once; the reply comes on the stream",
-          "[server][handlers][games]") {
+TEST_CASE(
+    "handlers: a move against the engine is answered at once, and the reply comes on the stream",
+    "[server][handlers][games]") {
     HandlerFixture f;
     auto [id, token] = f.createGame({{"engine", {{"side", "black"}, {"level", 1}}}});
     const std::string base = "/api/v1/games/" + id;

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "handlers/game_list_handler.h"
+#include "http/query_string.h"
 #include "test_client.h"
 #include "test_support.h"
 
@@ -147,4 +148,17 @@ TEST_CASE("live server: recent games listed by id over HTTP", "[server][live][li
     auto bad = client.request(bhttp::verb::get, "/api/v1/games?ids=a;b");
     CHECK(bad.status == 400);
     CHECK(bad.json()["error"]["code"] == "bad_request");
+}
+
+TEST_CASE("query strings: escapes, '+', empty parameters and the fragment", "[games][list]") {
+    const auto parsed = queryParameters("/x?fen=8%2F8+w&&multipv=2&flag#ids=no");
+    REQUIRE(parsed);
+    REQUIRE(parsed->size() == 3);
+    CHECK((*parsed)[0] == std::pair<std::string, std::string>{"fen", "8/8 w"});
+    CHECK((*parsed)[1] == std::pair<std::string, std::string>{"multipv", "2"});
+    CHECK((*parsed)[2] == std::pair<std::string, std::string>{"flag", ""});
+    CHECK(queryParameters("/x")->empty());
+    CHECK_FALSE(queryParameters("/x?a=%4"));
+    CHECK_FALSE(queryParameters("/x?a=%zz"));
+    CHECK(queryDecode("a%2cb") == std::optional<std::string>("a,b"));
 }
