@@ -10,11 +10,11 @@ namespace outpost::server {
 namespace {
 
 ApiError badRequest(std::string message) {
-    return ApiError{http::status::bad_request, "bad_request", std::move(message)};
+    return ApiError{ErrorStatus::bad_request, "bad_request", std::move(message)};
 }
 
 ApiError unprocessable(std::string code, std::string message) {
-    return ApiError{http::status::unprocessable_entity, std::move(code), std::move(message)};
+    return ApiError{ErrorStatus::unprocessable_entity, std::move(code), std::move(message)};
 }
 
 // A positive integer field, or an error: wrong type is malformed (400), a value out of range is
@@ -256,18 +256,18 @@ nlohmann::json analysisResultJson(const JobOutcome& outcome, const AnalysisSpec&
 ApiError admissionError(Admission admission, const ServerConfig& config) {
     switch (admission) {
         case Admission::RateLimited:
-            return ApiError{http::status::too_many_requests, "rate_limited",
+            return ApiError{ErrorStatus::too_many_requests, "rate_limited",
                             "too many searches from this client (limit " +
                                 std::to_string(config.perClientSearches) + ")",
                             config.retryAfterSeconds};
         case Admission::ShuttingDown:
-            return ApiError{http::status::service_unavailable, "shutting_down",
+            return ApiError{ErrorStatus::service_unavailable, "shutting_down",
                             "the server is shutting down", config.retryAfterSeconds};
         case Admission::Overloaded:
         case Admission::Accepted:
             break;
     }
-    return ApiError{http::status::service_unavailable, "overloaded",
+    return ApiError{ErrorStatus::service_unavailable, "overloaded",
                     "all searchers are busy and the queue is full", config.retryAfterSeconds};
 }
 

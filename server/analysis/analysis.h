@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <variant>
 
-#include "analysis/api_error.h"
 #include "config.h"
 #include "engine.h"
+#include "errors/api_error.h"
 #include "games/chess_rules.h"
 #include "search/search_pool.h"
 #include "store/game_record.h"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "http/http_types.h"
+#include "errors/client_info.h"
 #include "search/search_pool.h"
 #include "server_context.h"
 

@@ -34,16 +34,16 @@ constexpr std::int64_t kReplyRecheckMs = 1000;
 constexpr std::int64_t kUnknownMoveClock = -1;
 
 ApiError notFound(const std::string& id) {
-    return {http::status::not_found, "not_found", "no game '" + id + "'"};
+    return {ErrorStatus::not_found, "not_found", "no game '" + id + "'"};
 }
 // A stored game this server cannot read or replay (written by something else, or damaged): a
 // clear error for that game, never an exception that takes the request (or more) down.
 ApiError corruptGame(const std::string& id, const std::string& why) {
-    return {http::status::internal_server_error, "corrupt_game",
+    return {ErrorStatus::internal_server_error, "corrupt_game",
             "the stored game '" + id + "' is damaged: " + why};
 }
 ApiError conflict(std::string code, std::string message) {
-    return {http::status::conflict, std::move(code), std::move(message)};
+    return {ErrorStatus::conflict, std::move(code), std::move(message)};
 }
 ApiError storeError(StoreStatus status, const std::string& id) {
     switch (status) {
@@ -52,14 +52,14 @@ ApiError storeError(StoreStatus status, const std::string& id) {
         case StoreStatus::VersionConflict:
             return conflict("version_conflict", "the game changed meanwhile; reload it and retry");
         case StoreStatus::Unavailable:
-            return {http::status::service_unavailable, "store_unavailable",
+            return {ErrorStatus::service_unavailable, "store_unavailable",
                     "the game store is unavailable", 1};
         case StoreStatus::Corrupt:
             return corruptGame(id, "its stored document cannot be read");
         default:
             break;
     }
-    return {http::status::internal_server_error, "internal",
+    return {ErrorStatus::internal_server_error, "internal",
             std::string("store: ") + toString(status)};
 }
 
@@ -153,18 +153,18 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     std::string fen;
     if (body.contains("fen") && !body.at("fen").is_null()) {
         if (!body.at("fen").is_string())
-            return ApiError{http::status::bad_request, "bad_request", "'fen' must be a string"};
+            return ApiError{ErrorStatus::bad_request, "bad_request", "'fen' must be a string"};
         fen = body.at("fen").get<std::string>();
     }
     std::vector<std::string> moves;
     if (body.contains("moves") && !body.at("moves").is_null()) {
         const auto& list = body.at("moves");
         if (!list.is_array())
-            return ApiError{http::status::bad_request, "bad_request",
+            return ApiError{ErrorStatus::bad_request, "bad_request",
                             "'moves' must be an array of strings"};
         for (const auto& item : list) {
             if (!item.is_string())
-                return ApiError{http::status::bad_request, "bad_request",
+                return ApiError{ErrorStatus::bad_request, "bad_request",
                                 "'moves' must be an array of strings"};
             moves.push_back(item.get<std::string>());
         }
@@ -174,27 +174,27 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     if (body.contains("engine") && !body.at("engine").is_null()) {
         const auto& engine = body.at("engine");
         if (!engine.is_object())
-            return ApiError{http::status::bad_request, "bad_request", "'engine' must be an object"};
+            return ApiError{ErrorStatus::bad_request, "bad_request", "'engine' must be an object"};
         if (auto error = rejectUnknownFields(engine, {"side", "level", "limits"}, "engine"))
             return *error;
         if (engine.contains("side")) {
             if (!engine.at("side").is_string())
-                return ApiError{http::status::bad_request, "bad_request",
+                return ApiError{ErrorStatus::bad_request, "bad_request",
                                 "'engine.side' must be a string"};
             game.engine.side = engine.at("side").get<std::string>();
             if (game.engine.side != "white" && game.engine.side != "black" &&
                 game.engine.side != "none") {
-                return ApiError{http::status::unprocessable_entity, "invalid_value",
+                return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
                                 "'engine.side' must be white, black or none"};
             }
         }
         if (engine.contains("level") && !engine.at("level").is_null()) {
             if (!engine.at("level").is_number_integer())
-                return ApiError{http::status::bad_request, "bad_request",
+                return ApiError{ErrorStatus::bad_request, "bad_request",
                                 "'engine.level' must be an integer"};
             const auto level = engine.at("level").get<std::int64_t>();
             if (level < kMinLevel || level > kMaxLevel) {
-                return ApiError{http::status::unprocessable_entity, "invalid_value",
+                return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
                                 "'engine.level' must be 1..8"};
             }
             game.engine.level = static_cast<int>(level);
@@ -209,19 +209,19 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     if (body.contains("clock") && !body.at("clock").is_null()) {
         const auto& clock = body.at("clock");
         if (!clock.is_object())
-            return ApiError{http::status::bad_request, "bad_request", "'clock' must be an object"};
+            return ApiError{ErrorStatus::bad_request, "bad_request", "'clock' must be an object"};
         if (auto error = rejectUnknownFields(clock, {"initial", "increment"}, "clock"))
             return *error;
         if (!clock.contains("initial") || !clock.at("initial").is_number_integer() ||
             (clock.contains("increment") && !clock.at("increment").is_number_integer())) {
-            return ApiError{http::status::bad_request, "bad_request",
+            return ApiError{ErrorStatus::bad_request, "bad_request",
                             "'clock' needs integer 'initial' and 'increment' (ms)"};
         }
         const auto initial = clock.at("initial").get<std::int64_t>();
         const auto increment = clock.value("increment", std::int64_t{0});
         constexpr std::int64_t kMaxClockMs = 24LL * 3600 * 1000;
         if (initial <= 0 || initial > kMaxClockMs || increment < 0 || increment > kMaxClockMs) {
-            return ApiError{http::status::unprocessable_entity, "invalid_value",
+            return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
                             "clock times must be in (0, 24h] ms"};
         }
         game.clock = ClockState{initial, increment, initial, initial, 0, false};
@@ -275,7 +275,7 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
 std::optional<ApiError> GameService::admitNewGame() const {
     const auto refuse = [&](const std::string& why) {
         context_.metrics.searchRejected("at_capacity");
-        return ApiError{http::status::service_unavailable, "at_capacity",
+        return ApiError{ErrorStatus::service_unavailable, "at_capacity",
                         "the engine is at capacity (" + why +
                             "); games already running keep being served, try again later",
                         context_.config.retryAfterSeconds};
@@ -348,14 +348,14 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
     if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
     const GameRecord& game = std::get<GameRecord>(loaded);
     if (!token || token->empty()) {
-        return ApiError{http::status::unauthorized, "unauthorized",
+        return ApiError{ErrorStatus::unauthorized, "unauthorized",
                         "changing a game needs its player token (Authorization: Bearer <token>)"};
     }
     // Both hashes are always compared, so the time taken does not tell which side matched.
     const bool white = tokenMatches(*token, game.whiteTokenHash);
     const bool black = tokenMatches(*token, game.blackTokenHash);
     if (!white && !black) {
-        return ApiError{http::status::forbidden, "forbidden", "wrong player token for this game"};
+        return ApiError{ErrorStatus::forbidden, "forbidden", "wrong player token for this game"};
     }
     if (game.engine.side != "none" || use == TokenUse::Resign || (white && black)) return loaded;
     // A move in a finished game is refused as game_over by the caller, whoever asks.
@@ -453,7 +453,7 @@ void GameService::checkDeadlines(const std::string& id, std::uint64_t version) {
         // Lost the compare-and-set: a move that came in time, or another replica recording this
         // flag fall, won; the winner's writer watches what it stored. A store that failed is
         // asked again later.
-        if (error->status == http::status::service_unavailable)
+        if (error->status == ErrorStatus::service_unavailable)
             context_.flags.watch(id, version, nowEpochMs() + kFlagRetryMs);
         return;
     }
@@ -508,7 +508,7 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
     }
     ParsedMove parsed = state.parse(moveText);
     if (parsed.uci.empty()) {
-        return done(ApiError{http::status::unprocessable_entity, "illegal_move",
+        return done(ApiError{ErrorStatus::unprocessable_entity, "illegal_move",
                              "'" + moveText + "': " + parsed.error});
     }
     const std::uint64_t before = game.version;
@@ -649,7 +649,7 @@ void GameService::finishEngine(const GameRecord& searched, const JobOutcome& out
         context_.logger.log(
             {{"event", "engine_no_move"}, {"game", gameId}, {"error", outcome.error}});
         return notDelivered(ApiError{
-            http::status::internal_server_error, "internal",
+            ErrorStatus::internal_server_error, "internal",
             "the engine found no move" + (outcome.error.empty() ? "" : ": " + outcome.error)});
     }
     StoreReadResult read = context_.store->get(gameId);

@@ -9,9 +9,9 @@
 #include <string>
 #include <variant>
 
-#include "analysis/api_error.h"
+#include "errors/api_error.h"
+#include "errors/client_info.h"
 #include "games/chess_rules.h"
-#include "http/http_types.h"
 #include "search/search_pool.h"
 #include "server_context.h"
 #include "store/game_record.h"

@@ -23,7 +23,7 @@ const char* sideName(bool white) {
 }
 
 ApiError conflict(std::string code, std::string message) {
-    return {http::status::conflict, std::move(code), std::move(message)};
+    return {ErrorStatus::conflict, std::move(code), std::move(message)};
 }
 
 ApiError gameOver(const GameRecord& game) {
@@ -181,7 +181,7 @@ std::optional<ApiError> applyClaim(GameRecord& game, bool white, bool victory, s
                         "the game has not begun (both sides have not moved): abort it instead");
     }
     if (!game.presence) {
-        return ApiError{http::status::service_unavailable, "store_unavailable",
+        return ApiError{ErrorStatus::service_unavailable, "store_unavailable",
                         "who is connected cannot be read now", 1};
     }
     const bool otherWhite = !white;
@@ -296,7 +296,7 @@ void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& c
         context.storeWork.post([&context, id, plies, engineToMove, outcome, done] {
             if (!outcome.error.empty()) {
                 return done(
-                    ApiError{http::status::internal_server_error, "internal",
+                    ApiError{ErrorStatus::internal_server_error, "internal",
                              "the engine could not evaluate the position: " + outcome.error});
             }
             const Score& score = outcome.result.info.score;

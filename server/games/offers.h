@@ -19,8 +19,8 @@
 #include <string>
 #include <variant>
 
-#include "analysis/api_error.h"
-#include "http/http_types.h"
+#include "errors/api_error.h"
+#include "errors/client_info.h"
 #include "server_context.h"
 #include "store/game_record.h"
 

@@ -4,6 +4,7 @@
 #include "analysis/analysis_cache.h"
 #include "analysis/search_record.h"
 #include "handlers/ordered_stream.h"
+#include "http/api_error_response.h"
 #include "http/json_response.h"
 
 namespace outpost::server {

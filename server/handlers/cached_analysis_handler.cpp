@@ -7,6 +7,7 @@
 
 #include "analysis/analysis_cache.h"
 #include "handlers/static_handler.h"
+#include "http/api_error_response.h"
 #include "http/json_response.h"
 #include "http/query_string.h"
 #include "ops/sha256.h"
@@ -24,7 +25,7 @@ struct CachedQuery {
 };
 
 ApiError badRequest(std::string message) {
-    return ApiError{http::status::bad_request, "bad_request", std::move(message)};
+    return ApiError{ErrorStatus::bad_request, "bad_request", std::move(message)};
 }
 
 // multipv: a positive integer (the POST body's rules: not an integer 400, not positive 422,
@@ -38,7 +39,7 @@ std::variant<int, ApiError> parseMultipv(const std::string& text, int maxMultiPv
         return badRequest("'multipv' must be an integer");
     digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
     if (negative || digits.empty()) {
-        return ApiError{http::status::unprocessable_entity, "invalid_value",
+        return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
                         "'multipv' must be positive"};
     }
     if (digits.size() > kMaxIntDigits) return maxMultiPv;

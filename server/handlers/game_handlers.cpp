@@ -6,6 +6,7 @@
 #include "games/game_service.h"
 #include "games/pgn_writer.h"
 #include "handlers/ordered_stream.h"
+#include "http/api_error_response.h"
 #include "http/json_response.h"
 #include "review/review_pgn.h"
 
@@ -50,8 +51,9 @@ GameDone respondWith(const Request& request, const std::shared_ptr<ResponseSink>
     return [sink, version = request.version(),
             keepAlive = request.keep_alive()](GameOutcome outcome) {
         if (auto* error = std::get_if<ApiError>(&outcome)) {
-            return sink->respond(errorResponse(error->status, error->code, error->message, version,
-                                               keepAlive, error->retryAfterSeconds));
+            return sink->respond(errorResponse(toHttpStatus(error->status), error->code,
+                                               error->message, version, keepAlive,
+                                               error->retryAfterSeconds));
         }
         const GameReply& reply = std::get<GameReply>(outcome);
         // 202: the move is stored, the engine's reply follows on the game's stream.

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "games/game_view.h"
+#include "http/api_error_response.h"
 #include "http/json_response.h"
 #include "http/query_string.h"
 
@@ -16,7 +17,7 @@ constexpr std::string_view kIdsParameter = "ids";
 constexpr int kRetryAfterUnavailableSeconds = 1;
 
 ApiError badRequest(std::string message) {
-    return {http::status::bad_request, "bad_request", std::move(message)};
+    return {ErrorStatus::bad_request, "bad_request", std::move(message)};
 }
 
 // Game ids are URL-safe base64 (ops/tokens.h).

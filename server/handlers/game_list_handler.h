@@ -18,7 +18,7 @@
 #include <variant>
 #include <vector>
 
-#include "analysis/api_error.h"
+#include "errors/api_error.h"
 #include "http/http_types.h"
 #include "server_context.h"
 #include "store/game_record.h"

@@ -1,6 +1,7 @@
 #include "handlers/offer_handlers.h"
 
 #include "games/game_json.h"
+#include "http/api_error_response.h"
 #include "http/json_response.h"
 
 namespace outpost::server {
@@ -31,8 +32,9 @@ void handleOfferAction(ServerContext& context, OfferAction action, const std::st
         [sink, version = request.version(),
          keepAlive = request.keep_alive()](OfferOutcome outcome) {
             if (auto* error = std::get_if<ApiError>(&outcome)) {
-                return sink->respond(errorResponse(error->status, error->code, error->message,
-                                                   version, keepAlive, error->retryAfterSeconds));
+                return sink->respond(errorResponse(toHttpStatus(error->status), error->code,
+                                                   error->message, version, keepAlive,
+                                                   error->retryAfterSeconds));
             }
             OfferReply& reply = std::get<OfferReply>(outcome);
             nlohmann::json json = gameJson(reply.game);

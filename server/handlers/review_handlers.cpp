@@ -1,6 +1,7 @@
 #include "handlers/review_handlers.h"
 
 #include "handlers/ordered_stream.h"
+#include "http/api_error_response.h"
 #include "http/json_response.h"
 #include "review/review_service.h"
 

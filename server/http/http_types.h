@@ -5,19 +5,14 @@
 #include <functional>
 #include <string>
 
+#include "errors/client_info.h"
+
 namespace outpost::server {
 
 namespace http = boost::beast::http;
 
 using Request = http::request<http::string_body>;
 using Response = http::response<http::string_body>;
-
-// Who sent a request: the key per-client limits are counted under (the peer address, or the
-// rightmost X-Forwarded-For hop that is not a trusted proxy when the peer is one; see
-// http/client_address.h).
-struct ClientInfo {
-    std::string address;
-};
 
 // Where a handler writes its answer. A handler either calls respond() once, or startStream()
 // followed by any number of streamLine() and one endStream(). Every method may be called from

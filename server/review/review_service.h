@@ -13,8 +13,8 @@
 #include <string_view>
 #include <variant>
 
-#include "analysis/api_error.h"
-#include "http/http_types.h"
+#include "errors/api_error.h"
+#include "errors/client_info.h"
 #include "review/review_run.h"
 #include "server_context.h"
 

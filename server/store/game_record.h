@@ -10,17 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "search/limits_spec.h"
+
 namespace outpost::server {
-
-// Search limits as a client or a game's settings give them (before clamping to server caps).
-struct LimitsSpec {
-    std::optional<int> depth;
-    std::optional<std::int64_t> movetimeMs;
-    std::optional<std::uint64_t> nodes;
-
-    bool empty() const { return !depth && !movetimeMs && !nodes; }
-    friend bool operator==(const LimitsSpec&, const LimitsSpec&) = default;
-};
 
 // Which side the engine plays in a game and how strongly.
 struct EngineSettings {

@@ -56,7 +56,7 @@ TEST_CASE("game list: ids parsed from the query, bounded and validated",
     CHECK(ids("/api/v1/games?ids=" + joinIds(many)).size() == kMaxListedIds);
     many.push_back("one-too-many");
     ApiError tooMany = error("/api/v1/games?ids=" + joinIds(many));
-    CHECK(tooMany.status == http::status::bad_request);
+    CHECK(tooMany.status == ErrorStatus::bad_request);
     CHECK(tooMany.message.find("at most 50") != std::string::npos);
 }
 

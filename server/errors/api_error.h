@@ -1,23 +1,37 @@
-// An error as the API reports it: HTTP status, code, message (and Retry-After for 429/503).
+// An error as the API reports it: status, code, message (and Retry-After for 429/503). Neutral of
+// any transport: http/api_error_response.h turns one into an HTTP response.
 #pragma once
 
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 
-#include "http/http_types.h"
-
 namespace outpost::server {
+
+// The statuses services report, valued as their HTTP numbers (the API's vocabulary).
+enum class ErrorStatus : unsigned {
+    bad_request = 400,
+    unauthorized = 401,
+    forbidden = 403,
+    not_found = 404,
+    conflict = 409,
+    payload_too_large = 413,
+    unprocessable_entity = 422,
+    too_many_requests = 429,
+    internal_server_error = 500,
+    service_unavailable = 503,
+};
 
 struct ApiError {
     ApiError() = default;
-    ApiError(http::status s, std::string c, std::string m,
+    ApiError(ErrorStatus s, std::string c, std::string m,
              std::optional<int> retryAfter = std::nullopt)
         : status(s), code(std::move(c)), message(std::move(m)), retryAfterSeconds(retryAfter) {}
 
-    http::status status = http::status::bad_request;
+    ErrorStatus status = ErrorStatus::bad_request;
     std::string code;
     std::string message;
     std::optional<int> retryAfterSeconds;
@@ -31,7 +45,5 @@ std::variant<nlohmann::json, ApiError> parseJsonObject(std::string_view body);
 std::optional<ApiError> rejectUnknownFields(const nlohmann::json& object,
                                             std::initializer_list<std::string_view> allowed,
                                             std::string_view where);
-
-Response errorFor(const Request& request, const ApiError& error);
 
 }  // namespace outpost::server

@@ -1,8 +1,6 @@
-#include "analysis/api_error.h"
+#include "errors/api_error.h"
 
 #include <algorithm>
-
-#include "http/json_response.h"
 
 namespace outpost::server {
 
@@ -12,10 +10,10 @@ std::variant<nlohmann::json, ApiError> parseJsonObject(std::string_view body) {
     }
     nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
     if (json.is_discarded()) {
-        return ApiError{http::status::bad_request, "bad_json", "the body is not valid JSON"};
+        return ApiError{ErrorStatus::bad_request, "bad_json", "the body is not valid JSON"};
     }
     if (!json.is_object()) {
-        return ApiError{http::status::bad_request, "bad_request", "the body must be a JSON object"};
+        return ApiError{ErrorStatus::bad_request, "bad_request", "the body must be a JSON object"};
     }
     return json;
 }
@@ -25,15 +23,11 @@ std::optional<ApiError> rejectUnknownFields(const nlohmann::json& object,
                                             std::string_view where) {
     for (const auto& [key, value] : object.items()) {
         if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-            return ApiError{http::status::bad_request, "bad_request",
+            return ApiError{ErrorStatus::bad_request, "bad_request",
                             "unknown field '" + key + "' in " + std::string(where)};
         }
     }
     return std::nullopt;
-}
-
-Response errorFor(const Request& request, const ApiError& error) {
-    return errorFor(request, error.status, error.code, error.message, error.retryAfterSeconds);
 }
 
 }  // namespace outpost::server
