@@ -1,6 +1,7 @@
 #include "router.h"
 
 #include <array>
+#include <string_view>
 #include <vector>
 
 #include "handlers/analysis_handler.h"
@@ -48,37 +49,6 @@ bool isGet(const Request& request) {
     return request.method() == http::verb::get || request.method() == http::verb::head;
 }
 
-// Offers and endings between people (games/offers.h): POST, after /api/v1/games/{id}/.
-struct OfferRoute {
-    const char* path;  // the rest of the path, one or two segments
-    OfferAction action;
-};
-
-constexpr std::array<OfferRoute, 7> kOfferRoutes = {{
-    {"draw/yes", OfferAction::DrawYes},
-    {"draw/no", OfferAction::DrawNo},
-    {"takeback/yes", OfferAction::TakebackYes},
-    {"takeback/no", OfferAction::TakebackNo},
-    {"abort", OfferAction::Abort},
-    {"claim-victory", OfferAction::ClaimVictory},
-    {"claim-draw", OfferAction::ClaimDraw},
-}};
-
-struct GameRoute {
-    const char* suffix;
-    GameAction action;
-    http::verb method;
-};
-
-constexpr std::array<GameRoute, 6> kGameRoutes = {{
-    {"moves", GameAction::Move, http::verb::post},
-    {"engine-move", GameAction::EngineMove, http::verb::post},
-    {"takeback", GameAction::Takeback, http::verb::post},
-    {"resign", GameAction::Resign, http::verb::post},
-    {"pgn", GameAction::Pgn, http::verb::get},
-    {"stream", GameAction::Stream, http::verb::get},
-}};
-
 // Runs a handler that reads or writes the game store on the store executor, never on the I/O
 // thread that called the router (a hung Redis or a slow fsync would stall every connection of
 // the replica, /healthz included). The route label is known before, so it is returned at once.
@@ -103,6 +73,204 @@ void offload(ServerContext& context, Request&& request, const std::shared_ptr<Re
     });
 }
 
+// What a route's handler is given: the request (a handler may move it away), who sent it, where
+// to answer, and the path segment that matched the pattern's `{...}` (empty when it has none).
+struct RouteCall {
+    ServerContext& context;
+    Request& request;
+    const ClientInfo& client;
+    const std::shared_ptr<ResponseSink>& sink;
+    const std::string& id;
+};
+
+using RouteHandler = void (*)(RouteCall&);
+
+// How a route's pattern meets the path: exactly (the service routes, so "/healthz/" is a static
+// file), or segment by segment with empty segments skipped and `{...}` matching any one segment
+// (the API).
+enum class Match { ExactPath, Segments };
+
+// One route: its pattern, which is also its label for metrics and logs; the handler for GET (HEAD
+// too) and for POST, nullptr where that method is not allowed (405 with Allow); or one handler for
+// every method.
+struct Route {
+    std::string_view pattern;
+    Match match;
+    RouteHandler get;
+    RouteHandler post;
+    RouteHandler any = nullptr;
+};
+
+void health(RouteCall& call) {
+    call.sink->respond(handleHealth(call.request));
+}
+
+void ready(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, sink = call.sink](const Request& owned) {
+                sink->respond(handleReady(owned, context));
+            });
+}
+
+void metrics(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, sink = call.sink](const Request& owned) {
+                sink->respond(handleMetrics(owned, context));
+            });
+}
+
+void openApi(RouteCall& call) {
+    call.sink->respond(handleOpenApi(call.request));
+}
+
+void engineInfo(RouteCall& call) {
+    call.sink->respond(handleEngineInfo(call.request, call.context));
+}
+
+void startAnalysis(RouteCall& call) {
+    handleAnalysis(call.context, call.request, call.client, call.sink);
+}
+
+void cachedAnalysis(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, sink = call.sink](const Request& owned) {
+                sink->respond(handleCachedAnalysis(context, owned));
+            });
+}
+
+void webSocket(RouteCall& call) {
+    // A WebSocket upgrade never reaches the router (the session hands it over).
+    call.sink->respond(errorFor(call.request, http::status::bad_request, "bad_request",
+                                "this route takes a WebSocket upgrade"));
+}
+
+void createGame(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, client = call.client, sink = call.sink](
+                const Request& owned) { handleCreateGame(context, owned, client, sink); });
+}
+
+void listGames(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, sink = call.sink](const Request& owned) {
+                handleListGames(context, owned, sink);
+            });
+}
+
+template <GameAction action>
+void gameAction(RouteCall& call) {
+    offload(
+        call.context, std::move(call.request), call.sink,
+        [&context = call.context, id = call.id, client = call.client, sink = call.sink](
+            const Request& owned) { handleGameAction(context, action, id, owned, client, sink); });
+}
+
+// Offers and endings between people (games/offers.h).
+template <OfferAction action>
+void offerAction(RouteCall& call) {
+    offload(
+        call.context, std::move(call.request), call.sink,
+        [&context = call.context, id = call.id, client = call.client, sink = call.sink](
+            const Request& owned) { handleOfferAction(context, action, id, owned, client, sink); });
+}
+
+void startReview(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, client = call.client, sink = call.sink](
+                const Request& owned) { handleStartReview(context, owned, client, sink); });
+}
+
+template <ReviewAction action>
+void reviewAction(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, id = call.id, sink = call.sink](const Request& owned) {
+                handleReviewAction(context, action, id, owned, sink);
+            });
+}
+
+// Any viewer may start a review of a game or read it: no token.
+void startGameReview(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, id = call.id, client = call.client, sink = call.sink](
+                const Request& owned) { handleStartGameReview(context, id, owned, client, sink); });
+}
+
+void getGameReview(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, id = call.id, sink = call.sink](const Request& owned) {
+                handleGetGameReview(context, id, owned, sink);
+            });
+}
+
+constexpr auto kRoutes = std::to_array<Route>({
+    {"/healthz", Match::ExactPath, health, nullptr},
+    {"/readyz", Match::ExactPath, ready, nullptr},
+    {"/metrics", Match::ExactPath, metrics, nullptr},
+    {"/api/v1/openapi.yaml", Match::Segments, openApi, nullptr},
+    {"/api/v1/engine", Match::Segments, engineInfo, nullptr},
+    {"/api/v1/analysis", Match::Segments, cachedAnalysis, startAnalysis},
+    {"/api/v1/ws", Match::Segments, nullptr, nullptr, webSocket},
+    {"/api/v1/games", Match::Segments, listGames, createGame},
+    {"/api/v1/games/{id}", Match::Segments, gameAction<GameAction::Get>, nullptr},
+    {"/api/v1/review", Match::Segments, nullptr, startReview},
+    {"/api/v1/reviews/{reviewId}", Match::Segments, reviewAction<ReviewAction::Get>, nullptr},
+    {"/api/v1/reviews/{reviewId}/stream", Match::Segments, reviewAction<ReviewAction::Stream>,
+     nullptr},
+    {"/api/v1/reviews/{reviewId}/stop", Match::Segments, nullptr, reviewAction<ReviewAction::Stop>},
+    {"/api/v1/games/{id}/review", Match::Segments, getGameReview, startGameReview},
+    {"/api/v1/games/{id}/draw/yes", Match::Segments, nullptr, offerAction<OfferAction::DrawYes>},
+    {"/api/v1/games/{id}/draw/no", Match::Segments, nullptr, offerAction<OfferAction::DrawNo>},
+    {"/api/v1/games/{id}/takeback/yes", Match::Segments, nullptr,
+     offerAction<OfferAction::TakebackYes>},
+    {"/api/v1/games/{id}/takeback/no", Match::Segments, nullptr,
+     offerAction<OfferAction::TakebackNo>},
+    {"/api/v1/games/{id}/abort", Match::Segments, nullptr, offerAction<OfferAction::Abort>},
+    {"/api/v1/games/{id}/claim-victory", Match::Segments, nullptr,
+     offerAction<OfferAction::ClaimVictory>},
+    {"/api/v1/games/{id}/claim-draw", Match::Segments, nullptr,
+     offerAction<OfferAction::ClaimDraw>},
+    {"/api/v1/games/{id}/moves", Match::Segments, nullptr, gameAction<GameAction::Move>},
+    {"/api/v1/games/{id}/engine-move", Match::Segments, nullptr,
+     gameAction<GameAction::EngineMove>},
+    {"/api/v1/games/{id}/takeback", Match::Segments, nullptr, gameAction<GameAction::Takeback>},
+    {"/api/v1/games/{id}/resign", Match::Segments, nullptr, gameAction<GameAction::Resign>},
+    {"/api/v1/games/{id}/pgn", Match::Segments, gameAction<GameAction::Pgn>, nullptr},
+    {"/api/v1/games/{id}/stream", Match::Segments, gameAction<GameAction::Stream>, nullptr},
+});
+
+// Whether `segments` (the path's) fit `pattern` one for one; `id` gets the segment that met a
+// `{...}`.
+bool matchesSegments(std::string_view pattern, const std::vector<std::string>& segments,
+                     std::string& id) {
+    id.clear();
+    std::size_t index = 0;
+    std::size_t start = 1;  // past the pattern's leading '/'
+    while (start <= pattern.size()) {
+        std::size_t end = pattern.find('/', start);
+        if (end == std::string_view::npos) end = pattern.size();
+        const std::string_view part = pattern.substr(start, end - start);
+        if (index == segments.size()) return false;
+        if (part.starts_with('{'))
+            id = segments[index];
+        else if (segments[index] != part)
+            return false;
+        ++index;
+        start = end + 1;
+    }
+    return index == segments.size();
+}
+
+void dispatch(const Route& route, RouteCall& call) {
+    const Request& request = call.request;
+    if (route.any) return route.any(call);
+    if (route.get && isGet(request)) return route.get(call);
+    if (route.post && request.method() == http::verb::post) return route.post(call);
+    methodNotAllowed(request, call.sink,
+                     route.get && route.post ? "GET, POST"
+                     : route.get             ? "GET"
+                                             : "POST");
+}
+
 }  // namespace
 
 std::string handleHttp(ServerContext& context, Request&& request, const ClientInfo& client,
@@ -115,182 +283,19 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
         return "preflight";
     }
 
-    if (path == "/healthz") {
-        if (!isGet(request))
-            methodNotAllowed(request, sink, "GET");
-        else
-            sink->respond(handleHealth(request));
-        return "/healthz";
-    }
-    if (path == "/readyz") {
-        if (!isGet(request))
-            methodNotAllowed(request, sink, "GET");
-        else
-            offload(context, std::move(request), sink, [&context, sink](const Request& owned) {
-                sink->respond(handleReady(owned, context));
-            });
-        return "/readyz";
-    }
-    if (path == "/metrics") {
-        if (!isGet(request))
-            methodNotAllowed(request, sink, "GET");
-        else
-            offload(context, std::move(request), sink, [&context, sink](const Request& owned) {
-                sink->respond(handleMetrics(owned, context));
-            });
-        return "/metrics";
-    }
-
     const std::vector<std::string> segments = splitPath(path);
-    if (segments.size() >= 2 && segments[0] == "api" && segments[1] == "v1") {
-        const std::size_t count = segments.size();
-        if (count == 3 && segments[2] == "openapi.yaml") {
-            if (!isGet(request))
-                methodNotAllowed(request, sink, "GET");
-            else
-                sink->respond(handleOpenApi(request));
-            return "/api/v1/openapi.yaml";
-        }
-        if (count == 3 && segments[2] == "engine") {
-            if (!isGet(request))
-                methodNotAllowed(request, sink, "GET");
-            else
-                sink->respond(handleEngineInfo(request, context));
-            return "/api/v1/engine";
-        }
-        if (count == 3 && segments[2] == "analysis") {
-            if (request.method() == http::verb::post)
-                handleAnalysis(context, request, client, sink);
-            else if (isGet(request))
-                offload(context, std::move(request), sink, [&context, sink](const Request& owned) {
-                    sink->respond(handleCachedAnalysis(context, owned));
-                });
-            else
-                methodNotAllowed(request, sink, "GET, POST");
-            return "/api/v1/analysis";
-        }
-        if (count == 3 && segments[2] == "ws") {
-            // A WebSocket upgrade never reaches the router (the session hands it over).
-            sink->respond(errorFor(request, http::status::bad_request, "bad_request",
-                                   "this route takes a WebSocket upgrade"));
-            return "/api/v1/ws";
-        }
-        if (count == 3 && segments[2] == "games") {
-            if (request.method() == http::verb::post)
-                offload(context, std::move(request), sink,
-                        [&context, client, sink](const Request& owned) {
-                            handleCreateGame(context, owned, client, sink);
-                        });
-            else if (isGet(request))
-                offload(context, std::move(request), sink, [&context, sink](const Request& owned) {
-                    handleListGames(context, owned, sink);
-                });
-            else
-                methodNotAllowed(request, sink, "GET, POST");
-            return "/api/v1/games";
-        }
-        if (count == 4 && segments[2] == "games") {
-            if (!isGet(request))
-                methodNotAllowed(request, sink, "GET");
-            else
-                offload(context, std::move(request), sink,
-                        [&context, id = segments[3], client, sink](const Request& owned) {
-                            handleGameAction(context, GameAction::Get, id, owned, client, sink);
-                        });
-            return "/api/v1/games/{id}";
-        }
-        if (count == 3 && segments[2] == "review") {
-            if (request.method() != http::verb::post)
-                methodNotAllowed(request, sink, "POST");
-            else
-                offload(context, std::move(request), sink,
-                        [&context, client, sink](const Request& owned) {
-                            handleStartReview(context, owned, client, sink);
-                        });
-            return "/api/v1/review";
-        }
-        if (count == 4 && segments[2] == "reviews") {
-            if (!isGet(request))
-                methodNotAllowed(request, sink, "GET");
-            else
-                offload(context, std::move(request), sink,
-                        [&context, id = segments[3], sink](const Request& owned) {
-                            handleReviewAction(context, ReviewAction::Get, id, owned, sink);
-                        });
-            return "/api/v1/reviews/{reviewId}";
-        }
-        if (count == 5 && segments[2] == "reviews" && segments[4] == "stream") {
-            if (!isGet(request))
-                methodNotAllowed(request, sink, "GET");
-            else
-                offload(context, std::move(request), sink,
-                        [&context, id = segments[3], sink](const Request& owned) {
-                            handleReviewAction(context, ReviewAction::Stream, id, owned, sink);
-                        });
-            return "/api/v1/reviews/{reviewId}/stream";
-        }
-        if (count == 5 && segments[2] == "reviews" && segments[4] == "stop") {
-            if (request.method() != http::verb::post)
-                methodNotAllowed(request, sink, "POST");
-            else
-                offload(context, std::move(request), sink,
-                        [&context, id = segments[3], sink](const Request& owned) {
-                            handleReviewAction(context, ReviewAction::Stop, id, owned, sink);
-                        });
-            return "/api/v1/reviews/{reviewId}/stop";
-        }
-        if (count == 5 && segments[2] == "games" && segments[4] == "review") {
-            // Any viewer may start a review or read it: no token.
-            if (request.method() == http::verb::post)
-                offload(context, std::move(request), sink,
-                        [&context, id = segments[3], client, sink](const Request& owned) {
-                            handleStartGameReview(context, id, owned, client, sink);
-                        });
-            else if (isGet(request))
-                offload(context, std::move(request), sink,
-                        [&context, id = segments[3], sink](const Request& owned) {
-                            handleGetGameReview(context, id, owned, sink);
-                        });
-            else
-                methodNotAllowed(request, sink, "GET, POST");
-            return "/api/v1/games/{id}/review";
-        }
-        if ((count == 5 || count == 6) && segments[2] == "games") {
-            const std::string rest = count == 5 ? segments[4] : segments[4] + "/" + segments[5];
-            for (const OfferRoute& route : kOfferRoutes) {
-                if (rest != route.path) continue;
-                if (request.method() != http::verb::post) {
-                    methodNotAllowed(request, sink, "POST");
-                } else {
-                    offload(context, std::move(request), sink,
-                            [&context, action = route.action, id = segments[3], client,
-                             sink](const Request& owned) {
-                                handleOfferAction(context, action, id, owned, client, sink);
-                            });
-                }
-                return std::string("/api/v1/games/{id}/") + route.path;
-            }
-        }
-        if (count == 5 && segments[2] == "games") {
-            for (const GameRoute& route : kGameRoutes) {
-                if (segments[4] != route.suffix) continue;
-                const std::string label = std::string("/api/v1/games/{id}/") + route.suffix;
-                const bool methodOk = route.method == http::verb::get
-                                          ? isGet(request)
-                                          : request.method() == route.method;
-                if (!methodOk) {
-                    methodNotAllowed(request, sink,
-                                     route.method == http::verb::get ? "GET" : "POST");
-                } else {
-                    offload(context, std::move(request), sink,
-                            [&context, action = route.action, id = segments[3], client,
-                             sink](const Request& owned) {
-                                handleGameAction(context, action, id, owned, client, sink);
-                            });
-                }
-                return label;
-            }
-        }
+    const bool api = segments.size() >= 2 && segments[0] == "api" && segments[1] == "v1";
+    std::string id;
+    for (const Route& route : kRoutes) {
+        const bool matched = route.match == Match::ExactPath
+                                 ? path == route.pattern
+                                 : api && matchesSegments(route.pattern, segments, id);
+        if (!matched) continue;
+        RouteCall call{context, request, client, sink, id};
+        dispatch(route, call);
+        return std::string(route.pattern);
+    }
+    if (api) {
         sink->respond(errorFor(request, http::status::not_found, "not_found",
                                "no route " + std::string(path)));
         return "unknown";
