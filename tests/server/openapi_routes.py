@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The OpenAPI document must be valid YAML of OpenAPI 3, every $ref in it must resolve, and it must
-document exactly the routes the server's router serves (with the method of each game action).
+document exactly the routes the server's router serves (with the methods of each route).
 
     openapi_routes.py api/openapi.yaml server/router.cpp
 """
@@ -55,22 +55,19 @@ def main() -> int:
         if not any(key in METHODS for key in item):
             problems.append(f"{path} documents no method")
 
-    # Routes: the labels the router returns for the metrics, plus the game actions' table.
-    routes = set(re.findall(r'return "(/[^"]*)";', router))
-    actions = re.findall(r'\{"([a-z-]+)", GameAction::\w+, http::verb::(\w+)\}', router)
-    if not routes or not actions:
+    # Routes: the router's table (kRoutes): {"pattern", Match::..., GET handler, POST handler
+    # [, handler for any method]}; nullptr where the route takes no such method.
+    flat = " ".join(router.split())
+    table = re.findall(
+        r'\{"(/[^"]*)", Match::\w+, ([^,{}]+?), ([^,{}]+?)(?:, ([^,{}]+?))?\}', flat)
+    if not table:
         problems.append("found no routes in the router (has its shape changed?)")
-    for suffix, verb in actions:
-        route = f"/api/v1/games/{{id}}/{suffix}"
+    routes = set()
+    for route, get, post, _any in table:
         routes.add(route)
-        if route in paths and verb not in paths[route]:
-            problems.append(f"{route}: the router takes {verb.upper()}, the document does not")
-    # Offers and endings (kOfferRoutes): all POST.
-    for suffix in re.findall(r'\{"([a-z/-]+)", OfferAction::\w+\}', router):
-        route = f"/api/v1/games/{{id}}/{suffix}"
-        routes.add(route)
-        if route in paths and "post" not in paths[route]:
-            problems.append(f"{route}: the router takes POST, the document does not")
+        for verb, handler in (("get", get), ("post", post)):
+            if handler.strip() != "nullptr" and route in paths and verb not in paths[route]:
+                problems.append(f"{route}: the router takes {verb.upper()}, the document does not")
     routes.add("/")  # the board page: the static-file fallback
     for route in sorted(routes - paths.keys()):
         problems.append(f"{route} is served but not documented")
