@@ -6,26 +6,6 @@
 # Exit status 77 (CTest: skipped) when outpost-server is not built yet.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/loopback_deploy.sh"
 
-server="$(outpost_find_program outpost-server)"
-if [ -z "$server" ]; then
-    echo "topology test skipped: outpost-server is not built (in $OUTPOST_BUILD_DIR)"
-    exit 77
-fi
-missing=()
-redis="$(command -v redis-server || true)"
-[ -n "$redis" ] || missing+=(redis-server)
-nginx="$(command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true)"
-[ -n "$nginx" ] || missing+=(nginx-light)
-python="$(command -v python3 || true)"
-[ -n "$python" ] || missing+=(python3)
-if [ "${#missing[@]}" -gt 0 ]; then
-    echo "topology test: missing ${missing[*]} (scripts/test.sh installs them)" >&2
-    exit 1
-fi
-web_root="$OUTPOST_ROOT/web/dist"
-[ -d "$web_root" ] || web_root=""
-exec "$python" "$OUTPOST_ROOT/tests/deploy/topology_test.py" --server "$server" --redis "$redis" \
-    --nginx "$nginx" --proxy-conf "$OUTPOST_ROOT/docker/outpost-proxy.conf" \
-    --http-conf "$OUTPOST_ROOT/docker/outpost-http.conf" \
-    ${web_root:+--web-root "$web_root"} "$@"
+outpost_run_loopback_test topology "$OUTPOST_ROOT/tests/deploy/topology_test.py" "$@"
