@@ -48,7 +48,10 @@ TEST_CASE("1+0.01 gives a small but useful budget", "[time]") {
     const auto b = computeTimeBounds(l, false, 10);
     REQUIRE(b);
     REQUIRE(b->softMs >= 20);
-    REQUIRE(b->softMs <= 60);
+    // The plan: a share of the clock (kDefaultMovesToGo) and most of the increment, at most a
+    // tenth of the clock on one move's soft bound.
+    REQUIRE(b->softMs <= (1000 - 10) / kDefaultMovesToGo + 10);
+    REQUIRE(b->softMs <= 100);
     REQUIRE(b->hardMs <= 400);
 }
 
