@@ -7,25 +7,19 @@ when the engine's bestmove is one of its best moves (and none of its avoid moves
 """
 
 import argparse
-import shlex
-import subprocess
 import sys
+
+from uci_engine import UciEngine, parse_epd_line
 
 
 def parse_suite(path):
     positions = []
     with open(path) as suite:
         for raw in suite:
-            raw = raw.strip()
-            if not raw:
+            parsed = parse_epd_line(raw)
+            if parsed is None:
                 continue
-            fields = raw.split()
-            fen = " ".join(fields[:4]) + " 0 1"
-            ops = {}
-            for op in " ".join(fields[4:]).split(";"):
-                name, _, value = op.strip().partition(" ")
-                if name:
-                    ops[name] = value.strip().strip('"')
+            fen, ops = parsed
             positions.append((ops.get("id", "?"), fen, ops.get("bmuci", "").split(),
                               ops.get("amuci", "").split()))
     return positions
@@ -40,42 +34,18 @@ def main():
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
 
-    engine = subprocess.Popen(shlex.split(args.engine), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                              bufsize=1)
-
-    def send(text):
-        engine.stdin.write(text + "\n")
-        engine.stdin.flush()
-
-    def wait_for(prefix):
-        for line in engine.stdout:
-            if line.startswith(prefix):
-                return line.strip()
-        raise SystemExit(f"engine exited while waiting for {prefix}")
-
-    send("uci")
-    wait_for("uciok")
-    for option in ["Threads=1", "Hash=16"] + args.option:
-        name, _, value = option.partition("=")
-        send(f"setoption name {name} value {value}")
+    engine = UciEngine(args.engine, args.option)
     positions = parse_suite(args.suite)
     solved = []
     for ident, fen, best, avoid in positions:
-        send("ucinewgame")
-        send("isready")
-        wait_for("readyok")
-        send(f"position fen {fen}")
-        send(f"go movetime {args.movetime}")
-        move = wait_for("bestmove").split()[1]
+        move = engine.best_move(fen, args.movetime)
         ok = (not best or move in best) and move not in avoid
         if ok:
             solved.append(ident)
         if args.verbose:
             print(f"{ident}: {move} {'ok' if ok else 'missed (best ' + ' '.join(best) + ')'}",
                   flush=True)
-    send("quit")
-    engine.wait(timeout=10)
+    engine.quit()
     print(f"solved {len(solved)} / {len(positions)} at {args.movetime} ms per position")
     return 0
 
