@@ -34,12 +34,15 @@ def main():
     shares, longest, counted = defaultdict(list), defaultdict(float), 0
     for path in sys.argv[1:]:
         for tags, text in games(path):
-            base, _, inc = tags.get("TimeControl", "0+0").partition("+")
-            base, inc = float(base.split("/")[-1]), float(inc or 0)
             times = [float(t) for t in MOVE_TIME.findall(text)]
             first = 0 if " w " in tags.get("FEN", " w ") else 1  # who made the first move
             sides = [tags["White"], tags["Black"]]
             for index, side in enumerate(sides):
+                # fastchess writes WhiteTimeControl/BlackTimeControl when the two differ
+                control = tags.get(("White", "Black")[index] + "TimeControl",
+                                   tags.get("TimeControl", "0+0"))
+                base, _, inc = control.partition("+")
+                base, inc = float(base.split("/")[-1]), float(inc or 0)
                 own = times[(index - first) % 2::2]
                 if not own or base <= 0:
                     continue
