@@ -19,10 +19,12 @@ constexpr std::array<LevelSettings, kMaxLevel> kLevels{{
     {0, 0, 1, 0},
 }};
 
-// Nominal ratings: level 1 at kMinElo, level 8 at kMaxElo, and between them the cumulative gaps
-// measured level against level at the server's per-level move times (docs/strength.md: +241 +436
-// +531 +363 +494 +552 +636, self-play), scaled by 2000/3253 to fit the range and rounded to 10.
-constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 950, 1220, 1540, 1770, 2070, 2410, kMaxElo};
+// Ratings: each level's games against Stockfish 15.1 at UCI_Elo settings near its strength, both
+// at the level's server move time, fitted by maximum likelihood (scripts/anchor_ratings.py) and
+// rounded to 50 (docs/strength.md, "Against Stockfish's UCI_Elo": 1060 1159 1472 1653 1707 1842
+// 1979 2408, each within 80-230 either way at 95%).
+constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 1150, 1450, 1650,
+                                               1700,    1850, 2000, kMaxElo};
 static_assert(kLevelElo.front() == kMinElo && kLevelElo.back() == kMaxElo);
 
 // FNV-1a over the game's name, then one SplitMix64 round with the ply folded in.

@@ -27,16 +27,17 @@ inline constexpr int kMaxLevel = 8;
 // Settings for level 1..8 (anything else: full strength, no limits).
 LevelSettings levelSettings(int level);
 
-// UCI_Elo (with UCI_LimitStrength) is served by the levels: each level has a nominal rating, from
-// kMinElo (level 1) to kMaxElo (level 8, full strength), spaced as the measured gaps between
-// neighbouring levels (docs/strength.md says how they were chosen).
-inline constexpr int kMinElo = 800;
-inline constexpr int kMaxElo = 2800;
+// UCI_Elo (with UCI_LimitStrength) is served by the levels: each level has a rating, from kMinElo
+// (level 1) to kMaxElo (level 8, full strength), measured against Stockfish 15.1 at its
+// UCI_Elo settings, each level at its server move time (docs/strength.md, "Against Stockfish's
+// UCI_Elo").
+inline constexpr int kMinElo = 1050;
+inline constexpr int kMaxElo = 2400;
 
-// Nominal rating of level 1..8.
+// Rating of level 1..8.
 int levelElo(int level);
 
-// The level whose nominal rating is nearest to elo (clamped to kMinElo..kMaxElo); a tie goes to
+// The level whose rating is nearest to elo (clamped to kMinElo..kMaxElo); a tie goes to
 // the weaker level.
 int levelForElo(int elo);
 

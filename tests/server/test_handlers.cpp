@@ -6,6 +6,7 @@
 
 #include "core/cpu.h"
 #include "games/game_service.h"
+#include "search/levels.h"
 #include "test_support.h"
 
 using namespace outpost::server;
@@ -94,9 +95,9 @@ TEST_CASE("handlers: engine info lists the switches, levels and caps the server 
             REQUIRE(level["movetimeMs"] > body["levels"][i - 1]["movetimeMs"]);
         }
     }
-    REQUIRE(body["levels"][0]["elo"] == 800);
+    REQUIRE(body["levels"][0]["elo"] == outpost::search::kMinElo);
     REQUIRE(body["levels"][0]["depth"] == 1);
-    REQUIRE(body["levels"][7]["elo"] == 2800);
+    REQUIRE(body["levels"][7]["elo"] == outpost::search::kMaxElo);
     REQUIRE(body["levels"][7]["depth"].is_null());
     REQUIRE(body["levels"][7]["nodes"].is_null());
 

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <string>
 
+#include "search/levels.h"
 #include "uci/options.h"
 
 using namespace outpost::uci;
@@ -18,7 +20,9 @@ TEST_CASE("uci announces the standard options and one check per technique", "[uc
     CHECK(has("option name Ponder type check default false"));
     CHECK(has("option name Level type spin default 0 min 0 max 8"));
     CHECK(has("option name UCI_LimitStrength type check default false"));
-    CHECK(has("option name UCI_Elo type spin default 800 min 800 max 2800"));
+    CHECK(has("option name UCI_Elo type spin default " + std::to_string(outpost::search::kMinElo) +
+              " min " + std::to_string(outpost::search::kMinElo) + " max " +
+              std::to_string(outpost::search::kMaxElo)));
     for (const auto& [name, on] : settings.engine.config.list()) {
         CHECK(has("option name " + name + " type check default " + (on ? "true" : "false")));
     }
@@ -53,20 +57,24 @@ TEST_CASE("setoption changes typed settings", "[uci][options]") {
 TEST_CASE("UCI_LimitStrength with UCI_Elo picks a playing level", "[uci][options]") {
     UciSettings settings;
     CHECK(effectiveLevel(settings) == 0);  // off by default: full strength
-    CHECK(applyOption("UCI_Elo", "799", settings) == OptionResult::BadValue);
-    CHECK(applyOption("UCI_Elo", "2801", settings) == OptionResult::BadValue);
+    using outpost::search::kMaxElo;
+    using outpost::search::kMinElo;
+    using outpost::search::levelElo;
+    CHECK(applyOption("UCI_Elo", std::to_string(kMinElo - 1), settings) == OptionResult::BadValue);
+    CHECK(applyOption("UCI_Elo", std::to_string(kMaxElo + 1), settings) == OptionResult::BadValue);
     CHECK(applyOption("UCI_LimitStrength", "yes", settings) == OptionResult::BadValue);
-    CHECK(applyOption("UCI_Elo", "1000", settings) == OptionResult::Changed);
-    CHECK(settings.elo == 1000);
+    const int nearLevel2 = levelElo(2) - 10;  // nearer level 2's rating than level 1's
+    CHECK(applyOption("UCI_Elo", std::to_string(nearLevel2), settings) == OptionResult::Changed);
+    CHECK(settings.elo == nearLevel2);
     CHECK(effectiveLevel(settings) == 0);  // an Elo alone does not limit anything
 
     CHECK(applyOption("uci_limitstrength", "true", settings) == OptionResult::Changed);
-    CHECK(effectiveLevel(settings) == 2);  // 1000 is nearer level 2 (950) than level 1 (800)
+    CHECK(effectiveLevel(settings) == 2);
     CHECK(applyOption("Level", "7", settings) == OptionResult::Changed);
     CHECK(effectiveLevel(settings) == 2);  // the Elo takes precedence while it is on
-    CHECK(applyOption("UCI_Elo", "800", settings) == OptionResult::Changed);
+    CHECK(applyOption("UCI_Elo", std::to_string(kMinElo), settings) == OptionResult::Changed);
     CHECK(effectiveLevel(settings) == 1);
-    CHECK(applyOption("UCI_Elo", "2800", settings) == OptionResult::Changed);
+    CHECK(applyOption("UCI_Elo", std::to_string(kMaxElo), settings) == OptionResult::Changed);
     CHECK(effectiveLevel(settings) == 8);
     CHECK(applyOption("UCI_LimitStrength", "false", settings) == OptionResult::Changed);
     CHECK(effectiveLevel(settings) == 7);  // back to the Level option
@@ -85,10 +93,13 @@ TEST_CASE("Every level is reachable through UCI_Elo, in order", "[uci][options]"
         CHECK(levelForElo(levelElo(level)) == level);
         if (level > kMinLevel) CHECK(levelElo(level) > levelElo(level - 1));
     }
-    CHECK(levelForElo(875) == 1);  // halfway between levels 1 and 2: the weaker one
-    CHECK(levelForElo(876) == 2);
-    CHECK(levelForElo(2605) == 7);
-    CHECK(levelForElo(2606) == 8);
+    for (int level = kMinLevel; level < kMaxLevel; ++level) {
+        INFO("between levels " << level << " and " << level + 1);
+        const int low = levelElo(level), high = levelElo(level + 1);
+        // Halfway (rounded down) goes to the weaker level, one above it to the stronger.
+        CHECK(levelForElo((low + high) / 2) == level);
+        CHECK(levelForElo((low + high) / 2 + 1) == level + 1);
+    }
     CHECK(levelForElo(kMinElo - 500) == kMinLevel);
     CHECK(levelForElo(kMaxElo + 500) == kMaxLevel);
 }
