@@ -16,21 +16,7 @@ import re
 import sys
 from collections import defaultdict
 
-TAG = re.compile(r'^\[(\w+) "(.*)"\]')
-
-
-def games(paths):
-    for path in paths:
-        tags = {}
-        with open(path) as pgn:
-            for line in pgn:
-                match = TAG.match(line)
-                if match:
-                    tags[match.group(1)] = match.group(2)
-                    if match.group(1) == "Result":
-                        yield dict(tags)
-                        tags = {}
-
+from pgn_games import games
 
 def log_likelihood(rating, results):
     total = 0.0
@@ -49,7 +35,7 @@ def main():
     anchor = re.compile(args.anchor)
     points = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
     results = defaultdict(list)  # player -> [(anchor rating, player's score)]
-    for tags in games(args.pgn):
+    for tags, _ in (game for path in args.pgn for game in games(path)):
         if tags.get("Result") not in points:
             continue
         white, black = tags["White"], tags["Black"]

@@ -10,24 +10,9 @@ import re
 import sys
 from collections import defaultdict
 
-TAG = re.compile(r'^\[(\w+) "(.*)"\]')
+from pgn_games import games
+
 MOVE_TIME = re.compile(r'\{[^}]*?(\d+\.\d+)s[^}]*\}')
-
-
-def games(path):
-    tags, moves = {}, []
-    with open(path) as pgn:
-        for line in pgn:
-            match = TAG.match(line)
-            if match:
-                if moves:
-                    yield tags, " ".join(moves)
-                    tags, moves = {}, []
-                tags[match.group(1)] = match.group(2)
-            elif line.strip():
-                moves.append(line.strip())
-    if moves:
-        yield tags, " ".join(moves)
 
 
 def main():

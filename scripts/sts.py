@@ -15,15 +15,15 @@ Several engines run side by side, one process each (give the machine a core per 
 import argparse
 import sys
 import threading
-from collections import OrderedDict
 
 from uci_engine import UciEngine, parse_epd_line
 
 
 def parse_suite(path):
-    """[(theme, fen, {uci move: points})]; the theme is the id's "STS(vN.N)" (one id in the
-    published file spells its theme's name differently)."""
-    positions = []
+    """[(theme, fen, {uci move: points})] and {theme: its name}; the theme is the id's
+    "STS(vN.N)" (one id in the published file spells its theme's name differently; the first
+    spelling names it)."""
+    positions, names = [], {}
     with open(path) as suite:
         for number, raw in enumerate(suite, 1):
             parsed = parse_epd_line(raw)
@@ -33,9 +33,11 @@ def parse_suite(path):
             moves, points = ops.get("c9", "").split(), ops.get("c8", "").split()
             if not moves or len(moves) != len(points):
                 raise SystemExit(f"{path}:{number}: needs c9 (UCI moves) and c8 (their points)")
-            theme = ops.get("id", "?").split(")", 1)[0] + ")"
+            ident = ops.get("id", "?").rsplit(".", 1)[0]
+            theme = ident.split(")", 1)[0] + ")"
+            names.setdefault(theme, ident)
             positions.append((theme, fen, dict(zip(moves, map(int, points)))))
-    return positions
+    return positions, names
 
 
 def run(command, options, positions, movetime, scores):
@@ -55,15 +57,8 @@ def main():
                         help="UCI option for every engine")
     args = parser.parse_args()
 
-    positions = parse_suite(args.suite)
-    themes = list(OrderedDict.fromkeys(theme for theme, _, _ in positions))
-    names_of = {}
-    with open(args.suite) as suite:
-        for raw in suite:
-            parsed = parse_epd_line(raw)
-            if parsed:
-                ident = parsed[1].get("id", "?").rsplit(".", 1)[0]
-                names_of.setdefault(ident.split(")", 1)[0] + ")", ident)
+    positions, names_of = parse_suite(args.suite)
+    themes = list(names_of)
     engines = [spec.partition("=")[::2] for spec in args.engine]
     results = {name: {} for name, _ in engines}
     threads = [threading.Thread(target=run, args=(command, args.option, positions, args.movetime,
