@@ -39,6 +39,15 @@ TEST_CASE("A datagen line parses to the side to move's score and result", "[nnue
     CHECK(parseLine(std::string(kLine) + "  \r"));  // trailing blanks are no damage
 }
 
+TEST_CASE("A sample gives back its board and side to move as a FEN", "[nnue][data]") {
+    const auto parsed = parseLine(kLine);
+    REQUIRE(parsed);
+    CHECK(sampleFen(parsed->sample) == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1");
+    const auto endgame = parseLine("8/5k2/8/3Pp3/8/8/1K6/7R w - e6 3 50 [0.5] 120");
+    REQUIRE(endgame);
+    CHECK(sampleFen(endgame->sample) == "8/5k2/8/3Pp3/8/8/1K6/7R w - - 0 1");
+}
+
 TEST_CASE("A line cut short or run into by another is refused", "[nnue][data]") {
     const std::string line = kLine;
     // Cut inside the score, then the next write carried on on the same line: "-3" + a new FEN.
@@ -64,7 +73,6 @@ TEST_CASE("Games are told apart by their plies and by files", "[nnue][data]") {
     CHECK(data.samples.size() == 70);
     CHECK(data.games == 4);
     CHECK(data.trainCount == 70);
-    CHECK(data.fens.empty());
 }
 
 TEST_CASE("The hold-out is whole games, nearest the fraction asked for", "[nnue][data]") {
@@ -77,8 +85,8 @@ TEST_CASE("The hold-out is whole games, nearest the fraction asked for", "[nnue]
     // 25 asked: the game boundaries are at 40, 70 and 90 positions; 70 is nearest to 75.
     CHECK(data.trainCount == 70);
     CHECK(data.heldOutGames == 2);
-    REQUIRE(data.fens.size() == 30);
-    CHECK(data.fens.front().find(" w KQkq - 0 5 ") != std::string::npos);  // a game's start
+    REQUIRE(data.samples.size() == 100);
+    CHECK(data.samples[data.trainCount].score == 8);  // a game's start: its score is its ply
 
     CHECK(holdoutCut({0, 40, 70, 90}, 100, 0.05) == 90);
     CHECK(holdoutCut({0, 40, 70, 90}, 100, 0) == 100);

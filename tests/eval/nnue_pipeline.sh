@@ -26,6 +26,16 @@ grep -q "^held-out error as the engine sees it: network [0-9]" trainer.out ||
 "$trainer" --verify nnue_pipeline.nnue --holdout 0.2 nnue_pipeline.txt > verify.out 2>&1
 cat verify.out
 grep -q "^held-out error as the engine sees it" verify.out || { echo "--verify failed"; exit 1; }
+# --init starts from a trained net: its weights come back exactly (a rate too small to move any
+# weight by a quantisation step gives the same file), and a wrong path fails before any reading.
+"$trainer" --init nnue_pipeline.nnue --epochs 1 --batch 64 --lr 1e-12 --lr-end 1e-12 \
+    --holdout 0.2 --out nnue_init.nnue nnue_pipeline.txt > init.out 2>&1
+grep -q "^starting from nnue_pipeline.nnue" init.out || { cat init.out; echo "--init not used"; exit 1; }
+cmp -s nnue_init.nnue nnue_pipeline.nnue || { echo "--init did not start from the net's weights"; exit 1; }
+if "$trainer" --init no-such.nnue --out nnue_init.nnue nnue_pipeline.txt > init.out 2>&1; then
+  echo "--init accepted a missing file"; exit 1
+fi
+grep -q "cannot start from no-such.nnue" init.out || { cat init.out; exit 1; }
 grep -q "^K (--wdl-scale) fitted to the results: [0-9.]* cp" trainer.out ||
   { echo "the trainer did not fit K"; exit 1; }
 

@@ -12,7 +12,8 @@
 // training positions, the K at which sigmoid(score / K) best predicts their results). Adam,
 // mini-batches split across threads (each thread sums its own gradients; the sums are added in a
 // fixed order, so a run repeats exactly for a given seed and thread count), the learning rate
-// decaying exponentially to --lr-end.
+// decaying exponentially to --lr-end. --init starts from a trained net's weights instead of random
+// ones (fine-tuning it on new games).
 //
 // Quantisation-aware: weights are clamped during training to the ranges the int16 file can hold
 // (the output weights to +-127/64, so the engine's 16-bit multiply cannot overflow), and the
@@ -65,6 +66,7 @@ struct Options {
     int threads = 2;
     unsigned seed = 1;
     std::string verify;  // only measure this network file on the data
+    std::string init;    // start from this network file instead of random weights
     bool mirror = true;  // also learn from positions mirrored a-h (twice the data, nearly)
 };
 
@@ -250,6 +252,18 @@ std::unique_ptr<nnue::Network> quantiseNetwork(const Params& p) {
     return net;
 }
 
+// The float weights a network file stands for: the start of a run that continues from a net
+// (--init). Quantising them again gives the same file.
+Params dequantiseNetwork(const nnue::Network& net) {
+    Params p;
+    for (std::size_t i = 0; i < p.w1.size(); ++i)
+        p.w1[i] = float(net.featureWeights[i]) / nnue::kQA;
+    for (int i = 0; i < kHidden; ++i) p.b1[i] = float(net.featureBias[i]) / nnue::kQA;
+    for (int i = 0; i < 2 * kHidden; ++i) p.w2[i] = float(net.outputWeights[i]) / nnue::kQB;
+    p.b2 = float(double(net.outputBias) / (double(nnue::kQA) * nnue::kQB));
+    return p;
+}
+
 // --- Measuring ---------------------------------------------------------------------------------
 
 double floatError(const Params& p, const Dataset& data, const Options& opt) {
@@ -269,11 +283,10 @@ double engineError(const Dataset& data, Options opt, EvalCp evalCp, bool results
     if (resultsOnly) opt.lambda = 0;
     double sum = 0;
     std::size_t n = 0;
-    for (std::size_t i = 0; i < data.fens.size(); ++i) {
-        const auto pos = Position::fromFen(data.fens[i]);
+    for (std::size_t i = data.trainCount; i < data.samples.size(); ++i) {
+        const auto pos = Position::fromFen(nnue_data::sampleFen(data.samples[i]));
         if (!pos) continue;
-        const double d =
-            sigmoid(evalCp(*pos) / opt.wdlScale) - target(data.samples[data.trainCount + i], opt);
+        const double d = sigmoid(evalCp(*pos) / opt.wdlScale) - target(data.samples[i], opt);
         sum += d * d;
         ++n;
     }
@@ -289,6 +302,10 @@ bool writeNetwork(const nnue::Network& net, const std::string& path) {
 
 std::unique_ptr<nnue::Network> readNetwork(const std::string& path, std::string& error) {
     std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "cannot open the file";
+        return nullptr;
+    }
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     return nnue::loadNetwork({reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
                              &error);
@@ -308,7 +325,8 @@ int reportEngineErrors(const std::string& path, const Dataset& data, const Optio
     const auto handCrafted = [&](const Position& pos) { return classical.evaluate(pos); };
     std::cout << std::setprecision(6) << "held-out error as the engine sees it: network "
               << engineError(data, opt, network) << ", hand-crafted "
-              << engineError(data, opt, handCrafted) << " (" << data.fens.size() << " positions)\n"
+              << engineError(data, opt, handCrafted) << " ("
+              << data.samples.size() - data.trainCount << " positions)\n"
               << "against the game results alone: network " << engineError(data, opt, network, true)
               << ", hand-crafted " << engineError(data, opt, handCrafted, true) << "\n";
     return 0;
@@ -319,7 +337,7 @@ void usage() {
                  "[--lambda X]\n"
                  "           [--wdl-scale CP|auto] [--holdout F] [--max-positions N] [--threads N] "
                  "[--seed N]\n"
-                 "           [--no-mirror]\n"
+                 "           [--no-mirror] [--init FILE.nnue]\n"
                  "           [--out FILE.nnue] DATA...\n"
                  "       outpost-nnue-train --verify FILE.nnue [--holdout F] DATA...\n";
 }
@@ -362,6 +380,8 @@ int main(int argc, char** argv) {
             opt.mirror = false;
         else if (a == "--verify")
             opt.verify = args.value();
+        else if (a == "--init")
+            opt.init = args.value();
         else if (a == "--help" || a.starts_with("--")) {
             usage();
             return a == "--help" ? 0 : 2;
@@ -371,6 +391,17 @@ int main(int argc, char** argv) {
     if (opt.dataFiles.empty()) {
         usage();
         return 2;
+    }
+
+    // A net to start from is read before the data, so a wrong path fails at once.
+    std::unique_ptr<nnue::Network> startNet;
+    if (!opt.init.empty()) {
+        std::string error;
+        startNet = readNetwork(opt.init, error);
+        if (!startNet) {
+            std::cerr << "cannot start from " << opt.init << ": " << error << "\n";
+            return 2;
+        }
     }
 
     const auto started = std::chrono::steady_clock::now();
@@ -398,12 +429,18 @@ int main(int argc, char** argv) {
     }
 
     // Small random weights: about 30 active rows keep the accumulators inside the ReLU's range.
+    // With --init, the weights of a trained net instead (fine-tuning it on new games).
     Params params;
     std::mt19937_64 rng(opt.seed);
-    std::normal_distribution<float> featureInit(0.f, 0.04f), outputInit(0.f, 0.1f);
-    for (float& w : params.w1) w = featureInit(rng);
-    for (float& b : params.b1) b = 0.25f + featureInit(rng);
-    for (float& w : params.w2) w = outputInit(rng);
+    if (startNet) {
+        params = dequantiseNetwork(*startNet);
+        std::cout << "starting from " << opt.init << "\n";
+    } else {
+        std::normal_distribution<float> featureInit(0.f, 0.04f), outputInit(0.f, 0.1f);
+        for (float& w : params.w1) w = featureInit(rng);
+        for (float& b : params.b1) b = 0.25f + featureInit(rng);
+        for (float& w : params.w2) w = outputInit(rng);
+    }
 
     const std::size_t threads = std::size_t(opt.threads);
     std::vector<Params> grads(threads);

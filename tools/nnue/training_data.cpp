@@ -1,8 +1,10 @@
 #include "training_data.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cstdlib>
+#include <utility>
 
 #include "core/types.h"
 
@@ -109,6 +111,32 @@ std::optional<ParsedLine> parseLine(std::string_view line) {
     return parsed;
 }
 
+std::string sampleFen(const Sample& s) {
+    static constexpr std::string_view kChars = "PNBRQKpnbrqk";
+    std::array<int, 64> codeAt;
+    codeAt.fill(-1);
+    int n = 0;
+    for (std::uint64_t b = s.occupied; b; b &= b - 1, ++n)
+        codeAt[std::countr_zero(b)] = (s.pieces[n / 2] >> (4 * (n % 2))) & 15;
+    std::string fen;
+    for (int rank = 7; rank >= 0; --rank) {
+        int empty = 0;
+        for (int file = 0; file < 8; ++file) {
+            const int code = codeAt[rank * 8 + file];
+            if (code < 0) {
+                ++empty;
+                continue;
+            }
+            if (empty) fen += char('0' + std::exchange(empty, 0));
+            fen += kChars[std::size_t(code)];
+        }
+        if (empty) fen += char('0' + empty);
+        if (rank) fen += '/';
+    }
+    fen += s.stm == White ? " w - - 0 1" : " b - - 0 1";
+    return fen;
+}
+
 bool DataReader::read(std::istream& in) {
     int lastPly = -1;  // a new file starts a new game
     for (std::string line; !full() && std::getline(in, line);) {
@@ -121,7 +149,6 @@ bool DataReader::read(std::istream& in) {
         if (parsed->ply <= lastPly || lastPly < 0) gameStarts_.push_back(samples_.size());
         lastPly = parsed->ply;
         samples_.push_back(parsed->sample);
-        fens_.push_back(line.substr(0, line.find('[')));
     }
     return !full();
 }
@@ -154,8 +181,6 @@ Dataset DataReader::finish(double holdout) && {
         std::size_t(gameStarts_.end() -
                     std::lower_bound(gameStarts_.begin(), gameStarts_.end(), data.trainCount));
     if (data.trainCount == data.samples.size()) data.heldOutGames = 0;
-    data.fens.assign(std::make_move_iterator(fens_.begin() + std::ptrdiff_t(data.trainCount)),
-                     std::make_move_iterator(fens_.end()));
     return data;
 }
 

@@ -40,12 +40,17 @@ struct ParsedLine {
 // score, then run into by the next write, must not parse as a shorter score).
 std::optional<ParsedLine> parseLine(std::string_view line);
 
+// The position a sample stands for as a FEN, for the engine's own inference on held-out samples:
+// the board and the side to move (no castling rights, en passant square or move counters: the
+// sample does not keep them, and neither evaluation reads them). The data holds only samples, 32
+// bytes a position, and never the lines' text.
+std::string sampleFen(const Sample& s);
+
 struct Dataset {
     std::vector<Sample> samples;
-    std::vector<std::string> fens;  // of the held-out samples, for the engine's own inference
-    std::size_t trainCount = 0;     // the first trainCount samples train; the rest are held out
-    std::size_t skipped = 0;        // lines that did not parse
-    std::size_t games = 0;          // games told apart (see above)
+    std::size_t trainCount = 0;  // the first trainCount samples train; the rest are held out
+    std::size_t skipped = 0;     // lines that did not parse
+    std::size_t games = 0;       // games told apart (see above)
     std::size_t heldOutGames = 0;
 };
 
@@ -66,7 +71,6 @@ class DataReader {
   private:
     std::size_t maxPositions_;
     std::vector<Sample> samples_;
-    std::vector<std::string> fens_;        // of every sample: the cut is known only at the end
     std::vector<std::size_t> gameStarts_;  // sample indices where a game begins
     std::size_t skipped_ = 0;
 };
