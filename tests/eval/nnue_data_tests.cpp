@@ -117,3 +117,49 @@ TEST_CASE("A last line without its newline is left out, and bad lines are counte
     CHECK(data.samples.size() == 3);
     CHECK(data.skipped == 1);
 }
+
+TEST_CASE("Dedupe drops repeated positions and keeps each game's order and start", "[nnue][data]") {
+    // Game A: three positions. Game B repeats A's first two (the same board and side to move,
+    // other counters and scores), then one of its own. Game C is all repeats of A.
+    const std::string a1 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 5 [0.5] 1\n";
+    const std::string a2 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 6 [0.5] 2\n";
+    const std::string a3 =
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 6 [0.5] 3\n";
+    const std::string b3 = "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 6 [1.0] 4\n";
+    const std::string same1 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 5 [1.0] 9\n";
+    const std::string same2 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 6 [1.0] 9\n";
+    // The same board with the other side to move is another position.
+    const std::string other = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 6 [0.0] 5\n";
+    const std::string text = a1 + a2 + a3 + same1 + same2 + b3 + a1 + a2 + other;
+
+    std::istringstream plain(text);
+    DataReader all;
+    all.read(plain);
+    const Dataset kept = std::move(all).finish(0);
+    CHECK(kept.samples.size() == 9);
+    CHECK(kept.games == 3);
+    CHECK(kept.duplicates == 0);
+
+    std::istringstream in(text);
+    DataReader reader;
+    reader.read(in);
+    const Dataset data = std::move(reader).finish(0, true);
+    CHECK(data.duplicates == 4);
+    REQUIRE(data.samples.size() == 5);
+    // The first time each position was seen, in the order read: A's three, B's own, then C's.
+    CHECK(data.samples[0].score == -1);  // Black to move: White's +1 is -1
+    CHECK(data.samples[1].score == 2);
+    CHECK(data.samples[2].score == -3);
+    CHECK(data.samples[3].score == -4);
+    CHECK(data.samples[4].score == -5);
+    // Games A, B (now one position) and C (its one new position): three starts still.
+    CHECK(data.games == 3);
+
+    // A hold-out cut after dedupe falls on a game start of the deduplicated data: B's.
+    std::istringstream again(text);
+    DataReader cut;
+    cut.read(again);
+    const Dataset held = std::move(cut).finish(0.4, true);
+    CHECK(held.trainCount == 3);
+    CHECK(held.heldOutGames == 2);
+}

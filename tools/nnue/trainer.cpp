@@ -65,9 +65,10 @@ struct Options {
     std::size_t maxPositions = 0;  // 0: all
     int threads = 2;
     unsigned seed = 1;
-    std::string verify;  // only measure this network file on the data
-    std::string init;    // start from this network file instead of random weights
-    bool mirror = true;  // also learn from positions mirrored a-h (twice the data, nearly)
+    std::string verify;   // only measure this network file on the data
+    std::string init;     // start from this network file instead of random weights
+    bool mirror = true;   // also learn from positions mirrored a-h (twice the data, nearly)
+    bool dedupe = false;  // drop positions seen before (training_data.h)
 };
 
 // --- Data ------------------------------------------------------------------------------------
@@ -85,7 +86,7 @@ Dataset readData(const Options& opt) {
         }
         if (!reader.read(in)) break;
     }
-    return std::move(reader).finish(opt.holdout);
+    return std::move(reader).finish(opt.holdout, opt.dedupe);
 }
 
 // The network inputs of a sample from both perspectives (side to move first); mirrored swaps
@@ -337,7 +338,7 @@ void usage() {
                  "[--lambda X]\n"
                  "           [--wdl-scale CP|auto] [--holdout F] [--max-positions N] [--threads N] "
                  "[--seed N]\n"
-                 "           [--no-mirror] [--init FILE.nnue]\n"
+                 "           [--no-mirror] [--dedupe] [--init FILE.nnue]\n"
                  "           [--out FILE.nnue] DATA...\n"
                  "       outpost-nnue-train --verify FILE.nnue [--holdout F] DATA...\n";
 }
@@ -378,6 +379,8 @@ int main(int argc, char** argv) {
             opt.output = args.value();
         else if (a == "--no-mirror")
             opt.mirror = false;
+        else if (a == "--dedupe")
+            opt.dedupe = true;
         else if (a == "--verify")
             opt.verify = args.value();
         else if (a == "--init")
@@ -412,8 +415,9 @@ int main(int argc, char** argv) {
     std::cout << "read " << data.samples.size() << " positions (" << data.skipped
               << " lines skipped): " << data.trainCount << " to train, "
               << data.samples.size() - data.trainCount << " held out (" << data.heldOutGames
-              << " of " << data.games << " games), " << std::fixed << std::setprecision(1)
-              << seconds() << " s\n";
+              << " of " << data.games << " games)";
+    if (opt.dedupe) std::cout << ", " << data.duplicates << " repeated positions dropped";
+    std::cout << ", " << std::fixed << std::setprecision(1) << seconds() << " s\n";
     if (opt.wdlScale == 0) {
         if (data.trainCount == 0) {
             std::cerr << "no positions to fit K on; give --wdl-scale\n";

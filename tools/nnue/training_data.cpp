@@ -4,6 +4,7 @@
 #include <bit>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <utility>
 
 #include "core/types.h"
@@ -171,8 +172,47 @@ std::size_t holdoutCut(const std::vector<std::size_t>& gameStarts, std::size_t c
     return best;
 }
 
-Dataset DataReader::finish(double holdout) && {
+std::size_t DataReader::removeDuplicates() {
+    auto mix = [](std::uint64_t z) {  // splitmix64's finaliser
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    };
+    const std::size_t n = samples_.size();
+    std::vector<std::pair<std::uint64_t, std::size_t>> keys(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Sample& s = samples_[i];
+        std::uint64_t low, high;
+        std::memcpy(&low, s.pieces.data(), sizeof low);
+        std::memcpy(&high, s.pieces.data() + sizeof low, sizeof high);
+        keys[i] = {mix(s.occupied ^ mix(low ^ mix(high ^ mix(s.stm)))), i};
+    }
+    std::sort(keys.begin(), keys.end());
+    std::vector<bool> keep(n, true);
+    for (std::size_t i = 1; i < n; ++i)
+        if (keys[i].first == keys[i - 1].first) keep[keys[i].second] = false;
+    keys = {};
+
+    // Compact in place; a game start moves to its game's first kept sample (a game with none
+    // left joins the next one).
+    std::vector<std::size_t> starts;
+    std::size_t kept = 0, nextStart = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        while (nextStart < gameStarts_.size() && gameStarts_[nextStart] <= i) {
+            if (starts.empty() || starts.back() != kept) starts.push_back(kept);
+            ++nextStart;
+        }
+        if (keep[i]) samples_[kept++] = samples_[i];
+    }
+    if (!starts.empty() && starts.back() == kept) starts.pop_back();
+    samples_.resize(kept);
+    gameStarts_ = std::move(starts);
+    return n - kept;
+}
+
+Dataset DataReader::finish(double holdout, bool dedupe) && {
     Dataset data;
+    if (dedupe) data.duplicates = removeDuplicates();
     data.trainCount = holdoutCut(gameStarts_, samples_.size(), holdout);
     data.samples = std::move(samples_);
     data.skipped = skipped_;

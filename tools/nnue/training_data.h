@@ -52,6 +52,7 @@ struct Dataset {
     std::size_t skipped = 0;     // lines that did not parse
     std::size_t games = 0;       // games told apart (see above)
     std::size_t heldOutGames = 0;
+    std::size_t duplicates = 0;  // positions dropped as repeats of an earlier one (dedupe)
 };
 
 // Reads datagen files one after another into a Dataset, up to a number of positions.
@@ -65,10 +66,15 @@ class DataReader {
     bool full() const { return maxPositions_ != 0 && samples_.size() >= maxPositions_; }
 
     // The samples read, about the last `holdout` fraction of them held out in whole games (see
-    // holdoutCut).
-    Dataset finish(double holdout) &&;
+    // holdoutCut). With dedupe, a position (board and side to move) seen before is dropped
+    // first, keeping the first time it was seen and every game's order: the trainer does not
+    // weigh the common opening positions several times over, and no held-out position is also
+    // a training position.
+    Dataset finish(double holdout, bool dedupe = false) &&;
 
   private:
+    std::size_t removeDuplicates();
+
     std::size_t maxPositions_;
     std::vector<Sample> samples_;
     std::vector<std::size_t> gameStarts_;  // sample indices where a game begins
