@@ -95,6 +95,16 @@ test('on a 390 px phone the dialog buttons fit and the page is no wider than the
     );
     assert.equal(letters.length, 8);
     for (const right of letters) assert.ok(right <= 390, `a file letter ends at ${right}`);
+    // The top bar is one row: the brand, the three buttons and the connection dot side by side.
+    const tops = await page
+      .locator('.brand-mark, #btn-new, #btn-analysis, #btn-review-pgn, #connection')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect()));
+    assert.equal(tops.length, 5);
+    const rowTop = Math.max(...tops.map((r) => r.top));
+    const rowBottom = Math.min(...tops.map((r) => r.bottom));
+    assert.ok(rowTop < rowBottom, `the top bar is one row (tops ${tops.map((r) => Math.round(r.top))})`);
+    for (const r of tops) assert.ok(r.right <= 390, `a top bar item ends at ${r.right}`);
+    assert.equal(await page.locator('#btn-analysis').getAttribute('aria-label'), 'Analysis board');
     await shot(page, 'defects-3-phone-page');
     // The game-over card's buttons fit too.
     await page.click('#btn-resign');
