@@ -23,10 +23,10 @@ struct TimeBounds {
 };
 
 // Sudden death: each move's soft bound plans as if this many moves remain (the clock shrinks,
-// so later moves get a share of what is left). 15 spends 83 % of a 5+0.05 clock in self-play;
-// 40 left a third of it unused, 25 a quarter, 20 a fifth, and each step down gained
+// so later moves get a share of what is left). 12 spends 86 % of a 5+0.05 clock in self-play;
+// 40 left a third of it unused, 25 a quarter, 20 a fifth, 15 a sixth, and each step down gained
 // (docs/search-measurements.md, "Time management: moves to go").
-inline constexpr int kDefaultMovesToGo = 15;
+inline constexpr int kDefaultMovesToGo = 12;
 
 // No value when the limits contain no clock, movetime or maxTimeMs (the search is not timed).
 // maxTimeMs caps both bounds of whatever the other limits plan.
