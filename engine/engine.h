@@ -66,7 +66,7 @@ struct SearchConfig {
     bool deltaPruning = true;
     bool nullMove = true;
     bool futility = true;
-    bool extendedFutility = false;
+    bool extendedFutility = true;
     bool razoring = false;
     bool aggressiveFutility = false;
     bool lateMoveReductions = true;

@@ -28,7 +28,7 @@ export const TECHNIQUES: Technique[] = [
   { name: 'deltaPruning', label: 'Delta pruning', defaultOn: true, counters: ['deltaPrunes'] },
   { name: 'nullMove', label: 'Null-move pruning', defaultOn: true, counters: ['nullMoveTries', 'nullMoveCutoffs', 'nullMoveVerifications'] },
   { name: 'futility', label: 'Futility pruning', defaultOn: true, counters: ['futilityPrunes'] },
-  { name: 'extendedFutility', label: 'Extended futility', defaultOn: false, counters: ['extendedFutilityPrunes'] },
+  { name: 'extendedFutility', label: 'Extended futility', defaultOn: true, counters: ['extendedFutilityPrunes'] },
   { name: 'razoring', label: 'Razoring', defaultOn: false, counters: ['razoringReductions'] },
   { name: 'aggressiveFutility', label: 'Aggressive futility', defaultOn: false, counters: ['aggressiveFutilityPrunes'] },
   { name: 'lateMoveReductions', label: 'Late move reductions', defaultOn: true, counters: ['lateMoveReductions', 'lateMoveResearches'] },
