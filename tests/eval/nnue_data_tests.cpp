@@ -23,6 +23,14 @@ std::string gameLines(int firstPly, int plies, const char* result = "[0.5]") {
     return text;
 }
 
+// All of `text` read as one file, then finished.
+Dataset readText(const std::string& text, double holdout, bool dedupe) {
+    std::istringstream in(text);
+    DataReader reader;
+    reader.read(in);
+    return std::move(reader).finish(holdout, dedupe);
+}
+
 constexpr const char* kLine =
     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [1.0] -37";
 
@@ -132,18 +140,12 @@ TEST_CASE("Dedupe drops repeated positions and keeps each game's order and start
     const std::string other = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 6 [0.0] 5\n";
     const std::string text = a1 + a2 + a3 + same1 + same2 + b3 + a1 + a2 + other;
 
-    std::istringstream plain(text);
-    DataReader all;
-    all.read(plain);
-    const Dataset kept = std::move(all).finish(0);
+    const Dataset kept = readText(text, 0, false);
     CHECK(kept.samples.size() == 9);
     CHECK(kept.games == 3);
     CHECK(kept.duplicates == 0);
 
-    std::istringstream in(text);
-    DataReader reader;
-    reader.read(in);
-    const Dataset data = std::move(reader).finish(0, true);
+    const Dataset data = readText(text, 0, true);
     CHECK(data.duplicates == 4);
     REQUIRE(data.samples.size() == 5);
     // The first time each position was seen, in the order read: A's three, B's own, then C's.
@@ -156,10 +158,7 @@ TEST_CASE("Dedupe drops repeated positions and keeps each game's order and start
     CHECK(data.games == 3);
 
     // A hold-out cut after dedupe falls on a game start of the deduplicated data: B's.
-    std::istringstream again(text);
-    DataReader cut;
-    cut.read(again);
-    const Dataset held = std::move(cut).finish(0.4, true);
+    const Dataset held = readText(text, 0.4, true);
     CHECK(held.trainCount == 3);
     CHECK(held.heldOutGames == 2);
 }

@@ -99,7 +99,7 @@ int features(const Sample& s, bool mirrored, std::array<int, 32>& us, std::array
     int n = 0;
     for (std::uint64_t b = s.occupied; b; b &= b - 1, ++n) {
         const Square sq = Square(std::countr_zero(b) ^ flip);
-        const int code = (s.pieces[n / 2] >> (4 * (n % 2))) & 15;
+        const int code = nnue_data::sampleCode(s, n);
         const Piece pc = makePiece(Color(code / 6), PieceType(code % 6 + 1));
         us[n] = nnue::featureIndex(stm, pc, sq);
         them[n] = nnue::featureIndex(~stm, pc, sq);

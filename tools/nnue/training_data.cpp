@@ -15,9 +15,11 @@ namespace {
 constexpr int kMaxPieces = 32;
 constexpr int kMaxScore = 32000;
 
+// The FEN letter of each piece code (colour x 6 + type - 1).
+constexpr std::string_view kPieceChars = "PNBRQKpnbrqk";
+
 int pieceCode(char c) {
-    static constexpr std::string_view kChars = "PNBRQKpnbrqk";
-    const auto at = kChars.find(c);
+    const auto at = kPieceChars.find(c);
     return at == std::string_view::npos ? -1 : int(at);
 }
 
@@ -113,12 +115,11 @@ std::optional<ParsedLine> parseLine(std::string_view line) {
 }
 
 std::string sampleFen(const Sample& s) {
-    static constexpr std::string_view kChars = "PNBRQKpnbrqk";
     std::array<int, 64> codeAt;
     codeAt.fill(-1);
     int n = 0;
     for (std::uint64_t b = s.occupied; b; b &= b - 1, ++n)
-        codeAt[std::countr_zero(b)] = (s.pieces[n / 2] >> (4 * (n % 2))) & 15;
+        codeAt[std::countr_zero(b)] = sampleCode(s, n);
     std::string fen;
     for (int rank = 7; rank >= 0; --rank) {
         int empty = 0;
@@ -129,7 +130,7 @@ std::string sampleFen(const Sample& s) {
                 continue;
             }
             if (empty) fen += char('0' + std::exchange(empty, 0));
-            fen += kChars[std::size_t(code)];
+            fen += kPieceChars[std::size_t(code)];
         }
         if (empty) fen += char('0' + empty);
         if (rank) fen += '/';

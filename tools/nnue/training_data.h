@@ -30,6 +30,11 @@ struct Sample {
 };
 static_assert(sizeof(Sample) == 32);
 
+// The code (colour x 6 + type - 1) of a sample's n-th piece in square order.
+inline int sampleCode(const Sample& s, int n) {
+    return (s.pieces[std::size_t(n / 2)] >> (4 * (n % 2))) & 15;
+}
+
 struct ParsedLine {
     Sample sample;
     int ply = 0;  // half-moves since the game's start position's move 1 (the FEN's counters)
