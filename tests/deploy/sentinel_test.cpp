@@ -35,10 +35,29 @@ RedisReplyPtr run(int port, const std::vector<std::string>& args) {
         context.get(), static_cast<int>(argv.size()), argv.data(), lengths.data())));
 }
 
-bool replicaOnline(int primaryPort) {
-    RedisReplyPtr info = run(primaryPort, {"INFO", "replication"});
+bool infoHas(int port, const std::string& text) {
+    RedisReplyPtr info = run(port, {"INFO", "replication"});
     return info && info->type == REDIS_REPLY_STRING &&
-           std::string(info->str, info->len).find("state=online") != std::string::npos;
+           std::string(info->str, info->len).find(text) != std::string::npos;
+}
+
+bool replicaOnline(int primaryPort) {
+    return infoHas(primaryPort, "state=online");
+}
+
+// The primary marks a diskless replica "online" as soon as the snapshot is sent, while the
+// replica may still be loading it (CI failed on that once: the first WAIT timed out). Synced
+// means the replica's link is up and a write on the primary is acknowledged by it.
+bool replicaSynced(int primaryPort, int replicaPort) {
+    if (!replicaOnline(primaryPort) || !infoHas(replicaPort, "master_link_status:up")) return false;
+    RedisEndpoint endpoint;
+    endpoint.port = primaryPort;
+    RedisContextPtr context = connectRedis(endpoint, 2000ms, nullptr);
+    if (!context) return false;
+    RedisReplyPtr set(
+        static_cast<redisReply*>(redisCommand(context.get(), "SET outpost:test:probe 1")));
+    RedisReplyPtr wait(static_cast<redisReply*>(redisCommand(context.get(), "WAIT 1 1000")));
+    return set && wait && wait->type == REDIS_REPLY_INTEGER && wait->integer == 1;
 }
 
 ServerConfig parse(std::vector<const char*> args) {
@@ -112,16 +131,19 @@ TEST_CASE("Sentinel: a game write waits for the replica (WAIT), else it is Unava
     }
     REQUIRE(primary.start());
     REQUIRE(replica.start());
+    // No 5 s pause before the snapshot is sent (Redis's default waits for more replicas).
+    REQUIRE(run(primary.port(), {"CONFIG", "SET", "repl-diskless-sync-delay", "0"}));
     REQUIRE(run(replica.port(), {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())}));
-    const auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (!replicaOnline(primary.port()) && std::chrono::steady_clock::now() < deadline)
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (!replicaSynced(primary.port(), replica.port()) &&
+           std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(20ms);
-    REQUIRE(replicaOnline(primary.port()));
+    REQUIRE(replicaSynced(primary.port(), replica.port()));
 
     RedisStoreOptions options;
     options.url = primary.url();
     options.timeout = 1000ms;
-    options.replication = {1, 300ms};
+    options.replication = {1, 750ms};  // generous: CI runs this beside other tests
     RedisGameStore store(options);
 
     GameRecord game = sampleGame("wait-1");
