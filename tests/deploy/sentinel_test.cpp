@@ -46,7 +46,7 @@ bool replicaOnline(int primaryPort) {
 }
 
 // The primary marks a diskless replica "online" as soon as the snapshot is sent, while the
-// replica may still be loading it (CI failed on that once: the first WAIT timed out). Synced
+// replica may still be loading it (the likely cause of this test's one CI failure). Synced
 // means the replica's link is up and a write on the primary is acknowledged by it.
 bool replicaSynced(int primaryPort, int replicaPort) {
     if (!replicaOnline(primaryPort) || !infoHas(replicaPort, "master_link_status:up")) return false;
@@ -135,10 +135,11 @@ TEST_CASE("Sentinel: a game write waits for the replica (WAIT), else it is Unava
     REQUIRE(run(primary.port(), {"CONFIG", "SET", "repl-diskless-sync-delay", "0"}));
     REQUIRE(run(replica.port(), {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())}));
     const auto deadline = std::chrono::steady_clock::now() + 20s;
-    while (!replicaSynced(primary.port(), replica.port()) &&
+    bool synced = false;
+    while (!(synced = replicaSynced(primary.port(), replica.port())) &&
            std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(20ms);
-    REQUIRE(replicaSynced(primary.port(), replica.port()));
+    REQUIRE(synced);
 
     RedisStoreOptions options;
     options.url = primary.url();
