@@ -93,8 +93,8 @@ TEST_CASE("Level seeds differ by game and by ply and repeat for the same pair",
 TEST_CASE("Switching the evaluation by setOptions empties the engine's own table",
           "[search][isolation]") {
     // A 1 MB table and depth 8, so the sampled entries (the table's first 1000) hold some of
-    // this search whatever net is embedded: at 16 MB and depth 6, net 13's few thousand nodes
-    // left the sample empty.
+    // this search with room to spare (about 70 per mille with net 13): at 16 MB and depth 6,
+    // net 13's few thousand nodes left the sample empty.
     EngineOptions small;
     small.hashMb = 1;
     Engine engine(small);  // the network by default
