@@ -27,5 +27,7 @@ while true; do
     "$copy" --games 200 --nodes "$nodes" --random-plies 8 --max-score 3000 \
         --concurrency "$concurrency" --seed "$seed" --out "$out" "${extra[@]}" 2>>"$dir/datagen.log"
     chunk=$((chunk + 1))
-    echo "$(date -Is) chunk $chunk done, $(wc -l <"$out") positions in $out" >>"$dir/datagen.log"
+    if [[ " ${extra[*]} " == *" --binary "* ]]; then size="$(wc -c <"$out") bytes of game records"
+    else size="$(wc -l <"$out") positions"; fi
+    echo "$(date -Is) chunk $chunk done, $size in $out" >>"$dir/datagen.log"
 done

@@ -71,6 +71,7 @@ struct Options {
     std::string init;     // start from this network file instead of random weights
     bool mirror = true;   // also learn from positions mirrored a-h (twice the data, nearly)
     bool dedupe = false;  // drop positions seen before (training_data.h)
+    bool dump = false;    // only print the samples read, one a line (to compare data files)
 };
 
 // --- Data ------------------------------------------------------------------------------------
@@ -81,12 +82,12 @@ using nnue_data::Sample;
 Dataset readData(const Options& opt) {
     nnue_data::DataReader reader(opt.maxPositions);
     for (const std::string& path : opt.dataFiles) {
-        std::ifstream in(path);
+        std::ifstream in(path, std::ios::binary);
         if (!in) {
             std::cerr << "cannot read " << path << "\n";
             std::exit(2);
         }
-        if (!reader.read(in)) break;
+        if (!reader.readFile(in)) break;  // datagen's text lines or its game records
     }
     return std::move(reader).finish(opt.holdout, opt.dedupe);
 }
@@ -356,7 +357,10 @@ void usage() {
                  "[--seed N]\n"
                  "           [--no-mirror] [--dedupe] [--init FILE.nnue]\n"
                  "           [--out FILE.nnue] DATA...\n"
-                 "       outpost-nnue-train --verify FILE.nnue [--holdout F] DATA...\n";
+                 "       outpost-nnue-train --verify FILE.nnue [--holdout F] DATA...\n"
+                 "       outpost-nnue-train --dump [--holdout F] DATA...   (the samples, one a "
+                 "line)\n"
+                 "DATA: outpost-datagen's text lines or its --binary game records\n";
 }
 
 }  // namespace
@@ -397,6 +401,8 @@ int main(int argc, char** argv) {
             opt.mirror = false;
         else if (a == "--dedupe")
             opt.dedupe = true;
+        else if (a == "--dump")
+            opt.dump = true;
         else if (a == "--verify")
             opt.verify = args.value();
         else if (a == "--init")
@@ -434,6 +440,11 @@ int main(int argc, char** argv) {
               << " of " << data.games << " games)";
     if (opt.dedupe) std::cout << ", " << data.duplicates << " repeated positions dropped";
     std::cout << ", " << std::fixed << std::setprecision(1) << seconds() << " s\n";
+    if (opt.dump) {
+        for (const Sample& s : data.samples)
+            std::cout << nnue_data::sampleFen(s) << " " << s.score << " " << int(s.result) << "\n";
+        return 0;
+    }
     if (opt.wdlScale == 0) {
         if (data.trainCount == 0) {
             std::cerr << "no positions to fit K on; give --wdl-scale\n";

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/types.h"
+#include "game_record.h"
 
 namespace outpost::nnue_data {
 namespace {
@@ -153,6 +154,36 @@ bool DataReader::read(std::istream& in) {
         samples_.push_back(parsed->sample);
     }
     return !full();
+}
+
+bool DataReader::readGames(std::istream& in) {
+    RecordedGame game;
+    while (!full()) {
+        const RecordRead status = readGameRecord(in, game);
+        if (status == RecordRead::End || status == RecordRead::CutShort) break;
+        if (status == RecordRead::Corrupt) {
+            ++skipped_;
+            break;
+        }
+        const std::vector<ParsedLine> kept = replayGame(game);
+        if (kept.empty()) {
+            // A game that keeps no position is no damage; one whose moves do not replay is.
+            if (std::any_of(game.plies.begin(), game.plies.end(),
+                            [](const RecordedPly& p) { return p.kept; }))
+                ++skipped_;
+            continue;
+        }
+        gameStarts_.push_back(samples_.size());
+        for (const ParsedLine& line : kept) {
+            if (full()) break;
+            samples_.push_back(line.sample);
+        }
+    }
+    return !full();
+}
+
+bool DataReader::readFile(std::istream& in) {
+    return startsWithGameRecord(in) ? readGames(in) : read(in);
 }
 
 std::size_t holdoutCut(const std::vector<std::size_t>& gameStarts, std::size_t count,

@@ -54,7 +54,7 @@ std::string sampleFen(const Sample& s);
 struct Dataset {
     std::vector<Sample> samples;
     std::size_t trainCount = 0;  // the first trainCount samples train; the rest are held out
-    std::size_t skipped = 0;     // lines that did not parse
+    std::size_t skipped = 0;     // lines (or game records) that did not parse
     std::size_t games = 0;       // games told apart (see above)
     std::size_t heldOutGames = 0;
     std::size_t duplicates = 0;  // positions dropped as repeats of an earlier one (dedupe)
@@ -68,6 +68,12 @@ class DataReader {
     // Reads one file (a new file starts a new game). A last line without its newline may still
     // be being written: it is left out. False once maxPositions are read (stop reading).
     bool read(std::istream& in);
+    // Reads one file of binary game records (game_record.h): each game is replayed, its kept
+    // positions become samples, and each record starts a game. A record cut short at the end
+    // (still being written) is left out; a corrupt one counts as skipped and ends the file.
+    bool readGames(std::istream& in);
+    // Either of the two, by what the file starts with (a stream open in binary mode).
+    bool readFile(std::istream& in);
     bool full() const { return maxPositions_ != 0 && samples_.size() >= maxPositions_; }
 
     // The samples read, about the last `holdout` fraction of them held out in whole games (see

@@ -12,6 +12,9 @@
 // Reproducible: game i's opening comes from (seed, i) alone and each game starts from a cleared
 // engine, and the games are written in their order, so a seed gives the same file whatever the
 // concurrency. The output is appended to (the datagen loop adds chunk after chunk to one file).
+// With --binary the games are written as compact game records instead (tools/nnue/game_record.h:
+// the start position, then each ply's move and score, the kept positions marked), which the
+// trainer replays into the same positions.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -31,6 +34,7 @@
 #include "core/notation.h"
 #include "core/position.h"
 #include "engine.h"
+#include "game_record.h"
 
 using namespace outpost;
 
@@ -54,6 +58,7 @@ struct Options {
     std::string output = "selfplay.epd";
     std::string book;      // optional EPD/FEN file of opening positions
     bool network = false;  // play with the network evaluation (net N makes the data of net N+1)
+    bool binary = false;   // write game records (game_record.h) instead of FEN lines
 };
 
 struct Labelled {
@@ -63,7 +68,8 @@ struct Labelled {
 
 struct GameRecord {
     std::vector<Labelled> positions;
-    double result = 0.5;  // White's point of view
+    double result = 0.5;            // White's point of view
+    nnue_data::RecordedGame moves;  // every ply searched, the kept ones marked (for --binary)
 };
 
 // Score from White's point of view, mates mapped far outside the adjudication window.
@@ -97,6 +103,7 @@ bool randomOpening(Position& pos, std::mt19937_64& rng, int plies) {
 
 GameRecord playGame(Engine& engine, const std::string& startFen, const Options& opt) {
     GameRecord game;
+    game.moves.startFen = startFen;
     auto parsed = Position::fromFen(startFen);
     Position pos = *parsed;
     SearchRequest request;
@@ -125,9 +132,10 @@ GameRecord playGame(Engine& engine, const std::string& startFen, const Options& 
         }
         const int score = whiteScore(r, pos.sideToMove());
         const bool mate = r.info.score.kind == Score::Kind::Mate;
-        if (!mate && !pos.inCheck() && !pos.isCaptureOrPromotion(*move) &&
-            std::abs(score) < opt.maxScore)
-            game.positions.push_back({pos.toFen(), score});
+        const bool kept = !mate && !pos.inCheck() && !pos.isCaptureOrPromotion(*move) &&
+                          std::abs(score) < opt.maxScore;
+        if (kept) game.positions.push_back({pos.toFen(), score});
+        game.moves.plies.push_back({r.bestmove, score, kept});
 
         const int sign = score >= kWinScore ? 1 : score <= -kWinScore ? -1 : 0;
         winStreak = sign != 0 && sign == lastSign ? winStreak + 1 : (sign != 0 ? 1 : 0);
@@ -164,7 +172,7 @@ std::vector<std::string> readBook(const std::string& path) {
 void usage() {
     std::cerr << "usage: outpost-datagen [--games N] [--nodes N] [--random-plies N] "
                  "[--concurrency N] [--seed N] [--max-score CP] [--book FILE.epd] [--network] "
-                 "[--out FILE]\n";
+                 "[--binary] [--out FILE]\n";
 }
 
 }  // namespace
@@ -192,6 +200,8 @@ int main(int argc, char** argv) {
             opt.book = args.value();
         else if (a == "--network")
             opt.network = true;
+        else if (a == "--binary")
+            opt.binary = true;
         else {
             usage();
             return a == "--help" ? 0 : 2;
@@ -199,7 +209,7 @@ int main(int argc, char** argv) {
     }
     const std::vector<std::string> book =
         opt.book.empty() ? std::vector<std::string>{} : readBook(opt.book);
-    std::ofstream out(opt.output, std::ios::app);
+    std::ofstream out(opt.output, std::ios::app | std::ios::binary);
     if (!out) {
         std::cerr << "cannot write " << opt.output << "\n";
         return 2;
@@ -223,8 +233,15 @@ int main(int argc, char** argv) {
             const char* label = game.result == 1.0   ? "[1.0]"
                                 : game.result == 0.0 ? "[0.0]"
                                                      : "[0.5]";
-            for (const Labelled& p : game.positions)
-                out << p.fen << " " << label << " " << p.score << "\n";
+            if (opt.binary) {
+                nnue_data::RecordedGame moves = game.moves;
+                moves.result = game.result == 1.0 ? 2 : game.result == 0.0 ? 0 : 1;
+                if (!nnue_data::writeGameRecord(out, moves))
+                    std::cerr << "datagen: game " << it->first + 1 << " has no record\n";
+            } else {
+                for (const Labelled& p : game.positions)
+                    out << p.fen << " " << label << " " << p.score << "\n";
+            }
             out.flush();
             positions += static_cast<long>(game.positions.size());
             (game.result == 1.0 ? wins : game.result == 0.0 ? losses : draws)++;
