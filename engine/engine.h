@@ -24,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+#include "search/search_params.h"
+
 namespace outpost {
 
 // What the engine calls itself (UCI `id name`, the server's GET /api/v1/engine).
@@ -87,6 +89,8 @@ struct SearchConfig {
     bool probCut = true;
     // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
     bool network = true;
+    // The margins and reductions; read only by a tunable build (search/search_params.h).
+    SearchParams params;
 
     // Switch by name (the boundary where strings become typed fields). False if unknown.
     bool set(std::string_view name, bool on);

@@ -14,9 +14,11 @@
 namespace outpost::search {
 namespace {
 
+// The margins and reductions a tuner may change are in search/search_params.h, read through
+// params(); what stays here is structure (depth limits of a step, counts, report intervals).
+
 // --- Aspiration windows ---------------------------------------------------------------------
 constexpr int kAspirationMinDepth = 4;       // shallower scores swing too much for a narrow window
-constexpr int kAspirationWindow = 25;        // first half-width around the previous score (cp)
 constexpr int kAspirationFullWidth = 1000;   // beyond this half-width, search the full window
 constexpr int kAspirationGrowthDivisor = 2;  // after a fail, the half-width grows by 1/2 of itself
 // Fifty-move rule: at 100 half-moves the game is drawn (unless mated); from 90 on a table score
@@ -27,63 +29,31 @@ constexpr std::int64_t kBoundReportMs = 1000;  // report fail-high/low lines on 
 constexpr std::int64_t kCurrMoveReportMs = 3000;
 
 // --- Node-level pruning ---------------------------------------------------------------------
-constexpr int kReverseFutilityMaxDepth = 6;
-constexpr int kReverseFutilityMargin = 90;         // per ply of depth ...
-constexpr int kReverseFutilityImprovingPlies = 1;  // ... one ply's worth less when improving
-constexpr int kAggressiveFutilityMargin = 50;      // half a pawn (Project Invincible's margin)
+constexpr int kReverseFutilityImprovingPlies = 1;  // a margin of one ply less when improving
 constexpr int kRazoringDepth = 3;                  // pre-pre-frontier
-constexpr int kRazoringMargin = 900;               // about a queen
 constexpr int kNullMoveMinDepth = 2;
-constexpr int kNullMoveBaseReduction = 2;  // R = 2 ...
-constexpr int kNullMoveDepthDivisor = 4;   // ... plus one per 4 plies of depth ...
-constexpr int kNullMoveEvalDivisor = 200;  // ... plus one per 2 pawns the eval exceeds beta
-constexpr int kNullMoveMaxEvalReduction = 2;
 constexpr int kNullMoveVerifyDepth = 12;  // verify null-move cutoffs at and beyond this depth
 // The verification search allows no null move for this fraction of its remaining depth.
 constexpr int kNullMoveVerifyPlyNumerator = 3;
 constexpr int kNullMoveVerifyPlyDenominator = 4;
-constexpr int kIirMinDepth = 4;
-constexpr int kProbCutMinDepth = 5;
-constexpr int kProbCutMargin = 200;   // a capture must beat beta by this in a shallow search ...
-constexpr int kProbCutReduction = 4;  // ... searched this many plies shallower
 
 // --- Move-level pruning ---------------------------------------------------------------------
-constexpr int kFutilityDepth = 1;             // frontier
-constexpr int kFutilityMargin = 300;          // about a minor piece
-constexpr int kExtendedFutilityDepth = 2;     // pre-frontier
-constexpr int kExtendedFutilityMargin = 500;  // about a rook
-constexpr int kLateMovePruningMaxDepth = 6;
-constexpr int kLateMovePruningBase = 3;  // quiet moves kept: (base + depth^2) / (2 - improving)
+constexpr int kFutilityDepth = 1;          // frontier
+constexpr int kExtendedFutilityDepth = 2;  // pre-frontier
 constexpr int kLateMovePruningNotImprovingDivisor = 2;
-constexpr int kSeePruningMaxDepth = 4;
-constexpr int kSeePruningMarginPerDepth = 100;  // captures losing more than this per ply are cut
-constexpr int kSeeQuietPruningMaxDepth = 8;
-constexpr int kSeeQuietMarginPerDepth = 60;  // quiet moves losing more than this per ply are cut
-constexpr int kHistoryPruningMaxDepth = 3;
-constexpr int kHistoryPruningMargin = 1500;  // per ply, on butterfly + continuation history
 
 // --- Reductions and extensions --------------------------------------------------------------
-constexpr int kLmrMinDepth = 3;
-constexpr int kLmrFullMovesPv = 2;     // moves searched unreduced first: in PV nodes ...
-constexpr int kLmrFullMovesNonPv = 1;  // ... and elsewhere
-constexpr int kLmrNodeAdjustment = 1;  // plies less in PV nodes, more when not improving or at
-                                       // expected cut nodes
-constexpr double kLmrBase = 0.75;
-constexpr double kLmrDivisor = 2.25;
-constexpr int kLmrHistoryDivisor = 8192;  // one ply less (more) per this much history ...
-constexpr int kLmrStatDivisor = 16384;    // ... or butterfly + continuation history together
-constexpr int kLmrTableSize = 64;  // reductions for depths and move numbers beyond are the last
+constexpr int kLmrFullMovesPv = 2;         // moves searched unreduced first: in PV nodes ...
+constexpr int kLmrFullMovesNonPv = 1;      // ... and elsewhere
+constexpr int kLmrNodeAdjustment = 1;      // plies less in PV nodes, more when not improving or at
+                                           // expected cut nodes
 constexpr int kMaxExtensionPlyFactor = 2;  // no extensions beyond twice the iteration depth
 constexpr int kCheckExtension = 1;         // plies
-constexpr int kSingularMinDepth = 8;
-constexpr int kSingularTableDepthSlack = 3;  // the table entry may be this much shallower
-constexpr int kSingularMarginPerDepth = 2;   // singular beta: table score - 2 cp per ply of depth
-constexpr int kSingularDepthDivisor = 2;     // the search without the table move: (depth - 1) / 2
-constexpr int kSingularExtension = 1;        // plies: a singular move is searched deeper ...
-constexpr int kNegativeExtension = -1;       // ... a non-singular one that beats beta shallower
+constexpr int kSingularDepthDivisor = 2;   // the search without the table move: (depth - 1) / 2
+constexpr int kSingularExtension = 1;      // plies: a singular move is searched deeper ...
+constexpr int kNegativeExtension = -1;     // ... a non-singular one that beats beta shallower
 
 // --- Quiescence -----------------------------------------------------------------------------
-constexpr int kDeltaMargin = 200;    // a capture must bring the score this close to alpha
 constexpr int kThreatMinGain = 100;  // threats of less than a pawn are ignored
 constexpr int kQuiescenceTableDepth = -1;
 
@@ -97,16 +67,14 @@ constexpr int kIterationStartDivisor = 2;          // start an iteration only be
 constexpr int kChangesDecayIterations = 4;
 constexpr int kChangesDecayDivisor = 2;
 
-// Late move reduction in plies for a depth and a move number (built once, then constant).
-int lmrReduction(int depth, int moveNumber) {
-    static const auto table = [] {
-        std::array<std::array<int, kLmrTableSize>, kLmrTableSize> t{};
-        for (int d = 1; d < kLmrTableSize; ++d)
-            for (int m = 1; m < kLmrTableSize; ++m)
-                t[d][m] = static_cast<int>(kLmrBase + std::log(d) * std::log(m) / kLmrDivisor);
-        return t;
-    }();
-    return table[std::min(depth, kLmrTableSize - 1)][std::min(moveNumber, kLmrTableSize - 1)];
+// Late move reductions in plies by depth and move number: base + ln(depth) ln(move) / divisor.
+Searcher::LmrTable buildLmrTable(const SearchParams& p) {
+    const double base = p.lmrBaseCentiPlies / 100.0, divisor = p.lmrDivisorCenti / 100.0;
+    Searcher::LmrTable t{};
+    for (int d = 1; d < Searcher::kLmrTableSize; ++d)
+        for (int m = 1; m < Searcher::kLmrTableSize; ++m)
+            t[d][m] = static_cast<int>(base + std::log(d) * std::log(m) / divisor);
+    return t;
 }
 
 bool boundAllowsCutoff(TTBound bound, int score, int alpha, int beta) {
@@ -137,7 +105,7 @@ std::uint64_t SharedSearch::totalNodes() const {
 
 // --- Searcher -------------------------------------------------------------------------------
 
-Searcher::Searcher(int index) : index_(index) {}
+Searcher::Searcher(int index) : index_(index), lmrTable_(buildLmrTable(kDefaultSearchParams)) {}
 
 void Searcher::newGame() {
     history_.clear();
@@ -153,6 +121,7 @@ void Searcher::prepare(const Position& root, const std::vector<Move>& rootMoves,
                        SharedSearch& shared) {
     pos_ = root;
     shared_ = &shared;
+    if constexpr (kTunableSearch) lmrTable_ = buildLmrTable(params());
     evaluator_.useNetwork(shared.config.network);
     counters_ = Counters{};
     nodes_.store(0, std::memory_order_relaxed);
@@ -413,7 +382,7 @@ void Searcher::iterativeDeepening() {
 int Searcher::aspirationSearch(int depth, int pvIndex) {
     SharedSearch& sh = *shared_;
     const int previous = rootMoves_[static_cast<std::size_t>(pvIndex)].previousScore;
-    int delta = kAspirationWindow;
+    int delta = params().aspirationWindow;
     int alpha = -kInfinity;
     int beta = kInfinity;
     // Step A. Aspiration window around the previous iteration's score: a narrow window cuts more,
@@ -544,8 +513,8 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
 
     // Step 7. Reverse futility pruning: at shallow depth, a static eval that beats beta by a
     // margin growing with depth will almost surely still beat it after a search.
-    if (prunableNodeSteps && cfg.reverseFutility && depth <= kReverseFutilityMaxDepth &&
-        eval - kReverseFutilityMargin *
+    if (prunableNodeSteps && cfg.reverseFutility && depth <= params().reverseFutilityMaxDepth &&
+        eval - params().reverseFutilityMargin *
                     (depth - (improving ? kReverseFutilityImprovingPlies : 0)) >=
             beta) {
         counters_.add(Counter::ReverseFutilityPrunes);
@@ -557,7 +526,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // below alpha is trusted: a sacrifice "won back at a leaf" is taken not to be won back.
     if (prunableNodeSteps && cfg.aggressiveFutility && depth == kFutilityDepth && ply > 0 &&
         pos_.sideToMove() == shared_->rootSide && !stack_[ply - 1].capture &&
-        eval + kAggressiveFutilityMargin < alpha) {
+        eval + params().aggressiveFutilityMargin < alpha) {
         counters_.add(Counter::AggressiveFutilityPrunes);
         return eval;
     }
@@ -565,7 +534,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // Step 9. Razoring at the pre-pre-frontier: if even a queen more would not reach alpha, the
     // node is hopeless enough to search one ply shallower (not to prune: tactics may remain).
     if (prunableNodeSteps && cfg.razoring && depth == kRazoringDepth &&
-        eval + kRazoringMargin < alpha) {
+        eval + params().razoringMargin < alpha) {
         counters_.add(Counter::RazoringReductions);
         --depth;
     }
@@ -585,7 +554,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
 
     // Step 12. Internal iterative reduction: without a table move the ordering is poor, so a
     // shallower search here is cheaper and fills the table for the next visit.
-    if (cfg.internalIterativeReductions && !rootNode && !ttMove && depth >= kIirMinDepth &&
+    if (cfg.internalIterativeReductions && !rootNode && !ttMove && depth >= params().iirMinDepth &&
         (pvNode || cutNode)) {
         counters_.add(Counter::InternalIterativeReductions);
         --depth;
@@ -670,7 +639,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         // Step 17. Late move reductions: quiet moves late in the ordering are rarely best;
         // search them shallower first and again at full depth only if they beat alpha. PV nodes
         // reduce one ply less, killers and checks are not reduced.
-        if (cfg.lateMoveReductions && depth >= kLmrMinDepth &&
+        if (cfg.lateMoveReductions && depth >= params().lmrMinDepth &&
             moveCount > (pvNode ? kLmrFullMovesPv : kLmrFullMovesNonPv) && !noisy && !givesCheck &&
             !inCheck && !killer) {
             const int r = lateMoveReduction(depth, moveCount, newDepth, pvNode, improving, cutNode,
@@ -757,42 +726,43 @@ Searcher::MovePrune Searcher::shallowPruning(const MoveFacts& mv, int depth, int
     if (!mv.noisy && !mv.givesCheck) {
         // Step 14a. Late move pruning: late quiet moves at low depth almost never
         // matter once the well-ordered moves have been searched.
-        if (cfg.lateMovePruning && depth <= kLateMovePruningMaxDepth &&
-            quietCount > (kLateMovePruningBase + depth * depth) /
+        if (cfg.lateMovePruning && depth <= params().lateMovePruningMaxDepth &&
+            quietCount > (params().lateMovePruningBase + depth * depth) /
                              (improving ? 1 : kLateMovePruningNotImprovingDivisor)) {
             counters_.add(Counter::LateMovePrunes);
             return MovePrune::SkipQuiets;
         }
         // Step 14b. Futility pruning at the frontier: a quiet move changes the eval by
         // less than a minor piece, so if eval + margin cannot reach alpha, skip quiets.
-        if (cfg.futility && depth == kFutilityDepth && eval + kFutilityMargin <= alpha) {
+        if (cfg.futility && depth == kFutilityDepth && eval + params().futilityMargin <= alpha) {
             counters_.add(Counter::FutilityPrunes);
             return MovePrune::SkipQuiets;
         }
         // Step 14c. Extended futility at the pre-frontier, with a rook's margin (the
         // opponent's reply may also change the eval).
         if (cfg.extendedFutility && depth == kExtendedFutilityDepth &&
-            eval + kExtendedFutilityMargin <= alpha) {
+            eval + params().extendedFutilityMargin <= alpha) {
             counters_.add(Counter::ExtendedFutilityPrunes);
             return MovePrune::SkipQuiets;
         }
         // Step 14d. History pruning: at low depth, a quiet move whose history says it
         // has failed again and again in this context is not searched (killers and the
         // counter move were chosen for this node and are kept).
-        if (cfg.historyPruning && cfg.history && depth <= kHistoryPruningMaxDepth && !mv.killer &&
-            !mv.counterMove && mv.statScore < -kHistoryPruningMargin * depth) {
+        if (cfg.historyPruning && cfg.history && depth <= params().historyPruningMaxDepth &&
+            !mv.killer && !mv.counterMove &&
+            mv.statScore < -params().historyPruningMargin * depth) {
             counters_.add(Counter::HistoryPrunes);
             return MovePrune::Skip;
         }
         // Step 14e. SEE pruning of quiet moves: a quiet move that puts material en prise
         // for more than a margin growing with depth is not worth the search.
-        if (cfg.seeQuietPruning && depth <= kSeeQuietPruningMaxDepth &&
-            !seeGe(pos_, mv.move, -kSeeQuietMarginPerDepth * depth)) {
+        if (cfg.seeQuietPruning && depth <= params().seeQuietPruningMaxDepth &&
+            !seeGe(pos_, mv.move, -params().seeQuietMarginPerDepth * depth)) {
             counters_.add(Counter::SeeQuietPrunes);
             return MovePrune::Skip;
         }
-    } else if (mv.capture && !mv.givesCheck && cfg.see && depth <= kSeePruningMaxDepth &&
-               !seeGe(pos_, mv.move, -kSeePruningMarginPerDepth * depth)) {
+    } else if (mv.capture && !mv.givesCheck && cfg.see && depth <= params().seePruningMaxDepth &&
+               !seeGe(pos_, mv.move, -params().seePruningMarginPerDepth * depth)) {
         // Step 14f. SEE pruning: a capture that loses material heavily is not worth a
         // shallow search.
         counters_.add(Counter::SeePrunes);
@@ -806,12 +776,13 @@ Searcher::MovePrune Searcher::shallowPruning(const MoveFacts& mv, int depth, int
 int Searcher::lateMoveReduction(int depth, int moveCount, int newDepth, bool pvNode, bool improving,
                                 bool cutNode, int statScore) const {
     const SearchConfig& cfg = shared_->config;
-    int r = lmrReduction(depth, moveCount);
+    int r = lmrTable_[std::min(depth, kLmrTableSize - 1)][std::min(moveCount, kLmrTableSize - 1)];
     if (pvNode) r -= kLmrNodeAdjustment;
     if (!improving) r += kLmrNodeAdjustment;
     if (cutNode) r += kLmrNodeAdjustment;
     if (cfg.history) {
-        r -= cfg.continuationHistory ? statScore / kLmrStatDivisor : statScore / kLmrHistoryDivisor;
+        r -= cfg.continuationHistory ? statScore / params().lmrStatDivisor
+                                     : statScore / params().lmrHistoryDivisor;
     }
     // Never into quiescence, never an extension.
     return std::clamp(r, 0, newDepth - 1);
@@ -865,8 +836,9 @@ std::optional<int> Searcher::nullMovePruning(int beta, int depth, int ply, bool 
         return std::nullopt;
     }
     counters_.add(Counter::NullMoveTries);
-    const int r = kNullMoveBaseReduction + depth / kNullMoveDepthDivisor +
-                  std::min((eval - beta) / kNullMoveEvalDivisor, kNullMoveMaxEvalReduction);
+    const int r =
+        params().nullMoveBaseReduction + depth / params().nullMoveDepthDivisor +
+        std::min((eval - beta) / params().nullMoveEvalDivisor, params().nullMoveMaxEvalReduction);
     stack_[ply].move = Move::null();
     stack_[ply].piece = NoPiece;
     stack_[ply].nullMove = true;
@@ -903,9 +875,9 @@ std::optional<int> Searcher::probCut(int beta, int depth, int ply, bool cutNode,
                                      int rawEval, const TableProbe& table, Move ttMove) {
     // Skipped when the table already knows that a search nearly as deep stayed below the raised
     // bound.
-    const int probBeta = beta + kProbCutMargin;
-    if (depth < kProbCutMinDepth || isMateScore(probBeta) ||
-        (table.hit && table.entry.depth >= depth - kProbCutReduction + 1 &&
+    const int probBeta = beta + params().probCutMargin;
+    if (depth < params().probCutMinDepth || isMateScore(probBeta) ||
+        (table.hit && table.entry.depth >= depth - params().probCutReduction + 1 &&
          table.entry.bound != TTBound::Lower && table.score < probBeta)) {
         return std::nullopt;
     }
@@ -921,17 +893,17 @@ std::optional<int> Searcher::probCut(int beta, int depth, int ply, bool cutNode,
         pos_.makeMove(m);
         int score = -quiescence<false>(-probBeta, -probBeta + 1, ply + 1, 0);
         if (score >= probBeta) {
-            score = -search<NodeType::NonPV>(-probBeta, -probBeta + 1, depth - kProbCutReduction,
-                                             ply + 1, !cutNode);
+            score = -search<NodeType::NonPV>(-probBeta, -probBeta + 1,
+                                             depth - params().probCutReduction, ply + 1, !cutNode);
         }
         pos_.unmakeMove();
         if (shared_->stop.load(std::memory_order_relaxed)) return 0;
         if (score >= probBeta) {
             counters_.add(Counter::ProbCuts);
             if (cfg.transpositionTable) {
-                shared_->tt->store(table.key,
-                                   TTData{m.raw(), scoreToTable(score, ply), rawEval,
-                                          depth - kProbCutReduction + 1, TTBound::Lower, false});
+                shared_->tt->store(table.key, TTData{m.raw(), scoreToTable(score, ply), rawEval,
+                                                     depth - params().probCutReduction + 1,
+                                                     TTBound::Lower, false});
             }
             return score;
         }
@@ -943,14 +915,14 @@ Searcher::SingularOutcome Searcher::singularExtension(Move ttMove, int beta, int
                                                       bool cutNode, const TableProbe& table) {
     // The table move's score must be a lower bound from a search nearly as deep, and not a mate.
     SingularOutcome outcome;
-    if (depth < kSingularMinDepth || !table.hit ||
-        table.entry.depth < depth - kSingularTableDepthSlack ||
+    if (depth < params().singularMinDepth || !table.hit ||
+        table.entry.depth < depth - params().singularTableDepthSlack ||
         table.entry.bound == TTBound::Upper || isMateScore(table.score) ||
         ply >= kMaxExtensionPlyFactor * rootDepth_) {
         return outcome;
     }
     // A reduced search of every other move against a bound a margin below the table score.
-    const int singularBeta = table.score - kSingularMarginPerDepth * depth;
+    const int singularBeta = table.score - params().singularMarginPerDepth * depth;
     stack_[ply].excluded = ttMove;
     const int singularScore = search<NodeType::NonPV>(
         singularBeta - 1, singularBeta, (depth - 1) / kSingularDepthDivisor, ply, cutNode);
@@ -1070,7 +1042,7 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
             // position) would leave the score below alpha.
             if (cfg.deltaPruning && capture && !m.isPromotion() && !givesCheck) {
                 const int victim = pos_.capturedType(m);
-                if (standPat + kSeeValue[victim] + kDeltaMargin <= alpha) {
+                if (standPat + kSeeValue[victim] + params().deltaMargin <= alpha) {
                     counters_.add(Counter::DeltaPrunes);
                     continue;
                 }

@@ -68,6 +68,11 @@ struct IterationResult {
 
 class Searcher {
   public:
+    // Late move reductions in plies by depth and move number; depths and move numbers beyond the
+    // table take its last row and column.
+    static constexpr int kLmrTableSize = 64;
+    using LmrTable = std::array<std::array<int, kLmrTableSize>, kLmrTableSize>;
+
     explicit Searcher(int index);
 
     // Prepares a search of root (with its game history) over the given root moves.
@@ -87,6 +92,15 @@ class Searcher {
 
   private:
     enum class NodeType { Root, PV, NonPV };
+
+    // The margins and reductions (search/search_params.h): the defaults, folded into the code
+    // as constants, in a release build; the search's SearchConfig in a tunable build.
+    const SearchParams& params() const {
+        if constexpr (kTunableSearch)
+            return shared_->config.params;
+        else
+            return kDefaultSearchParams;
+    }
 
     struct StackEntry {
         int staticEval = 0;
@@ -190,6 +204,7 @@ class Searcher {
     Counters counters_;
     std::atomic<std::uint64_t> nodes_{0};
     SharedSearch* shared_ = nullptr;
+    LmrTable lmrTable_;  // from params(): built once, and again at prepare() in a tunable build
     std::vector<RootMove> rootMoves_;
     IterationResult finished_;
     std::array<StackEntry, kMaxSearchPly + 4> stack_{};

@@ -65,6 +65,10 @@ std::vector<std::string> optionLines(const UciSettings& settings) {
         spin("UCI_Elo", settings.elo, search::kMinElo, search::kMaxElo),
     };
     for (const auto& [name, on] : engine.config.list()) lines.push_back(check(name, on));
+    if constexpr (kTunableSearch) {
+        for (const SearchParamSpec& p : kSearchParamSpecs)
+            lines.push_back(spin(p.name, engine.config.params.*p.field, p.min, p.max));
+    }
     return lines;
 }
 
@@ -119,6 +123,15 @@ OptionResult applyOption(std::string_view name, std::string_view value, UciSetti
         if (!parseCheck(value, flag)) return OptionResult::BadValue;
         engine.config.set(switchName, flag);
         return OptionResult::Changed;
+    }
+    // A tunable build's margins (search/search_params.h); a release build does not know them.
+    if constexpr (kTunableSearch) {
+        for (const SearchParamSpec& p : kSearchParamSpecs) {
+            if (!equalsIgnoreCase(name, p.name)) continue;
+            if (!parseSpin(value, p.min, p.max, number)) return OptionResult::BadValue;
+            engine.config.params.*p.field = number;
+            return OptionResult::Changed;
+        }
     }
     return OptionResult::UnknownName;
 }

@@ -3,9 +3,12 @@
 #include <string>
 
 #include "search/levels.h"
+#include "search/search_params.h"
 #include "uci/options.h"
 
 using namespace outpost::uci;
+using outpost::kDefaultSearchParams;
+using outpost::kTunableSearch;
 
 TEST_CASE("uci announces the standard options and one check per technique", "[uci][options]") {
     UciSettings settings;
@@ -102,4 +105,23 @@ TEST_CASE("Every level is reachable through UCI_Elo, in order", "[uci][options]"
     }
     CHECK(levelForElo(kMinElo - 500) == kMinLevel);
     CHECK(levelForElo(kMaxElo + 500) == kMaxLevel);
+}
+
+// A tunable build (-DOUTPOST_TUNABLE=ON) announces the search's margins; a release build does not.
+TEST_CASE("Search parameters are UCI options only in a tunable build", "[search][params]") {
+    UciSettings settings;
+    const auto lines = optionLines(settings);
+    const bool listed = std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+        return l.starts_with("option name FutilityMargin type spin default 300 min 100 max 500");
+    });
+    CHECK(listed == kTunableSearch);
+    const auto result = applyOption("FutilityMargin", "250", settings);
+    if constexpr (kTunableSearch) {
+        CHECK(result == OptionResult::Changed);
+        CHECK(settings.engine.config.params.futilityMargin == 250);
+        CHECK(applyOption("FutilityMargin", "99", settings) == OptionResult::BadValue);
+    } else {
+        CHECK(result == OptionResult::UnknownName);
+        CHECK(settings.engine.config.params == kDefaultSearchParams);
+    }
 }
