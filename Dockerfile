@@ -25,12 +25,13 @@ RUN --mount=type=secret,id=ca \
     rm -rf /var/lib/apt/lists/*'
 COPY . .
 # x86-64-v2 (SSE4.2, POPCNT) runs on any x86-64 server of the last decade; `native` would tie the
-# image to the build machine's CPU. Tests and tools are not built into the image (CI runs them).
+# image to the build machine's CPU. Only the two programs and the page are built, as by
+# scripts/run.sh: tests and tools are not (CI runs them).
 ARG OUTPOST_ARCH=x86-64-v2
 RUN --mount=type=secret,id=ca \
     if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi && \
-    OUTPOST_ARCH="$OUTPOST_ARCH" OUTPOST_JOBS="$(nproc)" \
-    OUTPOST_CMAKE_ARGS="-DOUTPOST_BUILD_TESTS=OFF -DOUTPOST_BUILD_TOOLS=OFF" bash scripts/build.sh && \
+    OUTPOST_ARCH="$OUTPOST_ARCH" OUTPOST_JOBS="$(nproc)" OUTPOST_WITH_TESTS=0 \
+        bash scripts/build.sh outpost-server outpost page && \
     mkdir -p /out/bin /out/web && \
     cp build/server/outpost-server build/engine/outpost /out/bin/ && \
     if [ -d web/dist ]; then cp -r web/dist/. /out/web/; fi && \

@@ -2,18 +2,18 @@
 # Debian 12 packages Outpost needs, and a helper that installs only the ones that are missing.
 # Sourced by run.sh, test.sh and .ci/run; the Dockerfile installs the same lists.
 
-# To build the engine, the server and the C++ tests.
+# To build the engine and the server (scripts/run.sh, the Dockerfile).
 OUTPOST_BUILD_PACKAGES=(build-essential cmake g++ git pkg-config ca-certificates
-    libboost1.81-dev nlohmann-json3-dev catch2 libsqlite3-dev libhiredis-dev zlib1g-dev)
+    libboost1.81-dev nlohmann-json3-dev libsqlite3-dev libhiredis-dev zlib1g-dev)
 # To build the board page (web/), once it exists.
 OUTPOST_WEB_PACKAGES=(nodejs npm)
-# Only the test suite needs these: the deployment topology test (redis, nginx, curl),
-# the browser tests (chromium), the format check (clang-format), the OpenAPI check (python3-yaml),
-# the annotated PGN check (pgn-extract), the fuzzers (clang, and libclang-rt-14-dev for libFuzzer
-# and the sanitizer runtimes, which clang only recommends), the CPU floor check on emulated older
-# CPUs (qemu-user).
-OUTPOST_TEST_PACKAGES=(redis-server nginx-light curl python3 python3-yaml chromium clang-format procps
-    clang libclang-rt-14-dev pgn-extract qemu-user)
+# Only the test suite needs these: the C++ tests (catch2), the deployment topology test (redis,
+# nginx, curl), the browser tests (chromium), the format check (clang-format), the OpenAPI check
+# (python3-yaml), the annotated PGN check (pgn-extract), the fuzzers (clang, and
+# libclang-rt-14-dev for libFuzzer and the sanitizer runtimes, which clang only recommends), the
+# CPU floor check on emulated older CPUs (qemu-user).
+OUTPOST_TEST_PACKAGES=(catch2 redis-server nginx-light curl python3 python3-yaml chromium
+    clang-format procps clang libclang-rt-14-dev pgn-extract qemu-user)
 
 # Prints the packages among "$@" that dpkg does not report as installed.
 outpost_missing_packages() {

@@ -11,7 +11,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 outpost_ensure_packages "${OUTPOST_BUILD_PACKAGES[@]}" "${OUTPOST_TEST_PACKAGES[@]}"
 if outpost_has_web; then outpost_ensure_node; fi
 
-OUTPOST_BUILD_TYPE=Release "$OUTPOST_ROOT/scripts/build.sh"
+# Everything: the programs, every test binary, the tools and the page.
+OUTPOST_BUILD_TYPE=Release OUTPOST_WITH_TESTS=1 "$OUTPOST_ROOT/scripts/build.sh"
 
 jobs="${OUTPOST_JOBS:-2}"
 read -r -a ctest_args <<<"${OUTPOST_CTEST_ARGS:-}"
