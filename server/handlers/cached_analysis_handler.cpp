@@ -82,7 +82,8 @@ Response handleCachedAnalysis(ServerContext& context, const Request& request) {
     std::vector<std::string> noMoves;
     auto position = loadPosition(query.fen, {}, noMoves);
     if (auto* error = std::get_if<ApiError>(&position)) return errorFor(request, *error);
-    const std::string key = analysisCacheKey(std::get<ChessState>(position));
+    const ChessState& state = std::get<ChessState>(position);
+    const std::string key = analysisCacheKey(state);
 
     AnalysisCacheRead read = context.analysisCache->get(key);
     if (read.status == StoreStatus::Unavailable) {
@@ -91,7 +92,8 @@ Response handleCachedAnalysis(ServerContext& context, const Request& request) {
     }
     std::optional<nlohmann::json> answer;
     if (read.status == StoreStatus::Ok)
-        answer = cachedAnalysisAnswer(read.slots, key, query.multipv);
+        answer = cachedAnalysisAnswer(read.slots, key, query.multipv, halfmoveClock(state),
+                                      analysisCacheNow());
     if (!answer) {
         context.metrics.analysisCacheMiss();
         Response missing =
