@@ -12,7 +12,7 @@ OUTPOST_WEB_PACKAGES=(nodejs npm)
 # the annotated PGN check (pgn-extract), the fuzzers (clang, and libclang-rt-14-dev for libFuzzer
 # and the sanitizer runtimes, which clang only recommends), the CPU floor check on emulated older
 # CPUs (qemu-user).
-OUTPOST_TEST_PACKAGES=(redis-server nginx-light curl python3 python3-yaml chromium clang-format procps
+OUTPOST_TEST_PACKAGES=(redis-server nginx-light curl python3 python3-yaml python3-jsonschema chromium clang-format procps
     clang libclang-rt-14-dev pgn-extract qemu-user)
 
 # Prints the packages among "$@" that dpkg does not report as installed.
