@@ -8,12 +8,12 @@ OUTPOST_BUILD_PACKAGES=(build-essential cmake g++ git pkg-config ca-certificates
 # To build the board page (web/), once it exists.
 OUTPOST_WEB_PACKAGES=(nodejs npm)
 # Only the test suite needs these: the C++ tests (catch2), the deployment topology test (redis,
-# nginx, curl), the browser tests (chromium), the format check (clang-format), the OpenAPI check
-# (python3-yaml), the annotated PGN check (pgn-extract), the fuzzers (clang, and
+# nginx, curl), the browser tests (chromium), the format check (clang-format), the OpenAPI checks
+# (python3-yaml, python3-jsonschema), the annotated PGN check (pgn-extract), the fuzzers (clang, and
 # libclang-rt-14-dev for libFuzzer and the sanitizer runtimes, which clang only recommends), the
 # CPU floor check on emulated older CPUs (qemu-user).
-OUTPOST_TEST_PACKAGES=(catch2 redis-server nginx-light curl python3 python3-yaml chromium
-    clang-format procps clang libclang-rt-14-dev pgn-extract qemu-user)
+OUTPOST_TEST_PACKAGES=(catch2 redis-server nginx-light curl python3 python3-yaml python3-jsonschema
+    chromium clang-format procps clang libclang-rt-14-dev pgn-extract qemu-user)
 
 # Prints the packages among "$@" that dpkg does not report as installed.
 outpost_missing_packages() {

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "errors/error_codes.h"
 #include "handlers/analysis_handler.h"
 #include "handlers/cached_analysis_handler.h"
 #include "handlers/engine_info_handler.h"
@@ -39,7 +40,7 @@ std::vector<std::string> splitPath(std::string_view path) {
 void methodNotAllowed(const Request& request, const std::shared_ptr<ResponseSink>& sink,
                       const char* allow) {
     Response response =
-        errorFor(request, http::status::method_not_allowed, "method_not_allowed",
+        errorFor(request, http::status::method_not_allowed, errors::method_not_allowed,
                  std::string(request.method_string()) + " is not allowed here; use " + allow);
     response.set(http::field::allow, allow);
     sink->respond(std::move(response));
@@ -66,7 +67,7 @@ void offload(ServerContext& context, Request&& request, const std::shared_ptr<Re
                                 {"where", "http"},
                                 {"target", std::string(owned->target())},
                                 {"error", error.what()}});
-            sink->respond(errorFor(*owned, http::status::internal_server_error, "internal",
+            sink->respond(errorFor(*owned, http::status::internal_server_error, errors::internal,
                                    "internal error; it was logged"));
             sink->endStream();
         }
@@ -140,7 +141,7 @@ void cachedAnalysis(RouteCall& call) {
 
 void webSocket(RouteCall& call) {
     // A WebSocket upgrade never reaches the router (the session hands it over).
-    call.sink->respond(errorFor(call.request, http::status::bad_request, "bad_request",
+    call.sink->respond(errorFor(call.request, http::status::bad_request, errors::bad_request,
                                 "this route takes a WebSocket upgrade"));
 }
 
@@ -296,7 +297,7 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
         return std::string(route.pattern);
     }
     if (api) {
-        sink->respond(errorFor(request, http::status::not_found, "not_found",
+        sink->respond(errorFor(request, http::status::not_found, errors::not_found,
                                "no route " + std::string(path)));
         return "unknown";
     }

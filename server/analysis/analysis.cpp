@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/json_types.h"
+#include "errors/error_codes.h"
 #include "openings/openings.h"
 
 namespace outpost::server {
@@ -10,7 +11,7 @@ namespace outpost::server {
 namespace {
 
 ApiError badRequest(std::string message) {
-    return ApiError{ErrorStatus::bad_request, "bad_request", std::move(message)};
+    return ApiError{ErrorStatus::bad_request, errors::bad_request, std::move(message)};
 }
 
 ApiError unprocessable(std::string code, std::string message) {
@@ -31,7 +32,8 @@ std::optional<ApiError> positiveInteger(const nlohmann::json& object, const char
     if (value.is_number_unsigned()) {
         const auto number = value.get<std::uint64_t>();
         if (number == 0)
-            return unprocessable("invalid_value", std::string("'") + name + "' must be positive");
+            return unprocessable(errors::invalid_value,
+                                 std::string("'") + name + "' must be positive");
         out = number > static_cast<std::uint64_t>(std::numeric_limits<T>::max())
                   ? std::numeric_limits<T>::max()
                   : static_cast<T>(number);
@@ -39,7 +41,7 @@ std::optional<ApiError> positiveInteger(const nlohmann::json& object, const char
     }
     const auto number = value.get<std::int64_t>();
     if (number <= 0)
-        return unprocessable("invalid_value", std::string("'") + name + "' must be positive");
+        return unprocessable(errors::invalid_value, std::string("'") + name + "' must be positive");
     out = number > static_cast<std::int64_t>(std::numeric_limits<T>::max())
               ? std::numeric_limits<T>::max()
               : static_cast<T>(number);
@@ -130,13 +132,13 @@ std::variant<ChessState, ApiError> loadPosition(const std::string& fen,
     std::string error;
     bool badMove = false;
     auto state = ChessState::load(fen, {}, error, badMove);
-    if (!state) return unprocessable("invalid_fen", "invalid FEN: " + error);
+    if (!state) return unprocessable(errors::invalid_fen, "invalid FEN: " + error);
     uciMoves.clear();
     for (std::size_t i = 0; i < moves.size(); ++i) {
         ParsedMove parsed = state->parse(moves[i]);
         if (parsed.uci.empty()) {
-            return unprocessable("illegal_move", "move " + std::to_string(i + 1) + " '" + moves[i] +
-                                                     "': " + parsed.error);
+            return unprocessable(errors::illegal_move, "move " + std::to_string(i + 1) + " '" +
+                                                           moves[i] + "': " + parsed.error);
         }
         state->play(parsed.uci);
         uciMoves.push_back(parsed.uci);
@@ -195,13 +197,15 @@ std::variant<AnalysisSpec, ApiError> parseAnalysis(
     auto root = std::make_shared<const ChessState>(std::move(std::get<ChessState>(state)));
     if (root->legalMoves().empty()) {
         auto end = root->outcome();
-        return unprocessable("game_over", "the position has no legal moves (" +
-                                              (end ? end->status : std::string("game over")) + ")");
+        return unprocessable(errors::game_over, "the position has no legal moves (" +
+                                                    (end ? end->status : std::string("game over")) +
+                                                    ")");
     }
     for (const std::string& text : std::get<std::vector<std::string>>(searchmoves)) {
         ParsedMove parsed = root->parse(text);
         if (parsed.uci.empty()) {
-            return unprocessable("illegal_move", "searchmove '" + text + "': " + parsed.error);
+            return unprocessable(errors::illegal_move,
+                                 "searchmove '" + text + "': " + parsed.error);
         }
         spec.request.limits.searchmoves.push_back(parsed.uci);
     }
@@ -256,18 +260,18 @@ nlohmann::json analysisResultJson(const JobOutcome& outcome, const AnalysisSpec&
 ApiError admissionError(Admission admission, const ServerConfig& config) {
     switch (admission) {
         case Admission::RateLimited:
-            return ApiError{ErrorStatus::too_many_requests, "rate_limited",
+            return ApiError{ErrorStatus::too_many_requests, errors::rate_limited,
                             "too many searches from this client (limit " +
                                 std::to_string(config.perClientSearches) + ")",
                             config.retryAfterSeconds};
         case Admission::ShuttingDown:
-            return ApiError{ErrorStatus::service_unavailable, "shutting_down",
+            return ApiError{ErrorStatus::service_unavailable, errors::shutting_down,
                             "the server is shutting down", config.retryAfterSeconds};
         case Admission::Overloaded:
         case Admission::Accepted:
             break;
     }
-    return ApiError{ErrorStatus::service_unavailable, "overloaded",
+    return ApiError{ErrorStatus::service_unavailable, errors::overloaded,
                     "all searchers are busy and the queue is full", config.retryAfterSeconds};
 }
 

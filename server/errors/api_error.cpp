@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "errors/error_codes.h"
+
 namespace outpost::server {
 
 std::variant<nlohmann::json, ApiError> parseJsonObject(std::string_view body) {
@@ -10,10 +12,11 @@ std::variant<nlohmann::json, ApiError> parseJsonObject(std::string_view body) {
     }
     nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
     if (json.is_discarded()) {
-        return ApiError{ErrorStatus::bad_request, "bad_json", "the body is not valid JSON"};
+        return ApiError{ErrorStatus::bad_request, errors::bad_json, "the body is not valid JSON"};
     }
     if (!json.is_object()) {
-        return ApiError{ErrorStatus::bad_request, "bad_request", "the body must be a JSON object"};
+        return ApiError{ErrorStatus::bad_request, errors::bad_request,
+                        "the body must be a JSON object"};
     }
     return json;
 }
@@ -23,7 +26,7 @@ std::optional<ApiError> rejectUnknownFields(const nlohmann::json& object,
                                             std::string_view where) {
     for (const auto& [key, value] : object.items()) {
         if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-            return ApiError{ErrorStatus::bad_request, "bad_request",
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
                             "unknown field '" + key + "' in " + std::string(where)};
         }
     }

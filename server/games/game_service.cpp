@@ -6,6 +6,7 @@
 #include "analysis/analysis.h"
 #include "analysis/search_record.h"
 #include "api/json_types.h"
+#include "errors/error_codes.h"
 #include "games/game_view.h"
 #include "ops/tokens.h"
 #include "search/levels.h"
@@ -34,12 +35,12 @@ constexpr std::int64_t kReplyRecheckMs = 1000;
 constexpr std::int64_t kUnknownMoveClock = -1;
 
 ApiError notFound(const std::string& id) {
-    return {ErrorStatus::not_found, "not_found", "no game '" + id + "'"};
+    return {ErrorStatus::not_found, errors::not_found, "no game '" + id + "'"};
 }
 // A stored game this server cannot read or replay (written by something else, or damaged): a
 // clear error for that game, never an exception that takes the request (or more) down.
 ApiError corruptGame(const std::string& id, const std::string& why) {
-    return {ErrorStatus::internal_server_error, "corrupt_game",
+    return {ErrorStatus::internal_server_error, errors::corrupt_game,
             "the stored game '" + id + "' is damaged: " + why};
 }
 ApiError conflict(std::string code, std::string message) {
@@ -50,16 +51,17 @@ ApiError storeError(StoreStatus status, const std::string& id) {
         case StoreStatus::NotFound:
             return notFound(id);
         case StoreStatus::VersionConflict:
-            return conflict("version_conflict", "the game changed meanwhile; reload it and retry");
+            return conflict(errors::version_conflict,
+                            "the game changed meanwhile; reload it and retry");
         case StoreStatus::Unavailable:
-            return {ErrorStatus::service_unavailable, "store_unavailable",
+            return {ErrorStatus::service_unavailable, errors::store_unavailable,
                     "the game store is unavailable", 1};
         case StoreStatus::Corrupt:
             return corruptGame(id, "its stored document cannot be read");
         default:
             break;
     }
-    return {ErrorStatus::internal_server_error, "internal",
+    return {ErrorStatus::internal_server_error, errors::internal,
             std::string("store: ") + toString(status)};
 }
 
@@ -153,18 +155,19 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     std::string fen;
     if (body.contains("fen") && !body.at("fen").is_null()) {
         if (!body.at("fen").is_string())
-            return ApiError{ErrorStatus::bad_request, "bad_request", "'fen' must be a string"};
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
+                            "'fen' must be a string"};
         fen = body.at("fen").get<std::string>();
     }
     std::vector<std::string> moves;
     if (body.contains("moves") && !body.at("moves").is_null()) {
         const auto& list = body.at("moves");
         if (!list.is_array())
-            return ApiError{ErrorStatus::bad_request, "bad_request",
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
                             "'moves' must be an array of strings"};
         for (const auto& item : list) {
             if (!item.is_string())
-                return ApiError{ErrorStatus::bad_request, "bad_request",
+                return ApiError{ErrorStatus::bad_request, errors::bad_request,
                                 "'moves' must be an array of strings"};
             moves.push_back(item.get<std::string>());
         }
@@ -174,27 +177,28 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     if (body.contains("engine") && !body.at("engine").is_null()) {
         const auto& engine = body.at("engine");
         if (!engine.is_object())
-            return ApiError{ErrorStatus::bad_request, "bad_request", "'engine' must be an object"};
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
+                            "'engine' must be an object"};
         if (auto error = rejectUnknownFields(engine, {"side", "level", "limits"}, "engine"))
             return *error;
         if (engine.contains("side")) {
             if (!engine.at("side").is_string())
-                return ApiError{ErrorStatus::bad_request, "bad_request",
+                return ApiError{ErrorStatus::bad_request, errors::bad_request,
                                 "'engine.side' must be a string"};
             game.engine.side = engine.at("side").get<std::string>();
             if (game.engine.side != "white" && game.engine.side != "black" &&
                 game.engine.side != "none") {
-                return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
+                return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
                                 "'engine.side' must be white, black or none"};
             }
         }
         if (engine.contains("level") && !engine.at("level").is_null()) {
             if (!engine.at("level").is_number_integer())
-                return ApiError{ErrorStatus::bad_request, "bad_request",
+                return ApiError{ErrorStatus::bad_request, errors::bad_request,
                                 "'engine.level' must be an integer"};
             const auto level = engine.at("level").get<std::int64_t>();
             if (level < kMinLevel || level > kMaxLevel) {
-                return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
+                return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
                                 "'engine.level' must be 1..8"};
             }
             game.engine.level = static_cast<int>(level);
@@ -209,19 +213,20 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     if (body.contains("clock") && !body.at("clock").is_null()) {
         const auto& clock = body.at("clock");
         if (!clock.is_object())
-            return ApiError{ErrorStatus::bad_request, "bad_request", "'clock' must be an object"};
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
+                            "'clock' must be an object"};
         if (auto error = rejectUnknownFields(clock, {"initial", "increment"}, "clock"))
             return *error;
         if (!clock.contains("initial") || !clock.at("initial").is_number_integer() ||
             (clock.contains("increment") && !clock.at("increment").is_number_integer())) {
-            return ApiError{ErrorStatus::bad_request, "bad_request",
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
                             "'clock' needs integer 'initial' and 'increment' (ms)"};
         }
         const auto initial = clock.at("initial").get<std::int64_t>();
         const auto increment = clock.value("increment", std::int64_t{0});
         constexpr std::int64_t kMaxClockMs = 24LL * 3600 * 1000;
         if (initial <= 0 || initial > kMaxClockMs || increment < 0 || increment > kMaxClockMs) {
-            return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
+            return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
                             "clock times must be in (0, 24h] ms"};
         }
         game.clock = ClockState{initial, increment, initial, initial, 0, false};
@@ -274,8 +279,8 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
 
 std::optional<ApiError> GameService::admitNewGame() const {
     const auto refuse = [&](const std::string& why) {
-        context_.metrics.searchRejected("at_capacity");
-        return ApiError{ErrorStatus::service_unavailable, "at_capacity",
+        context_.metrics.searchRejected(errors::at_capacity);
+        return ApiError{ErrorStatus::service_unavailable, errors::at_capacity,
                         "the engine is at capacity (" + why +
                             "); games already running keep being served, try again later",
                         context_.config.retryAfterSeconds};
@@ -319,7 +324,8 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
     try {
         state.emplace(replay(game));
     } catch (const std::exception& error) {
-        context_.logger.log({{"event", "corrupt_game"}, {"game", id}, {"error", error.what()}});
+        context_.logger.log(
+            {{"event", errors::corrupt_game}, {"game", id}, {"error", error.what()}});
         return corruptGame(id, "its moves do not replay");
     }
     game.presence = context_.presence.read(game);
@@ -348,14 +354,15 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
     if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
     const GameRecord& game = std::get<GameRecord>(loaded);
     if (!token || token->empty()) {
-        return ApiError{ErrorStatus::unauthorized, "unauthorized",
+        return ApiError{ErrorStatus::unauthorized, errors::unauthorized,
                         "changing a game needs its player token (Authorization: Bearer <token>)"};
     }
     // Both hashes are always compared, so the time taken does not tell which side matched.
     const bool white = tokenMatches(*token, game.whiteTokenHash);
     const bool black = tokenMatches(*token, game.blackTokenHash);
     if (!white && !black) {
-        return ApiError{ErrorStatus::forbidden, "forbidden", "wrong player token for this game"};
+        return ApiError{ErrorStatus::forbidden, errors::forbidden,
+                        "wrong player token for this game"};
     }
     if (game.engine.side != "none" || use == TokenUse::Resign || (white && black)) return loaded;
     // A move in a finished game is refused as game_over by the caller, whoever asks.
@@ -366,7 +373,7 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
     const bool needWhite = use == TokenUse::Move ? whiteToMove : !whiteToMove;
     if (needWhite != white) {
         return conflict(
-            "not_your_turn",
+            errors::not_your_turn,
             std::string("this token plays ") + sideName(white) +
                 (use == TokenUse::Move ? "; it is " + std::string(sideName(needWhite)) + "'s turn"
                                        : "; only " + std::string(sideName(needWhite)) +
@@ -495,26 +502,26 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
     if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
     GameRecord game = std::move(std::get<GameRecord>(loaded));
     if (version && *version != game.version) {
-        return done(conflict("version_conflict", "the game is at version " +
-                                                     std::to_string(game.version) + ", not " +
-                                                     std::to_string(*version)));
+        return done(conflict(errors::version_conflict, "the game is at version " +
+                                                           std::to_string(game.version) + ", not " +
+                                                           std::to_string(*version)));
     }
     if (game.status != "ongoing") {
-        return done(conflict("game_over", "the game is over (" + game.status + ")"));
+        return done(conflict(errors::game_over, "the game is over (" + game.status + ")"));
     }
     ChessState state = replay(game);
     if (game.engine.side == sideName(state.whiteToMove())) {
-        return done(conflict("not_your_turn", "it is the engine's turn"));
+        return done(conflict(errors::not_your_turn, "it is the engine's turn"));
     }
     ParsedMove parsed = state.parse(moveText);
     if (parsed.uci.empty()) {
-        return done(ApiError{ErrorStatus::unprocessable_entity, "illegal_move",
+        return done(ApiError{ErrorStatus::unprocessable_entity, errors::illegal_move,
                              "'" + moveText + "': " + parsed.error});
     }
     const std::uint64_t before = game.version;
     const bool played = applyMove(game, state, parsed.uci, nowEpochMs());
     if (auto error = store(game, before)) return done(*error);
-    if (!played) return done(conflict("game_over", "your flag fell before the move"));
+    if (!played) return done(conflict(errors::game_over, "your flag fell before the move"));
     if (owesEngineReply(game, state)) {
         if (waitForEngine) return startEngine(game, std::nullopt, client, true, std::move(done));
         // The reply reaches the subscribers through the bus; nobody waits for it here.
@@ -530,7 +537,7 @@ void GameService::engineMove(const std::string& id, const std::optional<std::str
     if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
     GameRecord game = std::move(std::get<GameRecord>(loaded));
     if (game.status != "ongoing") {
-        return done(conflict("game_over", "the game is over (" + game.status + ")"));
+        return done(conflict(errors::game_over, "the game is over (" + game.status + ")"));
     }
     startEngine(game, limits, client, false, std::move(done));
 }
@@ -649,7 +656,7 @@ void GameService::finishEngine(const GameRecord& searched, const JobOutcome& out
         context_.logger.log(
             {{"event", "engine_no_move"}, {"game", gameId}, {"error", outcome.error}});
         return notDelivered(ApiError{
-            ErrorStatus::internal_server_error, "internal",
+            ErrorStatus::internal_server_error, errors::internal,
             "the engine found no move" + (outcome.error.empty() ? "" : ": " + outcome.error)});
     }
     StoreReadResult read = context_.store->get(gameId);
@@ -665,7 +672,7 @@ void GameService::finishEngine(const GameRecord& searched, const JobOutcome& out
     const std::string san = position.san(best);
     const bool played = applyMove(current, position, best, nowEpochMs());
     if (auto error = store(current, searched.version)) {
-        if (error->code != "version_conflict") return notDelivered(*error);
+        if (error->code != errors::version_conflict) return notDelivered(*error);
         read = context_.store->get(gameId);  // lost the race: answer with what won
         if (read.status != StoreStatus::Ok) return notDelivered(storeError(read.status, gameId));
         return finish(GameReply{std::move(*read.game), nullptr});
@@ -704,19 +711,19 @@ std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
                                                          const std::optional<std::string>& token) {
     auto loaded = loadAuthorized(id, token, TokenUse::Takeback);
     if (auto* error = std::get_if<ApiError>(&loaded)) {
-        if (error->code != "not_your_turn") return *error;
+        if (error->code != errors::not_your_turn) return *error;
     }
     // Between people a takeback needs the other side's consent (games/offers.h).
     if (auto* game = std::get_if<GameRecord>(&loaded); !game || game->engine.side == "none") {
-        return conflict("takeback_needs_consent",
+        return conflict(errors::takeback_needs_consent,
                         "between people a takeback needs the other side's consent: ask with "
                         "POST /api/v1/games/{id}/takeback/yes");
     }
     GameRecord game = std::move(std::get<GameRecord>(loaded));
     if (game.status == "resigned" || game.status == "timeout" || game.status == "aborted") {
-        return conflict("game_over", "the game is over (" + game.status + ")");
+        return conflict(errors::game_over, "the game is over (" + game.status + ")");
     }
-    if (game.moves.empty()) return conflict("nothing_to_take_back", "no move to take back");
+    if (game.moves.empty()) return conflict(errors::nothing_to_take_back, "no move to take back");
     const std::uint64_t before = game.version;
     game.moves.pop_back();
     // Against the engine, take back its reply too, so it is the player's turn again.
@@ -744,7 +751,7 @@ std::variant<GameRecord, ApiError> GameService::resign(const std::string& id,
     if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
     GameRecord game = std::move(std::get<GameRecord>(loaded));
     if (game.status != "ongoing")
-        return conflict("game_over", "the game is over (" + game.status + ")");
+        return conflict(errors::game_over, "the game is over (" + game.status + ")");
     const std::uint64_t before = game.version;
     const ChessState state = replay(game);
     // The player resigns: against the engine that is the engine's opponent; between people the

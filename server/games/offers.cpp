@@ -5,6 +5,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/search_record.h"
+#include "errors/error_codes.h"
 #include "games/game_clock.h"
 #include "games/game_replay.h"
 #include "games/game_service.h"
@@ -27,7 +28,7 @@ ApiError conflict(std::string code, std::string message) {
 }
 
 ApiError gameOver(const GameRecord& game) {
-    return conflict("game_over", "the game is over (" + game.status + ")");
+    return conflict(errors::game_over, "the game is over (" + game.status + ")");
 }
 
 bool whiteToMove(const GameRecord& game) {
@@ -144,7 +145,7 @@ std::optional<ApiError> applyTakebackAnswer(GameRecord& game, bool white, bool y
     if (game.status != "ongoing") return gameOver(game);
     // Asking needs a move of one's own to take back.
     if (yes && game.takebackOffer.empty() && pliesToUndo(game, white) == 0) {
-        return conflict("nothing_to_take_back",
+        return conflict(errors::nothing_to_take_back,
                         std::string(sideName(white)) + " has no move to take back");
     }
     return answer(game, game.takebackOffer, "takeback", white, yes, nowMs,
@@ -152,7 +153,7 @@ std::optional<ApiError> applyTakebackAnswer(GameRecord& game, bool white, bool y
                       const bool offererWhite = game.takebackOffer == "white";
                       const std::size_t plies = pliesToUndo(game, offererWhite);
                       if (plies == 0) {
-                          return conflict("nothing_to_take_back",
+                          return conflict(errors::nothing_to_take_back,
                                           "the side that asked has no move to take back");
                       }
                       undoPlies(game, plies, nowMs);
@@ -163,7 +164,7 @@ std::optional<ApiError> applyTakebackAnswer(GameRecord& game, bool white, bool y
 std::optional<ApiError> applyAbort(GameRecord& game, std::int64_t nowMs) {
     if (game.status != "ongoing") return gameOver(game);
     if (game.moves.size() >= 2) {
-        return conflict("too_late_to_abort",
+        return conflict(errors::too_late_to_abort,
                         "both sides have moved: resign, offer a draw, or claim if the other "
                         "side is gone");
     }
@@ -174,26 +175,26 @@ std::optional<ApiError> applyAbort(GameRecord& game, std::int64_t nowMs) {
 std::optional<ApiError> applyClaim(GameRecord& game, bool white, bool victory, std::int64_t nowMs) {
     if (game.status != "ongoing") return gameOver(game);
     if (game.engine.side != "none") {
-        return conflict("not_between_people", "the engine never leaves a game");
+        return conflict(errors::not_between_people, "the engine never leaves a game");
     }
     if (game.moves.size() < 2) {
-        return conflict("abort_instead",
+        return conflict(errors::abort_instead,
                         "the game has not begun (both sides have not moved): abort it instead");
     }
     if (!game.presence) {
-        return ApiError{ErrorStatus::service_unavailable, "store_unavailable",
+        return ApiError{ErrorStatus::service_unavailable, errors::store_unavailable,
                         "who is connected cannot be read now", 1};
     }
     const bool otherWhite = !white;
     const bool otherPresent = otherWhite ? game.presence->white : game.presence->black;
     if (otherPresent) {
-        return conflict("opponent_present",
+        return conflict(errors::opponent_present,
                         std::string(sideName(otherWhite)) + " is connected to the game");
     }
     if (!claimable(*game.presence, otherWhite, nowMs)) {
         const std::int64_t at =
             otherWhite ? game.presence->whiteClaimableAtMs : game.presence->blackClaimableAtMs;
-        return conflict("opponent_not_gone_long_enough",
+        return conflict(errors::opponent_not_gone_long_enough,
                         std::string(sideName(otherWhite)) + " may be claimed against in " +
                             std::to_string(at > nowMs ? at - nowMs : 0) + " ms");
     }
@@ -236,9 +237,9 @@ void OfferService::act(OfferAction action, const std::string& id,
             case OfferAction::DrawNo:
             case OfferAction::TakebackNo:
                 if (game.status != "ongoing") return done(gameOver(game));
-                return done(
-                    conflict(action == OfferAction::DrawNo ? "no_draw_offer" : "no_takeback_offer",
-                             "the engine offers nothing: there is nothing to decline"));
+                return done(conflict(action == OfferAction::DrawNo ? errors::no_draw_offer
+                                                                   : errors::no_takeback_offer,
+                                     "the engine offers nothing: there is nothing to decline"));
             default:
                 break;  // abort and claims: the same rules as between people
         }
@@ -296,7 +297,7 @@ void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& c
         context.storeWork.post([&context, id, plies, engineToMove, outcome, done] {
             if (!outcome.error.empty()) {
                 return done(
-                    ApiError{ErrorStatus::internal_server_error, "internal",
+                    ApiError{ErrorStatus::internal_server_error, errors::internal,
                              "the engine could not evaluate the position: " + outcome.error});
             }
             const Score& score = outcome.result.info.score;

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <optional>
 
+#include "errors/error_codes.h"
 #include "games/chess_rules.h"
 
 namespace outpost::server {
@@ -42,7 +43,7 @@ class PgnReader {
         std::optional<ChessState> state =
             ChessState::load(result_.initialFen, {}, fenError, badMove);
         if (!state)
-            return fail("invalid_fen", "the [FEN] tag is not a valid position: " + fenError);
+            return fail(errors::invalid_fen, "the [FEN] tag is not a valid position: " + fenError);
         readMovetext(*state);
         return result_;
     }
@@ -98,8 +99,9 @@ class PgnReader {
             }
             while (!atEnd() && isSpace(peek())) ++pos_;
             if (name.empty() || atEnd() || peek() != '"') {
-                fail("bad_pgn", "malformed tag pair on line " + std::to_string(lineAt(tagStart)) +
-                                    ": expected [Name \"value\"]");
+                fail(errors::bad_pgn, "malformed tag pair on line " +
+                                          std::to_string(lineAt(tagStart)) +
+                                          ": expected [Name \"value\"]");
                 return;
             }
             ++pos_;
@@ -120,8 +122,9 @@ class PgnReader {
             }
             while (!atEnd() && isSpace(peek()) && peek() != '\n') ++pos_;
             if (!closed || atEnd() || peek() != ']') {
-                fail("bad_pgn", "unterminated tag pair on line " +
-                                    std::to_string(lineAt(tagStart)) + " ([" + name + " ...)");
+                fail(errors::bad_pgn, "unterminated tag pair on line " +
+                                          std::to_string(lineAt(tagStart)) + " ([" + name +
+                                          " ...)");
                 return;
             }
             ++pos_;
@@ -179,7 +182,7 @@ class PgnReader {
             if (c == '{') {
                 const std::size_t at = pos_;
                 if (!skipBraceComment()) {
-                    fail("bad_pgn",
+                    fail(errors::bad_pgn,
                          "the comment on line " + std::to_string(lineAt(at)) + " never ends");
                     return;
                 }
@@ -192,14 +195,14 @@ class PgnReader {
             if (c == '(') {
                 const std::size_t at = pos_;
                 if (!skipVariation()) {
-                    fail("bad_pgn",
+                    fail(errors::bad_pgn,
                          "the variation on line " + std::to_string(lineAt(at)) + " never ends");
                     return;
                 }
                 continue;
             }
             if (c == ')' || c == '}' || c == ']') {
-                fail("bad_pgn",
+                fail(errors::bad_pgn,
                      std::string("unexpected '") + c + "' on line " + std::to_string(lineAt(pos_)));
                 return;
             }
@@ -236,13 +239,14 @@ class PgnReader {
     bool playMove(ChessState& state, std::string_view token) {
         const int ply = static_cast<int>(result_.moves.size()) + 1;
         if (result_.moves.size() >= kMaxPgnPlies) {
-            fail("too_large", "the game is longer than " + std::to_string(kMaxPgnPlies) + " plies");
+            fail(errors::too_large,
+                 "the game is longer than " + std::to_string(kMaxPgnPlies) + " plies");
             return false;
         }
         const int moveNumber = state.fullmoveNumber();
         const bool white = state.whiteToMove();
         if (state.legalMoves().empty()) {
-            fail("illegal_move",
+            fail(errors::illegal_move,
                  "move " + std::to_string(moveNumber) + (white ? ". " : "... ") +
                      std::string(token) + " (ply " + std::to_string(ply) +
                      ") comes after the game ended",
@@ -251,7 +255,7 @@ class PgnReader {
         }
         ParsedMove parsed = state.parse(token);
         if (parsed.uci.empty()) {
-            fail("illegal_move",
+            fail(errors::illegal_move,
                  "move " + std::to_string(moveNumber) + (white ? ". " : "... ") +
                      std::string(token) + " (ply " + std::to_string(ply) + "): " + parsed.error,
                  ply);
@@ -272,7 +276,7 @@ class PgnReader {
 PgnImport importPgn(std::string_view text) {
     if (text.size() > kMaxPgnBytes) {
         PgnImport result;
-        result.errorCode = "too_large";
+        result.errorCode = errors::too_large;
         result.error = "the PGN is larger than " + std::to_string(kMaxPgnBytes) + " bytes";
         return result;
     }
@@ -281,7 +285,7 @@ PgnImport importPgn(std::string_view text) {
     } catch (const std::exception& error) {
         // The chess code throws only on what the reader checked before; still, never throw.
         PgnImport result;
-        result.errorCode = "bad_pgn";
+        result.errorCode = errors::bad_pgn;
         result.error = std::string("the PGN could not be read: ") + error.what();
         return result;
     }

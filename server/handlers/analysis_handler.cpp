@@ -3,6 +3,7 @@
 #include "analysis/analysis.h"
 #include "analysis/analysis_cache.h"
 #include "analysis/search_record.h"
+#include "errors/error_codes.h"
 #include "handlers/ordered_stream.h"
 #include "http/api_error_response.h"
 #include "http/json_response.h"
@@ -53,13 +54,14 @@ void handleAnalysis(ServerContext& context, const Request& request, const Client
             if (streaming) {
                 stream->line(
                     nlohmann::json{
-                        {"type", "error"}, {"code", "internal"}, {"message", outcome.error}}
+                        {"type", "error"}, {"code", errors::internal}, {"message", outcome.error}}
                         .dump(),
                     false);
                 return stream->end();
             }
-            return sink->respond(errorResponse(http::status::internal_server_error, "internal",
-                                               outcome.error, version, keepAlive));
+            return sink->respond(errorResponse(http::status::internal_server_error,
+                                               errors::internal, outcome.error, version,
+                                               keepAlive));
         }
         nlohmann::json result = analysisResultJson(outcome, *spec);
         if (streaming) {

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "analysis/analysis_cache.h"
+#include "errors/error_codes.h"
 #include "handlers/static_handler.h"
 #include "http/api_error_response.h"
 #include "http/json_response.h"
@@ -25,7 +26,7 @@ struct CachedQuery {
 };
 
 ApiError badRequest(std::string message) {
-    return ApiError{ErrorStatus::bad_request, "bad_request", std::move(message)};
+    return ApiError{ErrorStatus::bad_request, errors::bad_request, std::move(message)};
 }
 
 // multipv: a positive integer (the POST body's rules: not an integer 400, not positive 422,
@@ -39,7 +40,7 @@ std::variant<int, ApiError> parseMultipv(const std::string& text, int maxMultiPv
         return badRequest("'multipv' must be an integer");
     digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
     if (negative || digits.empty()) {
-        return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
+        return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
                         "'multipv' must be positive"};
     }
     if (digits.size() > kMaxIntDigits) return maxMultiPv;
@@ -82,20 +83,22 @@ Response handleCachedAnalysis(ServerContext& context, const Request& request) {
     std::vector<std::string> noMoves;
     auto position = loadPosition(query.fen, {}, noMoves);
     if (auto* error = std::get_if<ApiError>(&position)) return errorFor(request, *error);
-    const std::string key = analysisCacheKey(std::get<ChessState>(position));
+    const ChessState& state = std::get<ChessState>(position);
+    const std::string key = analysisCacheKey(state);
 
     AnalysisCacheRead read = context.analysisCache->get(key);
     if (read.status == StoreStatus::Unavailable) {
-        return errorFor(request, http::status::service_unavailable, "store_unavailable",
+        return errorFor(request, http::status::service_unavailable, errors::store_unavailable,
                         "the analysis cache is unavailable", kRetryAfterUnavailableSeconds);
     }
     std::optional<nlohmann::json> answer;
     if (read.status == StoreStatus::Ok)
-        answer = cachedAnalysisAnswer(read.slots, key, query.multipv);
+        answer = cachedAnalysisAnswer(read.slots, key, query.multipv, halfmoveClock(state),
+                                      analysisCacheNow());
     if (!answer) {
         context.metrics.analysisCacheMiss();
         Response missing =
-            errorFor(request, http::status::not_found, "not_cached",
+            errorFor(request, http::status::not_found, errors::not_cached,
                      "no analysis of this position with " + std::to_string(query.multipv) +
                          " line(s) is cached; POST /api/v1/analysis makes one");
         missing.set(http::field::cache_control, "no-cache");

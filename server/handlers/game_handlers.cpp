@@ -1,6 +1,7 @@
 #include "handlers/game_handlers.h"
 
 #include "analysis/analysis.h"
+#include "errors/error_codes.h"
 #include "games/game_feed.h"
 #include "games/game_json.h"
 #include "games/game_service.h"
@@ -133,11 +134,11 @@ void handleCreateGame(ServerContext& context, const Request& request, const Clie
     if (auto* error = std::get_if<ApiError>(&body)) return sink->respond(errorFor(request, *error));
     if (auto retryAfter = context.quotas.tryCreateGame(client.address)) {
         context.metrics.quotaRefused("games");
-        return sink->respond(errorFor(request, http::status::too_many_requests, "too_many_games",
-                                      "this client created " +
-                                          std::to_string(context.config.perClientGamesPerMinute) +
-                                          " games in the last minute (see docs/security.md)",
-                                      *retryAfter));
+        return sink->respond(errorFor(
+            request, http::status::too_many_requests, errors::too_many_games,
+            "this client created " + std::to_string(context.config.perClientGamesPerMinute) +
+                " games in the last minute (see docs/security.md)",
+            *retryAfter));
     }
     GameService service(context);
     auto created = service.create(std::get<nlohmann::json>(body), client);
@@ -204,13 +205,15 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
                 return sink->respond(errorFor(request, *error));
             }
             if (!body.contains("move") || !body.at("move").is_string()) {
-                return sink->respond(errorFor(request, http::status::bad_request, "bad_request",
+                return sink->respond(errorFor(request, http::status::bad_request,
+                                              errors::bad_request,
                                               "'move' (a UCI or SAN string) is required"));
             }
             std::optional<std::uint64_t> version;
             if (body.contains("version") && !body.at("version").is_null()) {
                 if (!body.at("version").is_number_unsigned()) {
-                    return sink->respond(errorFor(request, http::status::bad_request, "bad_request",
+                    return sink->respond(errorFor(request, http::status::bad_request,
+                                                  errors::bad_request,
                                                   "'version' must be a non-negative integer"));
                 }
                 version = body.at("version").get<std::uint64_t>();
@@ -218,8 +221,8 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
             bool wait = false;
             if (body.contains("wait") && !body.at("wait").is_null()) {
                 if (!body.at("wait").is_boolean()) {
-                    return sink->respond(errorFor(request, http::status::bad_request, "bad_request",
-                                                  "'wait' must be a boolean"));
+                    return sink->respond(errorFor(request, http::status::bad_request,
+                                                  errors::bad_request, "'wait' must be a boolean"));
                 }
                 wait = body.at("wait").get<bool>();
             }

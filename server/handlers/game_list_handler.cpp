@@ -4,6 +4,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "errors/error_codes.h"
 #include "games/game_view.h"
 #include "http/api_error_response.h"
 #include "http/json_response.h"
@@ -17,7 +18,7 @@ constexpr std::string_view kIdsParameter = "ids";
 constexpr int kRetryAfterUnavailableSeconds = 1;
 
 ApiError badRequest(std::string message) {
-    return {ErrorStatus::bad_request, "bad_request", std::move(message)};
+    return {ErrorStatus::bad_request, errors::bad_request, std::move(message)};
 }
 
 // Game ids are URL-safe base64 (ops/tokens.h).
@@ -110,7 +111,7 @@ void handleListGames(ServerContext& context, const Request& request,
     StoreManyResult found = context.store->getMany(std::get<std::vector<std::string>>(parsed));
     if (found.status != StoreStatus::Ok) {
         return sink->respond(errorFor(request, http::status::service_unavailable,
-                                      "store_unavailable", "the game store is unavailable",
+                                      errors::store_unavailable, "the game store is unavailable",
                                       kRetryAfterUnavailableSeconds));
     }
     nlohmann::json games = nlohmann::json::array();

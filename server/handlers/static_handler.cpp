@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "errors/error_codes.h"
 #include "http/json_response.h"
 
 namespace outpost::server {
@@ -88,11 +89,11 @@ Response handleStaticFile(const Request& request, StaticFiles& files) {
     // No "..", no backslashes, no NULs: the path must stay under the root.
     if (path.empty() || path.front() != '/' || path.find("..") != std::string::npos ||
         path.find('\\') != std::string::npos || path.find('\0') != std::string::npos) {
-        return errorFor(request, http::status::not_found, "not_found", "no such file");
+        return errorFor(request, http::status::not_found, errors::not_found, "no such file");
     }
     if (path.back() == '/') path += "index.html";
     const auto file = files.find(path.substr(1));
-    if (!file) return errorFor(request, http::status::not_found, "not_found", "no such file");
+    if (!file) return errorFor(request, http::status::not_found, errors::not_found, "no such file");
 
     const bool gzip =
         !file->gzipped.empty() && acceptsGzip(view(request[http::field::accept_encoding]));

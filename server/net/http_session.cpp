@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "errors/error_codes.h"
 #include "http/client_address.h"
 #include "http/cors.h"
 #include "http/json_response.h"
@@ -202,7 +203,7 @@ void HttpSession::onRead(beast::error_code error) {
         const bool body = error == http::error::body_limit;
         Response response = errorResponse(
             body ? http::status::payload_too_large : http::status::request_header_fields_too_large,
-            "too_large",
+            errors::too_large,
             body ? "request body exceeds " + std::to_string(context_.config.bodyLimitBytes) +
                        " bytes"
                  : "request header too large",
@@ -213,7 +214,7 @@ void HttpSession::onRead(beast::error_code error) {
     }
     if (error && error.category() == beast::error_code(http::error::bad_target).category() &&
         error != http::error::end_of_stream && error != http::error::partial_message) {
-        pending_.emplace_back(errorResponse(http::status::bad_request, "bad_request",
+        pending_.emplace_back(errorResponse(http::status::bad_request, errors::bad_request,
                                             "malformed HTTP request: " + error.message(), 11,
                                             false));
         dispatchNext();
@@ -239,7 +240,7 @@ void HttpSession::onRead(beast::error_code error) {
     }
     if (request.target().empty() || request.target().front() != '/') {
         if (request.target() != "*" || request.method() != http::verb::options) {
-            pending_.emplace_back(errorResponse(http::status::bad_request, "bad_request",
+            pending_.emplace_back(errorResponse(http::status::bad_request, errors::bad_request,
                                                 "request target must be a path", 11, false));
             dispatchNext();
             return;
@@ -260,12 +261,12 @@ void HttpSession::upgradeToWebSocket(Request&& request) {
     if (!wsRoute || exchange_ || !pending_.empty() || !writeQueue_.empty() ||
         context_.draining.load()) {
         Response response =
-            !wsRoute ? errorFor(request, http::status::not_found, "not_found",
+            !wsRoute ? errorFor(request, http::status::not_found, errors::not_found,
                                 "WebSocket upgrades are served at /api/v1/ws")
             : context_.draining.load()
-                ? errorFor(request, http::status::service_unavailable, "shutting_down",
+                ? errorFor(request, http::status::service_unavailable, errors::shutting_down,
                            "server is shutting down", context_.config.retryAfterSeconds)
-                : errorFor(request, http::status::bad_request, "bad_request",
+                : errorFor(request, http::status::bad_request, errors::bad_request,
                            "WebSocket upgrade while requests are pending");
         response.keep_alive(false);
         pending_.emplace_back(std::move(response));
@@ -277,7 +278,7 @@ void HttpSession::upgradeToWebSocket(Request&& request) {
     std::shared_ptr<ClientQuotas::Lease> webSocketLease;
     std::optional<Response> refusal;
     if (!webSocketOriginAllowed(request, context_.config.corsOrigins)) {
-        refusal = errorFor(request, http::status::forbidden, "forbidden",
+        refusal = errorFor(request, http::status::forbidden, errors::forbidden,
                            "WebSocket connections from this Origin are not allowed (see "
                            "--cors-origins)");
     } else if (!(webSocketLease = context_.quotas.tryAcquire(Quota::WebSockets, client))) {
@@ -364,7 +365,7 @@ void HttpSession::failExchange(ResponseSink& sink, const char* where, const std:
                          {"where", where},
                          {"error", what},
                          {"client", client_.address}});
-    sink.respond(errorResponse(http::status::internal_server_error, "internal",
+    sink.respond(errorResponse(http::status::internal_server_error, errors::internal,
                                "the server failed to answer this request", version, true));
     sink.endStream();  // ignored unless a stream had started
 }
@@ -383,7 +384,7 @@ void HttpSession::abandonedOnStrand(std::uint64_t seq) {
     }
     respondOnStrand(
         seq,
-        errorResponse(http::status::internal_server_error, "internal",
+        errorResponse(http::status::internal_server_error, errors::internal,
                       "the server failed to answer this request", exchange_->version, true),
         false);
 }

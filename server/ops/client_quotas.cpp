@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "errors/error_codes.h"
+
 namespace outpost::server {
 
 namespace {
@@ -33,15 +35,15 @@ const char* quotaName(Quota quota) {
 const char* quotaErrorCode(Quota quota) {
     switch (quota) {
         case Quota::Connections:
-            return "too_many_connections";
+            return errors::too_many_connections;
         case Quota::Streams:
-            return "too_many_streams";
+            return errors::too_many_streams;
         case Quota::WebSockets:
-            return "too_many_websockets";
+            return errors::too_many_websockets;
         case Quota::Subscriptions:
-            return "too_many_subscriptions";
+            return errors::too_many_subscriptions;
     }
-    return "rate_limited";
+    return errors::rate_limited;
 }
 
 struct ClientQuotas::Lease::State {

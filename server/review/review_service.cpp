@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/analysis.h"
+#include "errors/error_codes.h"
 #include "games/game_service.h"
 #include "games/pgn_import.h"
 #include "ops/tokens.h"
@@ -16,17 +17,17 @@ namespace {
 constexpr std::size_t kPastedIdBytes = 12;
 
 ApiError notFound(const std::string& what) {
-    return {ErrorStatus::not_found, "not_found", what};
+    return {ErrorStatus::not_found, errors::not_found, what};
 }
 
 ApiError storeError(StoreStatus status, const std::string& what) {
     if (status == StoreStatus::NotFound) return notFound(what);
     if (status == StoreStatus::Corrupt) {
-        return {ErrorStatus::internal_server_error, "corrupt_review",
+        return {ErrorStatus::internal_server_error, errors::corrupt_review,
                 "the stored review cannot be read"};
     }
-    return {ErrorStatus::service_unavailable, "store_unavailable", "the game store is unavailable",
-            1};
+    return {ErrorStatus::service_unavailable, errors::store_unavailable,
+            "the game store is unavailable", 1};
 }
 
 // A stored Review document, or Corrupt.
@@ -45,7 +46,7 @@ bool fieldsAllowed(const nlohmann::json& body, std::initializer_list<std::string
         const bool known = std::find(own.begin(), own.end(), key) != own.end() ||
                            std::find(extra.begin(), extra.end(), key) != extra.end();
         if (!known) {
-            error = {ErrorStatus::bad_request, "bad_request", "unknown field '" + key + "'"};
+            error = {ErrorStatus::bad_request, errors::bad_request, "unknown field '" + key + "'"};
             return false;
         }
     }
@@ -53,7 +54,7 @@ bool fieldsAllowed(const nlohmann::json& body, std::initializer_list<std::string
 }
 
 ApiError tooLarge(std::string message) {
-    return {ErrorStatus::payload_too_large, "too_large", std::move(message)};
+    return {ErrorStatus::payload_too_large, errors::too_large, std::move(message)};
 }
 
 }  // namespace
@@ -84,13 +85,13 @@ ReviewResult ReviewService::startRun(const std::string& id, const std::string& g
     switch (admitted.admission) {
         case ReviewRegistry::Admission::RateLimited:
             context_.metrics.searchRejected("review_rate_limited");
-            return ApiError{ErrorStatus::too_many_requests, "rate_limited",
+            return ApiError{ErrorStatus::too_many_requests, errors::rate_limited,
                             "this client has " + std::to_string(context_.config.perClientReviews) +
                                 " review(s) running already",
                             context_.config.retryAfterSeconds};
         case ReviewRegistry::Admission::Overloaded:
             context_.metrics.searchRejected("review_overloaded");
-            return ApiError{ErrorStatus::service_unavailable, "overloaded",
+            return ApiError{ErrorStatus::service_unavailable, errors::overloaded,
                             "the server runs " + std::to_string(context_.config.maxReviews) +
                                 " reviews already",
                             context_.config.retryAfterSeconds};
@@ -134,21 +135,22 @@ ReviewResult ReviewService::startPasted(const nlohmann::json& body, const Client
     const bool hasPgn = body.contains("pgn") && !body.at("pgn").is_null();
     const bool hasMoves = body.contains("moves") && !body.at("moves").is_null();
     if (hasPgn == hasMoves) {
-        return ApiError{ErrorStatus::bad_request, "bad_request",
+        return ApiError{ErrorStatus::bad_request, errors::bad_request,
                         "give either 'pgn' or 'moves' (with an optional 'fen')"};
     }
     std::string fen;
     std::vector<std::string> uciMoves;
     if (hasPgn) {
         if (!body.at("pgn").is_string())
-            return ApiError{ErrorStatus::bad_request, "bad_request", "'pgn' must be a string"};
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
+                            "'pgn' must be a string"};
         if (body.contains("fen") && !body.at("fen").is_null()) {
-            return ApiError{ErrorStatus::bad_request, "bad_request",
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
                             "'fen' goes with 'moves'; a PGN gives its own [FEN] tag"};
         }
         PgnImport imported = importPgn(body.at("pgn").get<std::string>());
         if (!imported.ok()) {
-            if (imported.errorCode == "too_large") return tooLarge(imported.error);
+            if (imported.errorCode == errors::too_large) return tooLarge(imported.error);
             return ApiError{ErrorStatus::unprocessable_entity, imported.errorCode, imported.error};
         }
         fen = imported.initialFen;
@@ -156,12 +158,13 @@ ReviewResult ReviewService::startPasted(const nlohmann::json& body, const Client
     } else {
         if (body.contains("fen") && !body.at("fen").is_null()) {
             if (!body.at("fen").is_string())
-                return ApiError{ErrorStatus::bad_request, "bad_request", "'fen' must be a string"};
+                return ApiError{ErrorStatus::bad_request, errors::bad_request,
+                                "'fen' must be a string"};
             fen = body.at("fen").get<std::string>();
         }
         const auto& moves = body.at("moves");
         if (!moves.is_array())
-            return ApiError{ErrorStatus::bad_request, "bad_request",
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
                             "'moves' must be an array of strings"};
         if (moves.size() > kMaxReviewPlies) {
             return tooLarge("more than " + std::to_string(kMaxReviewPlies) + " moves");
@@ -169,7 +172,7 @@ ReviewResult ReviewService::startPasted(const nlohmann::json& body, const Client
         std::vector<std::string> given;
         for (const auto& move : moves) {
             if (!move.is_string())
-                return ApiError{ErrorStatus::bad_request, "bad_request",
+                return ApiError{ErrorStatus::bad_request, errors::bad_request,
                                 "'moves' must be an array of strings"};
             given.push_back(move.get<std::string>());
         }

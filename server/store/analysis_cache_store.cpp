@@ -8,12 +8,20 @@
 
 namespace outpost::server {
 
+bool analysisSlotStale(const AnalysisSlot& slot, std::int64_t now) {
+    return now - slot.madeAt >= kAnalysisSlotMaxAge.count();
+}
+
 bool mergeAnalysisSlot(std::vector<AnalysisSlot>& slots, const AnalysisSlot& incoming) {
+    const std::size_t before = slots.size();
+    std::erase_if(
+        slots, [&](const AnalysisSlot& kept) { return analysisSlotStale(kept, incoming.madeAt); });
+    const bool dropped = slots.size() != before;
     const auto covers = [](const AnalysisSlot& kept, const AnalysisSlot& other) {
         return kept.multipv >= other.multipv && kept.depth >= other.depth;
     };
     for (const AnalysisSlot& kept : slots) {
-        if (covers(kept, incoming)) return false;
+        if (covers(kept, incoming)) return dropped;
     }
     std::erase_if(slots, [&](const AnalysisSlot& kept) { return covers(incoming, kept); });
     slots.push_back(incoming);

@@ -8,6 +8,10 @@
 // So a deeper result replaces a shallower one of as many lines, and a position holds at most one
 // slot per number of lines (the server's --max-multipv bounds that).
 //
+// Slots age out: each one carries the time it was made (its writer's clock), and one older than
+// kAnalysisSlotMaxAge is dropped by the next write of its position and never answered (the
+// reader's job, analysis/analysis_cache.h), so a deep slot cannot pin an answer forever.
+//
 // Bounded by positions: reading or writing a position makes it the most recently used, and
 // beyond `capacity` positions the least recently used go (LRU).
 //
@@ -15,6 +19,7 @@
 // network): never call them on an I/O thread.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -25,11 +30,18 @@
 
 namespace outpost::server {
 
+// How long a slot is kept: an engine upgrade or a fault found later stops showing within a day.
+inline constexpr std::chrono::seconds kAnalysisSlotMaxAge = std::chrono::hours(24);
+
 struct AnalysisSlot {
-    int multipv = 1;  // lines the analysis holds
-    int depth = 0;    // the depth every one of its lines reached
-    std::string doc;  // the analysis as JSON text (opaque to the store)
+    int multipv = 1;          // lines the analysis holds
+    int depth = 0;            // the depth every one of its lines reached
+    std::string doc;          // the analysis as JSON text (opaque to the store)
+    std::int64_t madeAt = 0;  // when it was made: seconds since the Unix epoch (writer's clock)
 };
+
+// True when `slot` is too old to answer (or to keep) at `now` (seconds since the Unix epoch).
+bool analysisSlotStale(const AnalysisSlot& slot, std::int64_t now);
 
 struct AnalysisCacheRead {
     StoreStatus status = StoreStatus::NotFound;  // Ok, NotFound or Unavailable
@@ -50,8 +62,9 @@ class AnalysisCacheStore {
     virtual std::uint64_t size() = 0;
 };
 
-// The Pareto rule above on a list of slots: false (and `slots` unchanged) when a kept slot
-// matches `incoming`, else true with the matched slots removed and `incoming` added.
+// The rule above on a list of slots: the slots stale at `incoming.madeAt` go; then, unless a
+// kept slot matches `incoming`, the slots it matches go and it is added. True when `slots`
+// changed.
 bool mergeAnalysisSlot(std::vector<AnalysisSlot>& slots, const AnalysisSlot& incoming);
 
 // The in-process store: one replica, lost on restart (--store memory, and the tests).

@@ -1,14 +1,16 @@
 // The analysis cache in Redis, shared by every replica of the shared store.
 //
 // Layout (prefix "outpost:" by default):
-//   <prefix>analysis:pos:<position>  hash: one field per slot, "<lines>" -> "<depth> <doc>"
+//   <prefix>analysis:pos:<position>  hash: one field per slot,
+//                                "<lines>" -> "<depth> <madeAt> <doc>" (madeAt: epoch seconds)
 //   <prefix>analysis:lru         sorted set: the positions by last use (score: the clock below)
 //   <prefix>analysis:clock       counter, one tick per use (replicas share it, so their clocks
 //                                do not disagree)
 // Each get() and put() is one Lua script, atomic: a put applies the slot rule of
 // analysis_cache_store.h and then deletes the least recently used positions beyond the
 // capacity, so the cache holds at most `capacity` positions whatever the replicas do (no TTL or
-// maxmemory policy needed; each position holds at most one slot per number of lines). The
+// maxmemory policy needed; each position holds at most one slot per number of lines); it also
+// drops the position's stale slots (analysis_cache_store.h). The
 // scripts are idempotent, so the pool's retry on a fresh connection is safe.
 #pragma once
 

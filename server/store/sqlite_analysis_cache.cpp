@@ -8,10 +8,13 @@ namespace outpost::server {
 
 namespace {
 
+// analysis_slots (without made_at) held slots of an older rule: dropped, they are only
+// searched again.
 constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS analysis_slots (
+DROP TABLE IF EXISTS analysis_slots;
+CREATE TABLE IF NOT EXISTS analysis_slots_v2 (
   position TEXT NOT NULL, multipv INTEGER NOT NULL, depth INTEGER NOT NULL, doc TEXT NOT NULL,
-  PRIMARY KEY (position, multipv)) WITHOUT ROWID;
+  made_at INTEGER NOT NULL, PRIMARY KEY (position, multipv)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS analysis_recency (position TEXT PRIMARY KEY, used INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS analysis_recency_used ON analysis_recency (used);
 )sql";
@@ -63,17 +66,18 @@ SqliteAnalysisCache::SqliteAnalysisCache(SqliteAnalysisCacheOptions options)
                                  ": " + reason);
     }
     statements_.selectSlots =
-        prepare("SELECT multipv, depth, doc FROM analysis_slots WHERE position = ?1");
+        prepare("SELECT multipv, depth, doc, made_at FROM analysis_slots_v2 WHERE position = ?1");
     statements_.touch =
         prepare(concat({"UPDATE analysis_recency SET used = ", kNextUse, " WHERE position = ?1"}));
-    statements_.deleteSlots = prepare("DELETE FROM analysis_slots WHERE position = ?1");
+    statements_.deleteSlots = prepare("DELETE FROM analysis_slots_v2 WHERE position = ?1");
     statements_.insertSlot = prepare(
-        "INSERT INTO analysis_slots (position, multipv, depth, doc) VALUES (?1, ?2, ?3, ?4)");
+        "INSERT INTO analysis_slots_v2 (position, multipv, depth, doc, made_at) VALUES (?1, "
+        "?2, ?3, ?4, ?5)");
     statements_.upsertRecency =
         prepare(concat({"INSERT INTO analysis_recency (position, used) VALUES (?1, ", kNextUse,
                         ") ON CONFLICT (position) DO UPDATE SET used = excluded.used"}));
     statements_.evictSlots =
-        prepare(concat({"DELETE FROM analysis_slots WHERE position IN ", kEvicted}));
+        prepare(concat({"DELETE FROM analysis_slots_v2 WHERE position IN ", kEvicted}));
     statements_.evictRecency =
         prepare(concat({"DELETE FROM analysis_recency WHERE position IN ", kEvicted}));
     statements_.count = prepare("SELECT count(*) FROM analysis_recency");
@@ -114,6 +118,7 @@ bool SqliteAnalysisCache::readSlotsLocked(const std::string& position,
         const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(select, 2));
         slot.doc.assign(text ? text : "",
                         static_cast<std::size_t>(sqlite3_column_bytes(select, 2)));
+        slot.madeAt = sqlite3_column_int64(select, 3);
         slots.push_back(std::move(slot));
     }
     sqlite3_reset(select);
@@ -144,6 +149,7 @@ bool SqliteAnalysisCache::writeLocked(const std::string& position, const Analysi
             sqlite3_bind_int(insert, 2, kept.multipv);
             sqlite3_bind_int(insert, 3, kept.depth);
             bindText(insert, 4, kept.doc);
+            sqlite3_bind_int64(insert, 5, kept.madeAt);
             if (!step(insert)) return false;
         }
     }

@@ -1,7 +1,7 @@
 // The analysis cache in the SQLite file of the game store (--store sqlite), in tables of its
-// own: analysis_slots (position, lines -> depth, doc) and analysis_recency (position -> a use
-// counter, indexed), bounded by positions: each put() deletes the least recently used positions
-// beyond the capacity in the same transaction.
+// own: analysis_slots_v2 (position, lines -> depth, doc, made_at) and analysis_recency (position ->
+// a use counter, indexed), bounded by positions: each put() deletes the least recently used
+// positions beyond the capacity in the same transaction.
 //
 // A connection of its own with synchronous=OFF: a cached analysis lost in a power cut is only
 // searched again, so its writes (a get() also writes its use) skip the fsync that game writes

@@ -3,6 +3,7 @@
 #include "analysis/analysis.h"
 #include "analysis/analysis_cache.h"
 #include "analysis/search_record.h"
+#include "errors/error_codes.h"
 #include "games/game_feed.h"
 #include "games/game_json.h"
 #include "games/game_service.h"
@@ -57,7 +58,7 @@ void WsConnection::sendError(const nlohmann::json& id, std::string_view code,
 }
 
 void WsConnection::onBinaryMessage() {
-    sendError(nullptr, "bad_request", "binary messages are not supported; send JSON text");
+    sendError(nullptr, errors::bad_request, "binary messages are not supported; send JSON text");
 }
 
 void WsConnection::onMessage(std::string_view text) {
@@ -84,21 +85,21 @@ void WsConnection::failMessage(std::string_view text, const std::string& what) {
         (message.at("id").is_string() || message.at("id").is_number_integer())) {
         id = message.at("id");
     }
-    sendError(id, "internal", "the server failed to handle this message");
+    sendError(id, errors::internal, "the server failed to handle this message");
 }
 
 void WsConnection::handleMessage(std::string_view text) {
     nlohmann::json message = nlohmann::json::parse(text, nullptr, false);
     if (message.is_discarded())
-        return sendError(nullptr, "bad_json", "the message is not valid JSON");
+        return sendError(nullptr, errors::bad_json, "the message is not valid JSON");
     if (!message.is_object())
-        return sendError(nullptr, "bad_request", "a message must be a JSON object");
+        return sendError(nullptr, errors::bad_request, "a message must be a JSON object");
     const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
     if (!id.is_null() && !id.is_string() && !id.is_number_integer()) {
-        return sendError(nullptr, "bad_request", "'id' must be a string or an integer");
+        return sendError(nullptr, errors::bad_request, "'id' must be a string or an integer");
     }
     if (!message.contains("type") || !message.at("type").is_string()) {
-        return sendError(id, "bad_request", "a message needs a string 'type'");
+        return sendError(id, errors::bad_request, "a message needs a string 'type'");
     }
     const std::string type = message.at("type").get<std::string>();
     if (type == "analyse" || type == "analyze") return analyse(message);
@@ -108,7 +109,7 @@ void WsConnection::handleMessage(std::string_view text) {
     if (type == "move") return offload(&WsConnection::move, std::move(message));
     if (type == "review") return offload(&WsConnection::review, std::move(message));
     if (type == "ping") return send(withId({{"type", "pong"}}, id));
-    sendError(id, "bad_request", "unknown message type '" + type + "'");
+    sendError(id, errors::bad_request, "unknown message type '" + type + "'");
 }
 
 void WsConnection::analyse(const nlohmann::json& message) {
@@ -117,7 +118,7 @@ void WsConnection::analyse(const nlohmann::json& message) {
     if (auto* error = std::get_if<ApiError>(&parsed))
         return sendError(id, error->code, error->message);
     if (context_.draining.load()) {
-        return sendError(id, "shutting_down", "the server is shutting down");
+        return sendError(id, errors::shutting_down, "the server is shutting down");
     }
     auto spec = std::make_shared<const AnalysisSpec>(std::move(std::get<AnalysisSpec>(parsed)));
     const std::string key = id.dump();
@@ -144,7 +145,7 @@ void WsConnection::analyse(const nlohmann::json& message) {
                 self->searches_.erase(it);
             }
         }
-        if (!outcome.error.empty()) return self->sendError(id, "internal", outcome.error);
+        if (!outcome.error.empty()) return self->sendError(id, errors::internal, outcome.error);
         nlohmann::json result = analysisResultJson(outcome, *spec);
         result["type"] = "bestmove";
         self->send(withId(std::move(result), id));
@@ -191,7 +192,7 @@ void WsConnection::stop(const nlohmann::json& message) {
         }
     }
     if (jobs.empty() && reviews.empty())
-        return sendError(id, "not_found", "no running search or review with this id");
+        return sendError(id, errors::not_found, "no running search or review with this id");
     // Each stopped search still sends its bestmove, each stopped review its Review.
     for (auto& job : jobs) job->stop();
     for (auto& review : reviews) review->stop();
@@ -203,7 +204,7 @@ void WsConnection::review(const nlohmann::json& message) {
     ReviewResult result;
     if (message.contains("gameId")) {
         if (!message.at("gameId").is_string())
-            return sendError(id, "bad_request", "'gameId' must be a string");
+            return sendError(id, errors::bad_request, "'gameId' must be a string");
         result = service.startForGame(message.at("gameId").get<std::string>(), message, client_,
                                       {"type", "id", "gameId"});
     } else {
@@ -261,13 +262,13 @@ void WsConnection::review(const nlohmann::json& message) {
 void WsConnection::subscribe(const nlohmann::json& message) {
     const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
     if (!message.contains("gameId") || !message.at("gameId").is_string()) {
-        return sendError(id, "bad_request", "'gameId' (a string) is required");
+        return sendError(id, errors::bad_request, "'gameId' (a string) is required");
     }
     const std::string gameId = message.at("gameId").get<std::string>();
     {
         std::lock_guard lock(mutex_);
         if (subscriptions_.count(gameId)) {
-            return sendError(id, "bad_request", "already subscribed to this game");
+            return sendError(id, errors::bad_request, "already subscribed to this game");
         }
     }
     auto lease = context_.quotas.tryAcquire(Quota::Subscriptions, client_.address);
@@ -327,7 +328,7 @@ void WsConnection::subscribe(const nlohmann::json& message) {
 void WsConnection::unsubscribe(const nlohmann::json& message) {
     const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
     if (!message.contains("gameId") || !message.at("gameId").is_string()) {
-        return sendError(id, "bad_request", "'gameId' (a string) is required");
+        return sendError(id, errors::bad_request, "'gameId' (a string) is required");
     }
     GameEventBus::SubscriptionId subscription = 0;
     {
@@ -340,7 +341,7 @@ void WsConnection::unsubscribe(const nlohmann::json& message) {
             subscriptions_.erase(it);
         }
     }
-    if (!subscription) return sendError(id, "not_found", "not subscribed to this game");
+    if (!subscription) return sendError(id, errors::not_found, "not subscribed to this game");
     context_.bus->unsubscribe(subscription);
     send(withId({{"type", "unsubscribed"}, {"gameId", message.at("gameId")}}, id));
 }
@@ -349,27 +350,27 @@ void WsConnection::move(const nlohmann::json& message) {
     const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
     for (const char* field : {"gameId", "move"}) {
         if (!message.contains(field) || !message.at(field).is_string()) {
-            return sendError(id, "bad_request",
+            return sendError(id, errors::bad_request,
                              std::string("'") + field + "' (a string) is required");
         }
     }
     std::optional<std::string> token;
     if (message.contains("token")) {
         if (!message.at("token").is_string())
-            return sendError(id, "bad_request", "'token' must be a string");
+            return sendError(id, errors::bad_request, "'token' must be a string");
         token = message.at("token").get<std::string>();
     }
     std::optional<std::uint64_t> version;
     if (message.contains("version") && !message.at("version").is_null()) {
         if (!message.at("version").is_number_unsigned()) {
-            return sendError(id, "bad_request", "'version' must be a non-negative integer");
+            return sendError(id, errors::bad_request, "'version' must be a non-negative integer");
         }
         version = message.at("version").get<std::uint64_t>();
     }
     bool wait = false;
     if (message.contains("wait") && !message.at("wait").is_null()) {
         if (!message.at("wait").is_boolean())
-            return sendError(id, "bad_request", "'wait' must be a boolean");
+            return sendError(id, errors::bad_request, "'wait' must be a boolean");
         wait = message.at("wait").get<bool>();
     }
     std::weak_ptr<WsConnection> weak = weak_from_this();

@@ -69,6 +69,19 @@ void checkContract(const Factory& make) {
     CHECK(replicaA->size() == 3);
     CHECK(replicaA->get("many19").status == StoreStatus::Ok);
     CHECK(replicaA->get("p1").status == StoreStatus::NotFound);
+
+    // Age: when it was made is kept, and a slot a day old yields to a shallower one.
+    const std::int64_t made = 1'700'000'000;
+    const std::int64_t maxAge = kAnalysisSlotMaxAge.count();
+    REQUIRE(replicaA->put("aged", {1, 20, "old", made}) == StoreStatus::Ok);
+    CHECK(replicaB->get("aged").slots.at(0).madeAt == made);
+    REQUIRE(replicaB->put("aged", {1, 8, "fresh", made + maxAge - 1}) == StoreStatus::Ok);
+    CHECK(replicaA->get("aged").slots.at(0).doc == "old");
+    REQUIRE(replicaB->put("aged", {1, 8, "fresh", made + maxAge}) == StoreStatus::Ok);
+    read = replicaA->get("aged");
+    REQUIRE(read.slots.size() == 1);
+    CHECK(read.slots[0].doc == "fresh");
+    CHECK(read.slots[0].madeAt == made + maxAge);
 }
 
 }  // namespace

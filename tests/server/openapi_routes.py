@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """The OpenAPI document must be valid YAML of OpenAPI 3, every $ref in it must resolve, and it must
-document exactly the routes the server's router serves (with the methods of each route).
+document exactly the routes the server's router serves (with the methods of each route). Every
+operation has a unique operationId and lists the errors any route of its kind can give: 404 where
+the path names a game or review, 401 and 403 where it takes a player token, 400 and 413 for a
+POST (a body that is not a JSON object of its fields, or too large), 500 and 503 for the routes
+that use the store.
 
     openapi_routes.py api/openapi.yaml server/router.cpp
 """
@@ -54,6 +58,33 @@ def main() -> int:
     for path, item in paths.items():
         if not any(key in METHODS for key in item):
             problems.append(f"{path} documents no method")
+
+    operation_ids = []
+    for path, item in paths.items():
+        for method, operation in item.items():
+            if method not in METHODS:
+                continue
+            where = f"{method.upper()} {path}"
+            if not operation.get("operationId"):
+                problems.append(f"{where}: no operationId")
+            operation_ids.append(operation.get("operationId"))
+            statuses = set((operation.get("responses") or {}).keys())
+            wanted = set()
+            if "{" in path:
+                wanted |= {"404", "500", "503"}
+            if path.startswith("/api/v1/") and path not in (
+                    "/api/v1/openapi.yaml", "/api/v1/engine", "/api/v1/ws"):
+                wanted |= {"500", "503"}
+            if method == "post":
+                wanted |= {"400", "413"}
+            security = operation.get("security") or []
+            if security and all("playerToken" in requirement for requirement in security):
+                wanted |= {"401", "403"}
+            for status in sorted(wanted - statuses):
+                problems.append(f"{where}: does not list {status}")
+    duplicates = {i for i in operation_ids if i and operation_ids.count(i) > 1}
+    for duplicate in sorted(duplicates):
+        problems.append(f"operationId {duplicate} is used twice")
 
     # Routes: the router's table (kRoutes): {"pattern", Match::..., GET handler, POST handler
     # [, handler for any method]}; nullptr where the route takes no such method.

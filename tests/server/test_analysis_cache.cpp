@@ -13,8 +13,12 @@ using http::verb;
 
 namespace {
 
+// Plies its lines report beyond the requested depth (seldepth).
+constexpr int kLinesSeldepthExtra = 4;
+
 // Reports one line per MultiPV slot (the i-th legal move), all at the requested depth, so the
-// cache sees real MultiPV results.
+// cache sees real MultiPV results. Like the engine, it sees the fifty-move rule: a position
+// whose clock is at 99 scores 0 on every line (a move that is not mate draws).
 class LinesSearcher final : public Searcher {
   public:
     SearchResult run(const SearchRequest& request, const SearchCallbacks&) override {
@@ -23,14 +27,16 @@ class LinesSearcher final : public Searcher {
         auto state = ChessState::load(request.fen, request.moves, error, badMove);
         if (!state) throw std::invalid_argument(error);
         const auto legal = state->legalMoves();
+        const bool fiftyMoveDraw = halfmoveClock(*state) + 1 >= kFiftyMovePlies;
         SearchResult result;
         const int depth = request.limits.depth.value_or(3);
         for (int line = 1; line <= request.multiPv && line <= static_cast<int>(legal.size());
              ++line) {
             SearchInfo info;
             info.depth = depth;
+            info.seldepth = depth + kLinesSeldepthExtra;
             info.multipv = line;
-            info.score.value = 100 - line;
+            info.score.value = fiftyMoveDraw ? 0 : 100 - line;
             info.nodes = 1000 * static_cast<std::uint64_t>(depth);
             info.pv = {legal[line - 1]};
             result.lines.push_back(info);
@@ -94,6 +100,41 @@ struct CacheFixture {
 
     ServerContext context;
 };
+
+// A FEN as a query parameter.
+std::string fenQuery(const std::string& fen) {
+    std::string encoded;
+    for (char c : fen)
+        encoded += c == ' ' ? std::string("+") : c == '/' ? "%2F" : std::string(1, c);
+    return "fen=" + encoded;
+}
+
+// White's king and queen against the king, White to move, no mate in one: a plain win, or a draw
+// when the halfmove clock is at 99 (the issue's case).
+std::string queenEnding(int halfmove) {
+    return "8/8/8/4k3/8/8/8/KQ6 w - - " + std::to_string(halfmove) + " 80";
+}
+
+// A finished search of `fen` as the pool reports it: one line at `depth` reaching `seldepth`.
+JobOutcome outcomeOf(const AnalysisSpec& spec, int depth, int seldepth) {
+    JobOutcome outcome;
+    SearchInfo info;
+    info.depth = depth;
+    info.seldepth = seldepth;
+    info.score.value = 42;
+    info.nodes = 1000;
+    info.pv = {spec.root->legalMoves().front()};
+    outcome.result.info = info;
+    outcome.result.lines = {info};
+    outcome.result.bestmove = info.pv.front();
+    return outcome;
+}
+
+AnalysisSpec specOf(const nlohmann::json& body) {
+    auto parsed = parseAnalysis(body, cacheConfig(), {});
+    REQUIRE(std::holds_alternative<AnalysisSpec>(parsed));
+    return std::get<AnalysisSpec>(parsed);
+}
 
 constexpr const char* kItalian =
     "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
@@ -298,4 +339,103 @@ TEST_CASE("analysis cache: bad queries get an error with a code and change nothi
     CHECK(put->status() == 405);
     CHECK(header(put, http::field::allow) == "GET, POST");
     CHECK(f.context.analysisCache->size() == 0);
+}
+
+TEST_CASE("analysis cache: a position at another halfmove clock is not answered with a drawn score",
+          "[server][analysis-cache]") {
+    CacheFixture f;
+    // At 99 every move that is not mate draws: the analysis says 0.00 ...
+    auto drawn =
+        f.call(verb::post, "/api/v1/analysis",
+               nlohmann::json{{"fen", queenEnding(99)}, {"limits", {{"depth", 8}}}}.dump());
+    REQUIRE(drawn->status() == 200);
+    REQUIRE(drawn->json()["score"]["cp"] == 0);
+    f.settle();
+    // ... which is no answer for the same pieces at 0 (a plain win), nor at 99 itself.
+    auto fresh = f.get(fenQuery(queenEnding(0)));
+    CHECK(fresh->status() == 404);
+    CHECK(fresh->errorCode() == "not_cached");
+    CHECK(f.get(fenQuery(queenEnding(99)))->status() == 404);
+
+    // Analysed at 0, the win answers at 0 and at any clock the search could not have reached
+    // the limit from (depth 8 reporting seldepth 12: reach 24, so below 76) ...
+    f.analyse({{"fen", queenEnding(0)}, {"limits", {{"depth", 8}}}});
+    auto win = f.get(fenQuery(queenEnding(0)));
+    REQUIRE(win->status() == 200);
+    CHECK(win->json()["lines"][0]["score"]["cp"] != 0);
+    CHECK(f.get(fenQuery(queenEnding(75)))->status() == 200);
+    // ... and not where it could (the draw at 99 above shows how it would be wrong).
+    CHECK(f.get(fenQuery(queenEnding(76)))->status() == 404);
+    CHECK(f.get(fenQuery(queenEnding(99)))->status() == 404);
+}
+
+TEST_CASE("analysis cache: a slot holds below 100 minus twice its deepest ply, else is not kept",
+          "[server][analysis-cache]") {
+    const std::int64_t now = 1'700'000'000;
+    // Depth 10 reaching ply 20: the search may have looked 40 plies ahead.
+    const auto slotAt = [&](int halfmove) {
+        const AnalysisSpec spec = specOf({{"fen", queenEnding(halfmove)}});
+        return analysisCacheSlot(spec, outcomeOf(spec, 10, 20), 5, now);
+    };
+    REQUIRE(slotAt(59));
+    CHECK_FALSE(slotAt(60));  // the limit was within reach: the answer holds for this clock only
+    CHECK_FALSE(slotAt(99));
+    const AnalysisSlot slot = *slotAt(0);
+    CHECK(slot.madeAt == now);
+    CHECK(nlohmann::json::parse(slot.doc)["clockFreeBelow"] == 60);
+    const std::string key = "8/8/8/4k3/8/8/8/KQ6 w - -";
+    CHECK(cachedAnalysisAnswer({slot}, key, 1, 0, now));
+    CHECK(cachedAnalysisAnswer({slot}, key, 1, 59, now));
+    CHECK_FALSE(cachedAnalysisAnswer({slot}, key, 1, 60, now));
+    // A slot that does not say (an older layout) answers nothing.
+    AnalysisSlot old = slot;
+    old.doc = R"({"depth":10,"nodes":1,"lines":[]})";
+    CHECK_FALSE(cachedAnalysisAnswer({old}, key, 1, 0, now));
+}
+
+TEST_CASE("analysis cache: an analysis with moves is kept only when no earlier position can recur",
+          "[server][analysis-cache]") {
+    CacheFixture f;
+    // 1. Nf3 Nf6 2. Ng1 Ng8 would repeat the start: the history decides, so it is not kept.
+    f.analyse({{"moves", {"g1f3", "g8f6"}}, {"limits", {{"depth", 8}}}});
+    CHECK(
+        f.get(fenQuery("rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2"))->status() ==
+        404);
+    // The same position analysed from its FEN is.
+    f.analyse({{"fen", "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2"},
+               {"limits", {{"depth", 8}}}});
+    CHECK(
+        f.get(fenQuery("rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2"))->status() ==
+        200);
+    // After a pawn move nothing before it can come back: kept (1. Nf3 Nf6 2. d4).
+    f.analyse({{"moves", {"g1f3", "g8f6", "d2d4"}}, {"limits", {{"depth", 8}}}});
+    CHECK(f.get(fenQuery("rnbqkb1r/pppppppp/5n2/8/3P4/5N2/PPP1PPPP/RNBQKB1R b KQkq - 0 2"))
+              ->status() == 200);
+}
+
+TEST_CASE("analysis cache: slots age out, and a stale deep slot yields to a fresh shallow one",
+          "[server][analysis-cache]") {
+    const std::int64_t made = 1'700'000'000;
+    const std::int64_t maxAge = kAnalysisSlotMaxAge.count();
+    const AnalysisSpec spec = specOf({{"fen", kItalian}});
+    AnalysisSlot deep = *analysisCacheSlot(spec, outcomeOf(spec, 20, 20), 5, made);
+    const std::string key = analysisCacheKey(*spec.root);
+    CHECK(cachedAnalysisAnswer({deep}, key, 1, 4, made + maxAge - 1));
+    CHECK_FALSE(cachedAnalysisAnswer({deep}, key, 1, 4, made + maxAge));
+
+    std::vector<AnalysisSlot> slots{deep};
+    AnalysisSlot shallow = *analysisCacheSlot(spec, outcomeOf(spec, 8, 8), 5, made + 10);
+    CHECK_FALSE(mergeAnalysisSlot(slots, shallow));  // the deep one is fresh: it stays
+    shallow.madeAt = made + maxAge;
+    CHECK(mergeAnalysisSlot(slots, shallow));  // now it is stale: the shallow one replaces it
+    REQUIRE(slots.size() == 1);
+    CHECK(slots[0].depth == 8);
+
+    // The memory store keeps the rule.
+    auto cache = makeMemoryAnalysisCache(4);
+    REQUIRE(cache->put(key, deep) == StoreStatus::Ok);
+    REQUIRE(cache->put(key, shallow) == StoreStatus::Ok);
+    const AnalysisCacheRead read = cache->get(key);
+    REQUIRE(read.slots.size() == 1);
+    CHECK(read.slots[0].depth == 8);
 }
