@@ -6,12 +6,20 @@
 #   OUTPOST_SENTINEL_SELF   this sentinel's name, as the other sentinels reach it
 #   OUTPOST_REDIS_FIRST     the first primary's name (the sentinels follow it from there)
 #   OUTPOST_SENTINEL_DOWN_AFTER_MS  silence after which the primary is down (default 5000)
+#   OUTPOST_SENTINEL_PASSWORD  if set, the password the sentinels ask (of the servers, of the
+#                              data nodes' start script and of each other)
 set -eu
 conf=/data/sentinel.conf
+auth=""
+if [ -n "${OUTPOST_SENTINEL_PASSWORD:-}" ]; then
+    auth="requirepass $OUTPOST_SENTINEL_PASSWORD
+sentinel sentinel-pass $OUTPOST_SENTINEL_PASSWORD"
+fi
 if [ ! -f "$conf" ]; then
     cat > "$conf" <<CONF
 port 26379
 dir /data
+$auth
 sentinel resolve-hostnames yes
 sentinel announce-hostnames yes
 sentinel announce-ip $OUTPOST_SENTINEL_SELF

@@ -250,9 +250,9 @@ const std::vector<Option>& options() {
         {"redis-master-name", "the name the sentinels monitor the primary by (default outpost)",
          [](ServerConfig& c, const std::string& v) { c.redisMasterName = v; }},
         {"redis-min-replica-acks",
-         "replicas that must have a game write (WAIT) before it is acknowledged, else 503 "
-         "store_unavailable; capped by the replicas the primary has online (default 1 with "
-         "--redis-sentinels, 0 without)",
+         "replicas that must have a game write (WAIT) before it is acknowledged (else 503 "
+         "write_unconfirmed), and in sync for a write to be tried at all (else 503 "
+         "store_unavailable); default 1 with --redis-sentinels, 0 without",
          [](ServerConfig& c, const std::string& v) {
              c.redisMinReplicaAcks = parseNumber("redis-min-replica-acks", v, 0, 16);
          }},
@@ -260,6 +260,21 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.redisReplicaAckTimeoutMs =
                  parseNumber<std::int64_t>("redis-replica-ack-timeout", v, 1, 60000);
+         }},
+        {"redis-sentinel-password", "the password the sentinels ask (their requirepass)",
+         [](ServerConfig& c, const std::string& v) { c.redisSentinelPassword = v; }},
+        {"redis-replica-max-lag",
+         "seconds since its last acknowledgement within which a replica counts as in sync: the "
+         "primary's min-replicas-max-lag (set when lower) and /readyz (default 10)",
+         [](ServerConfig& c, const std::string& v) {
+             c.redisReplicaMaxLagSeconds = parseNumber("redis-replica-max-lag", v, 1, 3600);
+         }},
+        {"redis-allow-unreplicated-writes",
+         "the unreplicated mode: acknowledge game writes with as many replicas as the primary "
+         "has online, even none (a first sync, a partition), and allow "
+         "--redis-min-replica-acks 0 with --redis-sentinels (default false)",
+         [](ServerConfig& c, const std::string& v) {
+             c.redisAllowUnreplicatedWrites = parseBool("redis-allow-unreplicated-writes", v);
          }},
         {"retention-days", "days finished games are kept after they end (0, the default: forever)",
          [](ServerConfig& c, const std::string& v) {

@@ -106,6 +106,15 @@ struct ServerConfig {
     std::string redisMasterName = "outpost";
     int redisMinReplicaAcks = -1;
     std::int64_t redisReplicaAckTimeoutMs = 500;
+    // The password the sentinels ask (their requirepass); empty: none.
+    std::string redisSentinelPassword;
+    // A replica counts as in sync (the primary's write guard, min-replicas-max-lag, and /readyz)
+    // when it acknowledged within this many seconds.
+    int redisReplicaMaxLagSeconds = 10;
+    // The unreplicated mode: acknowledge writes with as many replicas as the primary has online
+    // (none during a first sync or after a partition), and allow --redis-min-replica-acks 0 with
+    // Sentinel. Off: acknowledged means replicated.
+    bool redisAllowUnreplicatedWrites = false;
     int retentionDays = 0;  // finished games kept this long after their end; 0: forever
     // Unfinished games nobody changed for this long are removed (abandoned); 0: kept forever.
     // SQLite and Redis; the memory store keeps them until the process ends.

@@ -128,6 +128,9 @@ MetricGauges ServerContext::gauges() {
     result.redisUnreplicatedWrites = [this] {
         return store ? store->failoverCounters().unreplicatedWrites : 0;
     };
+    result.redisWriteGuardRefusals = [this] {
+        return store ? store->failoverCounters().guardRefusals : 0;
+    };
     return result;
 }
 

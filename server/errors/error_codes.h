@@ -50,7 +50,8 @@ namespace outpost::server {
     X(overloaded, 503, "every searcher is busy and the queue is full") \
     X(at_capacity, 503, "new games against the engine wait: running games' replies lag") \
     X(shutting_down, 503, "this replica drains: retry, the load balancer sends you to another") \
-    X(store_unavailable, 503, "the game store cannot be reached")
+    X(store_unavailable, 503, "the game store cannot be reached, or refuses writes: too few replicas in sync") \
+    X(write_unconfirmed, 503, "the change reached the store but too few replicas confirmed it: read the game")
 // clang-format on
 
 // The codes as constants: errors::not_your_turn is "not_your_turn".

@@ -58,6 +58,11 @@ ApiError storeError(StoreStatus status, const std::string& id) {
                     "the game store is unavailable", 1};
         case StoreStatus::Corrupt:
             return corruptGame(id, "its stored document cannot be read");
+        case StoreStatus::Unconfirmed:
+            return {ErrorStatus::service_unavailable, errors::write_unconfirmed,
+                    "the change reached the store but too few replicas confirmed it in time: it "
+                    "may be kept or lost; read the game to know",
+                    1};
         default:
             break;
     }
@@ -385,7 +390,10 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
 std::optional<ApiError> GameService::store(const GameRecord& updated,
                                            std::uint64_t expectedVersion) {
     const StoreStatus status = context_.store->update(updated, expectedVersion);
-    if (status != StoreStatus::Ok) return storeError(status, updated.id);
+    // Unconfirmed: the store holds it (perhaps not for long); published as any state, so no
+    // player is left behind a state the others act on, and answered write_unconfirmed.
+    if (status != StoreStatus::Ok && status != StoreStatus::Unconfirmed)
+        return storeError(status, updated.id);
     // Subscribers see the presence in every state; a change not made from a loaded game (the
     // engine's move, a flag fall) reads it here.
     std::optional<GameRecord> withPresence;
@@ -398,6 +406,7 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
                                     gameEventPayload(shown)});
     if (updated.status == "ongoing") watchDeadlines(updated, replay(updated));
     noteActivity(updated);
+    if (status == StoreStatus::Unconfirmed) return storeError(status, updated.id);
     return std::nullopt;
 }
 

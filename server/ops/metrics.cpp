@@ -172,13 +172,17 @@ std::string Metrics::render(const MetricGauges& gauges) const {
            "Times this replica moved to a new Redis primary (Sentinel failover).", "counter",
            read(gauges.redisPrimaryChanges));
     single(out, "outpost_redis_replica_ack_failures_total",
-           "Game writes answered 503: fewer replicas than --redis-min-replica-acks had them in "
-           "time.",
+           "Game writes made on the primary but answered 503 write_unconfirmed: fewer replicas "
+           "than --redis-min-replica-acks had them in time.",
            "counter", read(gauges.redisReplicaAckFailures));
     single(out, "outpost_redis_unreplicated_writes_total",
            "Game writes acknowledged with fewer replica acks than asked, the primary having "
-           "fewer replicas online (after a failover, until the old primary rejoins).",
+           "fewer replicas online (only with --redis-allow-unreplicated-writes).",
            "counter", read(gauges.redisUnreplicatedWrites));
+    single(out, "outpost_redis_write_guard_refusals_total",
+           "Redis writes the primary refused before writing anything (NOREPLICAS: fewer "
+           "replicas in sync than min-replicas-to-write), answered 503 store_unavailable.",
+           "counter", read(gauges.redisWriteGuardRefusals));
     family(out, "outpost_internal_errors_total",
            "Exceptions caught at a boundary (the request got 500, the server went on), by where.",
            "counter");

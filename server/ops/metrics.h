@@ -41,6 +41,7 @@ struct MetricGauges {
     std::function<std::uint64_t()> redisPrimaryChanges;
     std::function<std::uint64_t()> redisReplicaAckFailures;
     std::function<std::uint64_t()> redisUnreplicatedWrites;
+    std::function<std::uint64_t()> redisWriteGuardRefusals;
 };
 
 class Metrics {

@@ -41,6 +41,10 @@ enum class StoreStatus {
     VersionConflict,  // update() lost a race: the stored version is not the expected one
     Unavailable,      // the backend failed (connection lost, disk error); the server answers 503
     Corrupt,          // the stored document cannot be read (not JSON, fields missing or mistyped)
+    // A write reached the store but was not confirmed durable (too few replicas acknowledged it
+    // in time): it may be kept or lost. The server publishes it as any state and answers 503
+    // write_unconfirmed, so the client reads the game.
+    Unconfirmed,
 };
 
 const char* toString(StoreStatus status);
@@ -112,8 +116,9 @@ class GameStore {
     // A replicated store's failover counters (the outpost_redis_* metrics); zero elsewhere.
     struct FailoverCounters {
         std::uint64_t primaryChanges = 0;      // moves to a new primary (Sentinel)
-        std::uint64_t replicaAckFailures = 0;  // writes answered Unavailable: too few acks
+        std::uint64_t replicaAckFailures = 0;  // writes answered Unconfirmed: too few acks
         std::uint64_t unreplicatedWrites = 0;  // acknowledged with fewer replicas than asked
+        std::uint64_t guardRefusals = 0;       // refused unwritten: too few replicas in sync
     };
     virtual FailoverCounters failoverCounters() { return {}; }
 

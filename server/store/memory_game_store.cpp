@@ -22,6 +22,8 @@ const char* toString(StoreStatus status) {
             return "unavailable";
         case StoreStatus::Corrupt:
             return "corrupt";
+        case StoreStatus::Unconfirmed:
+            return "unconfirmed";
     }
     return "unknown";
 }

@@ -43,17 +43,53 @@ bool isReadOnlyError(const redisReply* reply) {
            std::string_view(reply->str, reply->len).rfind("READONLY", 0) == 0;
 }
 
-// The replicas INFO replication lists as online (synchronised and streaming); -1 when unknown.
-int countOnlineReplicas(redisContext& context) {
+bool isNoReplicasError(const redisReply* reply) {
+    // Alone, or inside a script's error ("... NOREPLICAS Not enough good replicas to write.").
+    return reply->type == REDIS_REPLY_ERROR &&
+           std::string_view(reply->str, reply->len).find("NOREPLICAS") != std::string_view::npos;
+}
+
+// One `key=value` field of an INFO replication replica line; -1 when absent or not a number.
+long long replicaField(const std::string& line, std::string_view key) {
+    const std::string needle = std::string(key) + "=";
+    std::size_t at = line.find("," + needle);
+    at = at == std::string::npos ? line.find(":" + needle) : at;
+    if (at == std::string::npos) return -1;
+    const char* first = line.data() + at + 1 + needle.size();
+    long long value = -1;
+    std::from_chars(first, line.data() + line.size(), value);
+    return value;
+}
+
+// The replicas INFO replication lists: online (synchronised and streaming), and those of them
+// that acknowledged within `maxLagSeconds` (what min-replicas-max-lag counts as good).
+ReplicaStatus readReplicaStatus(redisContext& context, int maxLagSeconds) {
+    ReplicaStatus status;
     RedisReplyPtr info = sendCommand(&context, {"INFO", "replication"});
-    if (!info || info->type != REDIS_REPLY_STRING || context.err) return -1;
+    if (!info || info->type != REDIS_REPLY_STRING || context.err) return status;
+    status.known = true;
     std::istringstream lines{std::string(info->str, info->len)};
-    int online = 0;
     for (std::string line; std::getline(lines, line);) {
         // slave0:ip=10.0.0.2,port=6379,state=online,offset=123,lag=0
-        if (line.rfind("slave", 0) == 0 && line.find("state=online") != std::string::npos) ++online;
+        if (line.rfind("slave", 0) != 0 || line.find("state=online") == std::string::npos) continue;
+        ++status.online;
+        const long long lag = replicaField(line, "lag");
+        if (lag >= 0 && lag <= maxLagSeconds) ++status.inSync;
     }
-    return online;
+    return status;
+}
+
+// A CONFIG GET of one integer setting; -1 when it cannot be read (CONFIG renamed or denied).
+long long configNumber(redisContext& context, const std::string& name) {
+    RedisReplyPtr reply = sendCommand(&context, {"CONFIG", "GET", name});
+    if (!reply || context.err || reply->type != REDIS_REPLY_ARRAY || reply->elements != 2 ||
+        reply->element[1]->type != REDIS_REPLY_STRING) {
+        return -1;
+    }
+    long long value = -1;
+    const redisReply* text = reply->element[1];
+    std::from_chars(text->str, text->str + text->len, value);
+    return value;
 }
 
 }  // namespace
@@ -166,7 +202,45 @@ RedisConnectionPool::Pooled RedisConnectionPool::acquire(std::string* error) {
             if (pooled.generation == generation) return pooled;
         }
     }
-    return {primary_->connect(timeout_, error), generation};
+    Pooled fresh{primary_->connect(timeout_, error), generation};
+    if (fresh.context) applyGuard(*fresh.context);
+    return fresh;
+}
+
+void RedisConnectionPool::guardWrites(const ReplicationPolicy& policy) {
+    std::lock_guard lock(mutex_);
+    if (policy.minAcks > 0) guard_ = policy;
+}
+
+void RedisConnectionPool::applyGuard(redisContext& context) {
+    ReplicationPolicy guard;
+    {
+        std::lock_guard lock(mutex_);
+        if (!guard_) return;
+        guard = *guard_;
+    }
+    // Only raised: a deployment that asks for more replicas than the server keeps its own.
+    const long long current = configNumber(context, "min-replicas-to-write");
+    if (current < 0 || current >= guard.minAcks) return;
+    // The lag first: with min-replicas-to-write set and a lag of 0, Redis never counts any
+    // replica as good.
+    sendCommand(&context,
+                {"CONFIG", "SET", "min-replicas-max-lag", std::to_string(guard.maxLagSeconds)});
+    sendCommand(&context,
+                {"CONFIG", "SET", "min-replicas-to-write", std::to_string(guard.minAcks)});
+}
+
+ReplicaStatus RedisConnectionPool::replicaStatus(int maxLagSeconds) {
+    std::string error;
+    Pooled pooled = acquire(&error);
+    if (!pooled.context) return {};
+    ReplicaStatus status = readReplicaStatus(*pooled.context, maxLagSeconds);
+    if (pooled.context->err) {
+        primary_->suspect();
+        return status;
+    }
+    release(std::move(pooled));
+    return status;
 }
 
 void RedisConnectionPool::release(Pooled pooled) {
@@ -192,6 +266,7 @@ RedisReplyPtr RedisConnectionPool::send(const std::vector<std::string>& args, Po
             primary_->suspect();
             continue;
         }
+        if (isNoReplicasError(reply.get())) ++guardRefusals_;
         *used = std::move(pooled);
         return reply;
     }
@@ -209,6 +284,8 @@ RedisReplyPtr RedisConnectionPool::command(const std::vector<std::string>& args)
 
 int RedisConnectionPool::requiredAcks(redisContext& context, const ReplicationPolicy& policy,
                                       bool fresh) {
+    // Acknowledged means replicated: the configured count, whatever the primary has online.
+    if (!policy.capToOnline) return policy.minAcks;
     const auto now = std::chrono::steady_clock::now();
     const std::uint64_t generation = primary_->generation();
     {
@@ -216,14 +293,14 @@ int RedisConnectionPool::requiredAcks(redisContext& context, const ReplicationPo
         if (!fresh && replicasOf_ == generation && now - replicasReadAt_ < kReplicaCountTtl)
             return std::min(policy.minAcks, onlineReplicas_);
     }
-    const int online = countOnlineReplicas(context);
+    const ReplicaStatus status = readReplicaStatus(context, policy.maxLagSeconds);
     // Unknown (the connection failed): ask for all, so nothing is acknowledged unreplicated.
-    if (online < 0) return policy.minAcks;
+    if (!status.known) return policy.minAcks;
     std::lock_guard lock(mutex_);
-    onlineReplicas_ = online;
+    onlineReplicas_ = status.online;
     replicasOf_ = generation;
     replicasReadAt_ = now;
-    return std::min(policy.minAcks, online);
+    return std::min(policy.minAcks, status.online);
 }
 
 ReplicatedReply RedisConnectionPool::commandReplicated(const std::vector<std::string>& args,
@@ -250,7 +327,7 @@ ReplicatedReply RedisConnectionPool::commandReplicated(const std::vector<std::st
     };
     int required = requiredAcks(*used.context, policy, false);
     long long acks = waitFor(required);
-    if (acks >= 0 && acks < required) {
+    if (policy.capToOnline && acks >= 0 && acks < required) {
         // Fewer than the cached count of online replicas: one may have gone since. Count again,
         // and wait for what the primary has now.
         required = requiredAcks(*used.context, policy, true);

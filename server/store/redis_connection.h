@@ -53,17 +53,31 @@ RedisContextPtr connectRedis(const RedisEndpoint& endpoint, std::chrono::millise
 class RedisPrimary;
 
 // How many replicas must have a write before it counts as done (WAIT): `minAcks` of them within
-// `timeout`. Capped by the replicas the primary has online (INFO replication): a primary with
-// none (just after a failover, until the old primary rejoins) cannot be failed over from either,
-// and its own append-only file is then the write's only copy (docs/deployment.md).
+// `timeout`. The write guard on the primary (Redis's min-replicas-to-write = minAcks,
+// min-replicas-max-lag = maxLagSeconds) refuses a write before anything is written when fewer
+// replicas are in sync (NOREPLICAS: the write fails, Unavailable); the server sets it with
+// CONFIG SET on each primary it connects to when the primary's own setting is lower and CONFIG is
+// allowed (the deployment files set it too). `capToOnline` is the unreplicated mode
+// (--redis-allow-unreplicated-writes, off by default): the acks asked are capped by the replicas
+// the primary has online, so a primary with none (during a first sync, after a partition)
+// acknowledges writes that only it has.
 struct ReplicationPolicy {
     int minAcks = 0;
     std::chrono::milliseconds timeout{500};
+    int maxLagSeconds = 10;
+    bool capToOnline = false;
 };
 
 struct ReplicatedReply {
     RedisReplyPtr reply;     // null: Redis unreachable, or an error answer (as command())
     bool replicated = true;  // false: the write was made but too few replicas acknowledged it
+};
+
+// The primary's replicas as INFO replication lists them.
+struct ReplicaStatus {
+    bool known = false;  // false: the primary could not be asked
+    int online = 0;      // synchronised and streaming
+    int inSync = 0;      // online and acknowledged within maxLagSeconds
 };
 
 class RedisConnectionPool {
@@ -85,10 +99,21 @@ class RedisConnectionPool {
     RedisEndpoint endpoint() const;
     const std::shared_ptr<RedisPrimary>& primary() const { return primary_; }
 
+    // The primary's replicas now (one INFO replication), those in sync judged by `maxLagSeconds`.
+    ReplicaStatus replicaStatus(int maxLagSeconds);
+    // Asks every connection made from now on to set the write guard of
+    // `policy` there (CONFIG SET, raising min-replicas-to-write, never lowering it); nothing when
+    // policy.minAcks is 0.
+    void guardWrites(const ReplicationPolicy& policy);
+
     // Writes made but answered as failed, too few replicas having acknowledged them in time.
     std::uint64_t replicaAckFailures() const { return ackFailures_.load(); }
-    // Writes acknowledged with fewer replica acks than asked, the primary having fewer online.
+    // Writes acknowledged with fewer replica acks than asked, the primary having fewer online
+    // (only in the unreplicated mode, ReplicationPolicy::capToOnline).
     std::uint64_t unreplicatedWrites() const { return unreplicated_.load(); }
+    // Writes the primary refused before writing anything, too few replicas being in sync
+    // (NOREPLICAS: the write guard).
+    std::uint64_t guardRefusals() const { return guardRefusals_.load(); }
 
   private:
     static constexpr std::size_t kMaxIdleConnections = 16;
@@ -117,6 +142,13 @@ class RedisConnectionPool {
     std::chrono::steady_clock::time_point replicasReadAt_{};
     std::atomic<std::uint64_t> ackFailures_{0};
     std::atomic<std::uint64_t> unreplicated_{0};
+    std::atomic<std::uint64_t> guardRefusals_{0};
+    // The write guard checked on every fresh connection (guardWrites): a restarted or newly
+    // promoted primary gets it too.
+    std::optional<ReplicationPolicy> guard_;
+    // Sets guard_ on a fresh connection where the primary's own setting is lower (CONFIG GET,
+    // one round trip; CONFIG SET when needed, failures ignored: CONFIG may be renamed).
+    void applyGuard(redisContext& context);
 };
 
 }  // namespace outpost::server

@@ -157,7 +157,10 @@ RedisGameStore::RedisGameStore(RedisStoreOptions options)
     : options_(std::move(options)),
       pool_(options_.primary ? options_.primary
                              : std::make_shared<RedisPrimary>(parseRedisUrlOrThrow(options_.url)),
-            options_.timeout) {}
+            options_.timeout) {
+    // The unreplicated mode acknowledges writes no replica has: no guard to refuse them.
+    if (!options_.replication.capToOnline) pool_.guardWrites(options_.replication);
+}
 
 std::string RedisGameStore::gameKey(std::string_view id) const {
     return options_.keyPrefix + "game:" + std::string(id);
@@ -175,7 +178,7 @@ StoreStatus RedisGameStore::create(const GameRecord& game) {
         options_.replication);
     const RedisReplyPtr& reply = written.reply;
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
-    if (reply->integer == 1 && !written.replicated) return StoreStatus::Unavailable;
+    if (reply->integer == 1 && !written.replicated) return StoreStatus::Unconfirmed;
     return reply->integer == 1 ? StoreStatus::Ok : StoreStatus::AlreadyExists;
 }
 
@@ -213,9 +216,9 @@ StoreStatus RedisGameStore::update(const GameRecord& game, std::uint64_t expecte
         options_.replication);
     const RedisReplyPtr& reply = written.reply;
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
-    // Written (or found already written) but not known to be on enough replicas: the client
-    // reads the game's version to learn whether it was kept.
-    if (reply->integer == 1 && !written.replicated) return StoreStatus::Unavailable;
+    // Written (or found already written) but not known to be on enough replicas: the server
+    // publishes it as any state, and the client reads the game to learn whether it was kept.
+    if (reply->integer == 1 && !written.replicated) return StoreStatus::Unconfirmed;
     switch (reply->integer) {
         case 1:
             return StoreStatus::Ok;
@@ -277,12 +280,19 @@ std::uint64_t RedisGameStore::count() {
 }
 
 GameStore::FailoverCounters RedisGameStore::failoverCounters() {
-    return {pool_.primary()->changes(), pool_.replicaAckFailures(), pool_.unreplicatedWrites()};
+    return {pool_.primary()->changes(), pool_.replicaAckFailures(), pool_.unreplicatedWrites(),
+            pool_.guardRefusals()};
 }
 
 bool RedisGameStore::healthy() {
-    RedisReplyPtr reply = pool_.command({"PING"});
-    return reply && reply->type == REDIS_REPLY_STATUS;
+    const ReplicationPolicy& policy = options_.replication;
+    if (policy.minAcks <= 0 || policy.capToOnline) {
+        RedisReplyPtr reply = pool_.command({"PING"});
+        return reply && reply->type == REDIS_REPLY_STATUS;
+    }
+    // Ready only while a write can be acknowledged: enough replicas in sync with the primary.
+    const ReplicaStatus replicas = pool_.replicaStatus(policy.maxLagSeconds);
+    return replicas.known && replicas.inSync >= policy.minAcks;
 }
 
 }  // namespace outpost::server

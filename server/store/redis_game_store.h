@@ -50,7 +50,8 @@ struct RedisStoreOptions {
     std::chrono::seconds unfinishedRetention = kKeepForever;
     // Where the primary is (Sentinel); null: the URL's Redis.
     std::shared_ptr<RedisPrimary> primary{};
-    // What a game write (create, update) waits for before it is acknowledged.
+    // What a game write (create, update) waits for before it is acknowledged; its minAcks and
+    // maxLagSeconds are also the write guard set on the primary (RedisConnectionPool::guardWrites).
     ReplicationPolicy replication{};
 };
 

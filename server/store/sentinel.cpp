@@ -5,8 +5,10 @@
 
 #include <cerrno>
 #include <charconv>
+#include <future>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace outpost::server {
 
@@ -56,23 +58,52 @@ std::vector<RedisEndpoint> parseSentinelList(const std::string& list) {
     return sentinels;
 }
 
-std::optional<RedisEndpoint> askSentinelsForPrimary(const std::vector<RedisEndpoint>& sentinels,
-                                                    const std::string& masterName,
-                                                    std::chrono::milliseconds timeout) {
+namespace {
+
+// One sentinel's answer: the address it names, or nullopt.
+std::optional<RedisEndpoint> askOne(const RedisEndpoint& sentinel, const std::string& masterName,
+                                    std::chrono::milliseconds timeout) {
+    RedisContextPtr context = connectRedis(sentinel, timeout, nullptr);
+    if (!context) return std::nullopt;
+    RedisReplyPtr reply(
+        static_cast<redisReply*>(redisCommand(context.get(), "SENTINEL get-master-addr-by-name %b",
+                                              masterName.data(), masterName.size())));
+    // [host, port]; nil when this sentinel does not know the name.
+    if (!reply || reply->type != REDIS_REPLY_ARRAY || reply->elements != 2) return std::nullopt;
+    RedisEndpoint primary;
+    primary.host = std::string(text(reply->element[0]));
+    if (primary.host.empty() || !parsePort(text(reply->element[1]), &primary.port))
+        return std::nullopt;
+    return primary;
+}
+
+}  // namespace
+
+SentinelVerdict askSentinelsForPrimary(const std::vector<RedisEndpoint>& sentinels,
+                                       const std::string& masterName,
+                                       std::chrono::milliseconds timeout) {
+    // In parallel: a sentinel that hangs costs `timeout` once, not once per sentinel after it.
+    std::vector<std::future<std::optional<RedisEndpoint>>> answers;
+    answers.reserve(sentinels.size());
     for (const RedisEndpoint& sentinel : sentinels) {
-        RedisContextPtr context = connectRedis(sentinel, timeout, nullptr);
-        if (!context) continue;
-        RedisReplyPtr reply(static_cast<redisReply*>(
-            redisCommand(context.get(), "SENTINEL get-master-addr-by-name %b", masterName.data(),
-                         masterName.size())));
-        // [host, port]; nil when this sentinel does not know the name.
-        if (!reply || reply->type != REDIS_REPLY_ARRAY || reply->elements != 2) continue;
-        RedisEndpoint primary;
-        primary.host = std::string(text(reply->element[0]));
-        if (primary.host.empty() || !parsePort(text(reply->element[1]), &primary.port)) continue;
-        return primary;
+        answers.push_back(std::async(std::launch::async, [&sentinel, &masterName, timeout] {
+            return askOne(sentinel, masterName, timeout);
+        }));
     }
-    return std::nullopt;
+    SentinelVerdict verdict;
+    verdict.asked = sentinels.size();
+    std::map<std::pair<std::string, int>, std::size_t> votes;
+    for (auto& answer : answers) {
+        const std::optional<RedisEndpoint> named = answer.get();
+        if (!named) continue;
+        ++verdict.answered;
+        const std::size_t count = ++votes[{named->host, named->port}];
+        if (count > verdict.agreeing) {
+            verdict.agreeing = count;
+            if (2 * count > verdict.asked) verdict.primary = named;
+        }
+    }
+    return verdict;
 }
 
 RedisPrimary::RedisPrimary(RedisEndpoint endpoint) : endpoint_(std::move(endpoint)) {}
@@ -126,15 +157,17 @@ void RedisPrimary::suspect() {
 bool RedisPrimary::refresh(const char* why) {
     std::lock_guard ask(askMutex_);
     lastAsk_ = std::chrono::steady_clock::now();
-    std::optional<RedisEndpoint> answer =
+    const SentinelVerdict verdict =
         askSentinelsForPrimary(sentinel_.sentinels, sentinel_.masterName, sentinel_.timeout);
-    if (!answer) {
+    if (!verdict.primary) {
         if (log_)
-            log_("redis_sentinel_unanswered",
-                 "no sentinel named the primary (" + std::string(why) + ")");
+            log_(verdict.answered == 0 ? "redis_sentinel_unanswered" : "redis_sentinel_no_majority",
+                 std::to_string(verdict.answered) + " of " + std::to_string(verdict.asked) +
+                     " sentinels named a primary, at most " + std::to_string(verdict.agreeing) +
+                     " the same one (" + std::string(why) + ")");
         return false;
     }
-    adopt(answer->host, answer->port, why);
+    adopt(verdict.primary->host, verdict.primary->port, why);
     return true;
 }
 
@@ -161,6 +194,12 @@ void RedisPrimary::adopt(const std::string& host, int port, const char* why) {
 }
 
 RedisContextPtr RedisPrimary::connect(std::chrono::milliseconds timeout, std::string* error) {
+    if (usesSentinel() && generation() == 0) {
+        // No majority of the sentinels has named a primary yet: nowhere to send the password.
+        if (error) *error = "no majority of the sentinels names the primary yet";
+        suspect();
+        return RedisContextPtr();
+    }
     RedisContextPtr context = connectRedis(endpoint(), timeout, error);
     if (!context) {
         suspect();
@@ -198,12 +237,27 @@ void RedisPrimary::watchOne(const RedisEndpoint& sentinel) {
     // A switch announced while no sentinel was watched: ask once subscribed.
     refresh("watch");
     auto lastCheck = std::chrono::steady_clock::now();
+    // A switch announced by this sentinel that a majority has not confirmed yet (the others learn
+    // it from the new primary's hello messages, within seconds): asked again every poll.
+    std::optional<std::pair<std::string, int>> announced;
+    auto announcedAt = lastCheck;
     while (!stopping()) {
         pollfd fd{context->fd, POLLIN, 0};
         const int ready = ::poll(&fd, 1, static_cast<int>(kWatchPoll.count()));
         if (ready < 0 && errno != EINTR) return;
-        if (std::chrono::steady_clock::now() - lastCheck >= kRecheckInterval) {
-            lastCheck = std::chrono::steady_clock::now();
+        const auto now = std::chrono::steady_clock::now();
+        if (announced) {
+            const RedisEndpoint current = endpoint();
+            if ((current.host == announced->first && current.port == announced->second) ||
+                now - announcedAt >= kSwitchFollowUp) {
+                announced.reset();
+            } else {
+                lastCheck = now;
+                refresh("switch-master");
+            }
+        }
+        if (now - lastCheck >= kRecheckInterval) {
+            lastCheck = now;
             refresh("recheck");
         }
         if (ready <= 0) continue;
@@ -222,7 +276,11 @@ void RedisPrimary::watchOne(const RedisEndpoint& sentinel) {
             int port = 0;
             if (!(words >> name >> oldHost >> oldPort >> newHost >> newPort)) continue;
             if (name != sentinel_.masterName || !parsePort(newPort, &port)) continue;
-            adopt(newHost, port, "switch-master");
+            // One sentinel's word: followed once a majority names the same primary.
+            announced.emplace(newHost, port);
+            announcedAt = std::chrono::steady_clock::now();
+            lastCheck = announcedAt;
+            refresh("switch-master");
         }
         if (context->err) return;
     }

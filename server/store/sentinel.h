@@ -7,13 +7,17 @@
 //
 // Two kinds:
 //  - fixed (a redis:// URL): the endpoint never changes; suspect() does nothing.
-//  - Sentinel (--redis-sentinels, --redis-master-name): the endpoint is what the sentinels answer
-//    to SENTINEL get-master-addr-by-name. A watcher thread stays subscribed to `+switch-master`
-//    on one sentinel (the next one when it fails) and asks again every kRecheckInterval, so a
-//    switch announced while it was not listening is found too; suspect() (a connection that
-//    failed, or answered READONLY: it reached a demoted primary) asks at once, at most once per
-//    kMinAskInterval. Connections made in Sentinel mode check ROLE, so none is ever kept to a
-//    replica.
+//  - Sentinel (--redis-sentinels, --redis-master-name): the endpoint is what a majority of the
+//    configured sentinels answer to SENTINEL get-master-addr-by-name (every one is asked; one
+//    sentinel alone, stale, partitioned or lying, never moves the server). A watcher thread stays
+//    subscribed to `+switch-master` on one sentinel (the next one when it fails): an announced
+//    switch makes it ask all of them, again every kWatchPoll until a majority agrees or
+//    kSwitchFollowUp has passed; it also asks every kRecheckInterval, so a switch announced while
+//    it was not listening is found too; suspect() (a connection that failed, or answered
+//    READONLY: it reached a demoted primary) asks at once, at most once per kMinAskInterval.
+//    Until a majority has named a primary, connect() connects nowhere: the Redis password is only
+//    ever sent to a host a majority named. Connections made in Sentinel mode check ROLE, so none
+//    is ever kept to a replica.
 #pragma once
 
 #include <atomic>
@@ -36,11 +40,21 @@ namespace outpost::server {
 // naming the bad entry.
 std::vector<RedisEndpoint> parseSentinelList(const std::string& list);
 
-// The answer of SENTINEL get-master-addr-by-name from the first sentinel of `sentinels` that
-// knows `masterName`; nullopt when none answers.
-std::optional<RedisEndpoint> askSentinelsForPrimary(const std::vector<RedisEndpoint>& sentinels,
-                                                    const std::string& masterName,
-                                                    std::chrono::milliseconds timeout);
+// What the sentinels answer to SENTINEL get-master-addr-by-name, asked of all of them at once.
+struct SentinelVerdict {
+    // The primary a majority of the configured sentinels names (more than half of them, not of
+    // those that answered); nullopt when no address has a majority.
+    std::optional<RedisEndpoint> primary;
+    std::size_t asked = 0;     // the sentinels configured
+    std::size_t answered = 0;  // those that named an address
+    std::size_t agreeing = 0;  // those that named the address named most often
+};
+
+// Asks every sentinel of `sentinels` (each with its own password, if any) in parallel, each
+// within `timeout`, and counts their answers.
+SentinelVerdict askSentinelsForPrimary(const std::vector<RedisEndpoint>& sentinels,
+                                       const std::string& masterName,
+                                       std::chrono::milliseconds timeout);
 
 struct SentinelOptions {
     std::vector<RedisEndpoint> sentinels;
@@ -56,9 +70,9 @@ class RedisPrimary {
     // Fixed: always `endpoint`.
     explicit RedisPrimary(RedisEndpoint endpoint);
     // Sentinel: `base` gives the password and database of the primary (its host and port are
-    // replaced by the sentinels' answer). Asks the sentinels once before returning (when none
-    // answers, the endpoint stays `base`'s and connections fail until one does) and starts the
-    // watcher thread.
+    // replaced by the sentinels' answer; `base`'s own are never connected to). Asks the sentinels
+    // once before returning (when no majority answers, connections fail until one does) and
+    // starts the watcher thread.
     RedisPrimary(RedisEndpoint base, SentinelOptions sentinel, Log log);
     ~RedisPrimary();
     RedisPrimary(const RedisPrimary&) = delete;
@@ -86,6 +100,8 @@ class RedisPrimary {
     static constexpr std::chrono::milliseconds kMinAskInterval{200};
     static constexpr std::chrono::seconds kRecheckInterval{5};
     static constexpr std::chrono::milliseconds kWatchPoll{250};
+    // After a +switch-master, how long the watcher keeps asking for a majority to agree.
+    static constexpr std::chrono::seconds kSwitchFollowUp{10};
 
     // Asks the sentinels and adopts their answer; returns false when none answered.
     bool refresh(const char* why);
@@ -99,7 +115,7 @@ class RedisPrimary {
     Log log_;
     mutable std::mutex mutex_;
     RedisEndpoint endpoint_;
-    std::atomic<std::uint64_t> generation_{0};
+    std::atomic<std::uint64_t> generation_{0};  // 0 in Sentinel mode: no majority named one yet
     std::atomic<std::uint64_t> changes_{0};
     std::chrono::steady_clock::time_point lastAsk_{};
     std::mutex askMutex_;  // one sentinel query at a time

@@ -32,6 +32,9 @@ StoreSettings storeSettingsFor(const ServerConfig& config) {
                                                                        : 1;
         settings.redisReplicaAckTimeout =
             std::chrono::milliseconds(config.redisReplicaAckTimeoutMs);
+        settings.redisSentinelPassword = config.redisSentinelPassword;
+        settings.redisReplicaMaxLagSeconds = config.redisReplicaMaxLagSeconds;
+        settings.redisAllowUnreplicatedWrites = config.redisAllowUnreplicatedWrites;
     }
     settings.dbPath = config.store == "sqlite" ? config.sqlitePath : kInMemoryPath;
     return settings;
@@ -41,12 +44,20 @@ StoreSelection selectGameStores(const StoreSettings& settings) {
     StoreSelection selection;
     if (!settings.redisUrl.empty()) {
         RedisEndpoint base = parseRedisUrlOrThrow(settings.redisUrl);
+        if (!settings.redisSentinels.empty() && settings.redisMinReplicaAcks <= 0 &&
+            !settings.redisAllowUnreplicatedWrites) {
+            throw std::invalid_argument(
+                "--redis-min-replica-acks 0 with --redis-sentinels acknowledges writes a failover "
+                "loses: ask for 1 or more, or say --redis-allow-unreplicated-writes true");
+        }
         if (!settings.redisSentinels.empty()) {
             SentinelOptions sentinel;
             std::string list;
             for (const std::string& item : settings.redisSentinels) list += item + ",";
             sentinel.sentinels = parseSentinelList(list);
             sentinel.masterName = settings.redisMasterName;
+            for (RedisEndpoint& endpoint : sentinel.sentinels)
+                endpoint.password = settings.redisSentinelPassword;
             // Its own logger (the server's is made later): one JSON line per primary change.
             auto logger = std::make_shared<Logger>(&std::cout);
             selection.primary = std::make_shared<RedisPrimary>(
@@ -59,7 +70,9 @@ StoreSelection selectGameStores(const StoreSettings& settings) {
         RedisStoreOptions storeOptions;
         storeOptions.url = settings.redisUrl;
         storeOptions.primary = selection.primary;
-        storeOptions.replication = {settings.redisMinReplicaAcks, settings.redisReplicaAckTimeout};
+        storeOptions.replication = {settings.redisMinReplicaAcks, settings.redisReplicaAckTimeout,
+                                    settings.redisReplicaMaxLagSeconds,
+                                    settings.redisAllowUnreplicatedWrites};
         storeOptions.finishedRetention = settings.finishedRetention;
         storeOptions.unfinishedRetention = settings.unfinishedRetention;
         RedisBusOptions busOptions;

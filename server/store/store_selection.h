@@ -34,6 +34,13 @@ struct StoreSettings {
     // Replica acks a game write waits for (WAIT; 0: none) and for how long.
     int redisMinReplicaAcks = 0;
     std::chrono::milliseconds redisReplicaAckTimeout{500};
+    // The sentinels' own password (their requirepass); empty: none.
+    std::string redisSentinelPassword{};
+    // A replica is in sync when it acknowledged within this (the write guard, /readyz).
+    int redisReplicaMaxLagSeconds = 10;
+    // The unreplicated mode (ReplicationPolicy::capToOnline); also what allows
+    // redisMinReplicaAcks 0 with sentinels.
+    bool redisAllowUnreplicatedWrites = false;
 };
 
 struct StoreSelection {
@@ -52,8 +59,9 @@ struct StoreSelection {
 StoreSettings storeSettingsFor(const ServerConfig& config);
 
 // Throws std::runtime_error / std::invalid_argument when the chosen backend cannot be set up
-// (an SQLite file that cannot be created, opened or written; a malformed REDIS_URL), with a
-// message that says which file or URL and what to change.
+// (an SQLite file that cannot be created, opened or written; a malformed REDIS_URL; sentinels
+// with no replica acks asked outside the unreplicated mode), with a message that says which file,
+// URL or flag and what to change.
 StoreSelection selectGameStores(const StoreSettings& settings);
 
 }  // namespace outpost::server

@@ -1,22 +1,40 @@
 #!/usr/bin/env python3
-"""Redis failover under play, without containers: a Redis primary and its replica, three
-sentinels (redis-server --sentinel), three outpost-server replicas configured through Sentinel,
-and nginx (docker/outpost-proxy.conf) on loopback.
+"""Redis failover under play, without containers: a Redis primary and two replicas, three
+sentinels (redis-server --sentinel, with a password), three outpost-server replicas configured
+through Sentinel, and nginx (docker/outpost-proxy.conf) on loopback. The Redis nodes run with
+the write guard of docker/compose.yaml (min-replicas-to-write 1).
 
-  1. Simulated players play games between people (with clocks) through nginx, one against the
-     engine, each game watched by WebSocket subscribers through nginx; one more game's clock is
-     left to run out during the failover.
-  2. The primary is killed with SIGKILL mid-game. The sentinels promote the replica; the servers
-     follow it (+switch-master). The test measures the time from the kill to the first
-     acknowledged move sent after it.
-  3. Checks: no acknowledged move is lost (every 200 answer's moves are a prefix of the game's
-     final moves); every subscriber sees every move acknowledged after the failover and ends at
-     the game's final version; the flag that fell during the switch fell once, on time (late by
-     no more than the switch); the engine's owed reply is made; each server counted the primary
-     change in /metrics; the old primary, restarted, rejoins as a replica of the new one.
+Scenarios (--scenario, repeatable; --runs N repeats each):
 
-One JSON line `FAILOVER_RESULT {...}` gives the figures (docs/performance.md). Run it through
-scripts/failover_test.sh. Exit status 0: passed, 1: failed, 77: skipped.
+  in-sync (the default): the replicas are in sync.
+    1. Simulated players play games between people (with clocks) through nginx, one against the
+       engine, each game watched by WebSocket subscribers through nginx; one more game's clock is
+       left to run out during the failover.
+    2. The primary is killed with SIGKILL mid-game. The sentinels promote a replica; the servers
+       follow it (a majority of the sentinels names it). The test measures the time from the kill
+       to the first acknowledged move sent after it.
+    3. Checks: no acknowledged move is lost (every 200 answer's moves are a prefix of the game's
+       final moves); moves are acknowledged again within 10 s; every subscriber sees every move
+       acknowledged after the failover and ends at the game's final version; the flag that fell
+       during the switch fell once, on time (late by no more than the switch); the engine's owed
+       reply is made; each server counted the primary change in /metrics; the old primary,
+       restarted, rejoins as a replica of the new one.
+
+  first-sync: the primary holds back its replicas' first sync (a diskless sync's delay). The
+    servers say not ready; players try to create games and move; the primary is killed before
+    the sync. Checks: no write was acknowledged that the promoted replica lacks (before issue 34
+    the primary acknowledged them alone, and the failover lost them), and writes are
+    acknowledged again once the new primary has a replica in sync.
+
+  partition: players play; both replicas are cut off (SIGSTOP) for longer than the primary's
+    repl-timeout, so the primary drops them, while the players keep moving; then the primary is
+    killed and the replicas come back. Checks: nothing was acknowledged during the partition
+    (moves made on the primary were answered 503 write_unconfirmed, and their subscribers saw
+    them; later ones were refused unwritten, 503 store_unavailable), no acknowledged move is
+    lost, and moves are acknowledged again within 10 s of the kill.
+
+One JSON line `FAILOVER_RESULT {...}` per run gives the figures (docs/deployment.md). Run it
+through scripts/failover_test.sh. Exit status 0: passed, 1: failed, 77: skipped.
 """
 
 import argparse
@@ -41,6 +59,19 @@ from topology_test import TestFailure, check, free_port, http_request, log  # no
 MASTER_NAME = "outpost"
 SENTINELS = 3
 QUORUM = 2
+REDIS_REPLICAS = 2
+SENTINEL_PASSWORD = "sentinel-secret"
+# The write guard (docker/compose.yaml sets the same on every node): a write needs a replica that
+# acknowledged within MAX_LAG_S, and the primary drops a silent replica after REPL_TIMEOUT_S
+# (short here, so that the partition scenario is short).
+MAX_LAG_S = 2
+REPL_TIMEOUT_S = 3
+# first-sync: how long the primary holds its replicas' first sync back (longer than the scenario
+# runs before the kill), and how long the players try meanwhile.
+HELD_SYNC_S = 60
+FIRST_SYNC_PLAY_S = 2.0
+# The promise: moves acknowledged again within this long of the kill.
+BACK_WITHIN_S = 10.0
 # Short, so the test is short: the primary is declared down after a second of silence.
 DOWN_AFTER_MS = 1000
 FAILOVER_TIMEOUT_MS = 4000
@@ -84,15 +115,26 @@ def client_request(source, port, method, path, body=None, token=None, timeout=10
 # A tiny RESP client (redis-cli need not be installed)
 
 
-def redis_command(port, *args, timeout=2.0):
+def _encode(args):
+    out = f"*{len(args)}\r\n".encode()
+    for arg in args:
+        data = str(arg).encode()
+        out += f"${len(data)}\r\n".encode() + data + b"\r\n"
+    return out
+
+
+def redis_command(port, *args, timeout=2.0, password=None):
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        out = f"*{len(args)}\r\n".encode()
-        for arg in args:
-            data = str(arg).encode()
-            out += f"${len(data)}\r\n".encode() + data + b"\r\n"
-        s.sendall(out)
         reader = s.makefile("rb")
+        if password:
+            s.sendall(_encode(["AUTH", password]))
+            _read_reply(reader)
+        s.sendall(_encode(args))
         return _read_reply(reader)
+
+
+def sentinel_command(port, *args, timeout=2.0):
+    return redis_command(port, *args, timeout=timeout, password=SENTINEL_PASSWORD)
 
 
 def _read_reply(reader):
@@ -132,21 +174,29 @@ def info_fields(port, section="replication"):
 
 
 class FailoverTopology(topo.Topology):
-    """topology_test's Topology (replicas, nginx) with a primary, a replica and sentinels in
-    place of the one redis-server."""
+    """topology_test's Topology (replicas, nginx) with a primary, two replicas and sentinels in
+    place of the one redis-server. `held_sync`: the primary holds its replicas' first sync back
+    (and the servers are not expected to be ready)."""
 
-    def __init__(self, args, workdir):
+    def __init__(self, args, workdir, held_sync=False):
         super().__init__(args, workdir)
-        self.redis_ports = [self.redis_port, free_port()]
-        self.redis_nodes = [None, None]
+        self.held_sync = held_sync
+        self.redis_ports = [self.redis_port] + [free_port() for _ in range(REDIS_REPLICAS)]
+        self.redis_nodes = [None] * len(self.redis_ports)
         self.sentinel_ports = [free_port() for _ in range(SENTINELS)]
         self.sentinels = [None] * SENTINELS
 
     def redis_node_command(self, index, replica_of=None):
         data = os.path.join(self.workdir, f"redis-{index}")
         os.makedirs(data, exist_ok=True)
+        # The first primary of first-sync holds the snapshot back; every other node sends it at
+        # once (a replica re-pointed after the failover syncs without waiting).
+        delay = HELD_SYNC_S if self.held_sync and index == 0 else 0
         argv = [self.args.redis, "--port", str(self.redis_ports[index]), "--bind", "127.0.0.1",
-                "--dir", data, "--save", "", "--appendonly", "yes", "--appendfsync", "always"]
+                "--dir", data, "--save", "", "--appendonly", "yes", "--appendfsync", "always",
+                "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", str(delay),
+                "--repl-timeout", str(REPL_TIMEOUT_S),
+                "--min-replicas-to-write", "1", "--min-replicas-max-lag", str(MAX_LAG_S)]
         if replica_of is not None:
             argv += ["--replicaof", "127.0.0.1", str(replica_of)]
         return argv
@@ -165,49 +215,57 @@ class FailoverTopology(topo.Topology):
             return False
 
     def start_redis(self):
-        primary, replica = self.redis_ports
+        primary = self.redis_ports[0]
         self.start_redis_node(0)
-        self.start_redis_node(1, replica_of=primary)
-        self._wait(lambda: info_fields(replica).get("master_link_status") == "up",
-                   "the replica's link to the primary")
+        for index in range(1, len(self.redis_ports)):
+            self.start_redis_node(index, replica_of=primary)
+        if not self.held_sync:
+            for port in self.redis_ports[1:]:
+                self._wait(lambda p=port: info_fields(p).get("master_link_status") == "up",
+                           f"the replica's link to the primary (port {port})")
         for i, port in enumerate(self.sentinel_ports):
             conf = os.path.join(self.workdir, f"sentinel-{i}.conf")
             with open(conf, "w") as f:
                 f.write(f"""port {port}
 bind 127.0.0.1
 dir {self.workdir}
+requirepass {SENTINEL_PASSWORD}
+sentinel sentinel-pass {SENTINEL_PASSWORD}
 sentinel monitor {MASTER_NAME} 127.0.0.1 {primary} {QUORUM}
 sentinel down-after-milliseconds {MASTER_NAME} {DOWN_AFTER_MS}
 sentinel failover-timeout {MASTER_NAME} {FAILOVER_TIMEOUT_MS}
 sentinel parallel-syncs {MASTER_NAME} 1
 """)
             self.sentinels[i] = self._spawn(f"sentinel-{i}", [self.args.redis, conf, "--sentinel"])
-        # Before any failover can happen, every sentinel must know the replica and the others
+        # Before any failover can happen, every sentinel must know the replicas and the others
         # (they find each other through hello messages on the primary, every 2 s).
         for port in self.sentinel_ports:
             self._wait(lambda p=port: self._sentinel_ready(p), f"sentinel on port {port}")
 
     def _sentinel_ready(self, port):
         try:
-            reply = redis_command(port, "SENTINEL", "master", MASTER_NAME, timeout=1)
+            reply = sentinel_command(port, "SENTINEL", "master", MASTER_NAME, timeout=1)
         except OSError:
             return False
         if not isinstance(reply, list):
             return False
         fields = dict(zip(reply[::2], reply[1::2]))
-        return (fields.get("num-slaves") == "1"
+        return (fields.get("num-slaves") == str(REDIS_REPLICAS)
                 and fields.get("num-other-sentinels") == str(SENTINELS - 1))
 
     def sentinel_primary(self):
+        """The port a majority of the sentinels names, else None."""
+        votes = {}
         for port in self.sentinel_ports:
             try:
-                reply = redis_command(port, "SENTINEL", "get-master-addr-by-name", MASTER_NAME,
-                                      timeout=1)
+                reply = sentinel_command(port, "SENTINEL", "get-master-addr-by-name",
+                                         MASTER_NAME, timeout=1)
                 if isinstance(reply, list):
-                    return int(reply[1])
+                    votes[int(reply[1])] = votes.get(int(reply[1]), 0) + 1
             except OSError:
                 continue
-        return None
+        named = [p for p, n in votes.items() if 2 * n > SENTINELS]
+        return named[0] if named else None
 
     def replica_command(self, index, port):
         sentinels = ",".join(f"127.0.0.1:{p}" for p in self.sentinel_ports)
@@ -215,14 +273,34 @@ sentinel parallel-syncs {MASTER_NAME} 1
             self.args.server, "--bind", "127.0.0.1", "--port", str(port),
             "--store", "redis", "--redis-url", "redis://127.0.0.1:6379",
             "--redis-sentinels", sentinels, "--redis-master-name", MASTER_NAME,
+            "--redis-sentinel-password", SENTINEL_PASSWORD,
+            "--redis-replica-max-lag", str(MAX_LAG_S),
             "--threads", "1", "--hash", "16", "--trusted-proxies", topo.PROXY_ADDRESS,
             "--web-root", self.args.web_root]
         if self.args.min_replica_acks is not None:
             argv += ["--redis-min-replica-acks", str(self.args.min_replica_acks)]
+            if self.args.min_replica_acks == 0:
+                argv += ["--redis-allow-unreplicated-writes", "true"]
         return argv
 
+    def _ready(self, port):
+        if not self.held_sync:
+            return super()._ready(port)
+        # Up, and rightly not ready: no replica is in sync.
+        try:
+            status, _, body = http_request(port, "GET", "/readyz", timeout=2, debug=False)
+            return status == 503 and isinstance(body, dict) and body.get("status") == "not_ready"
+        except OSError:
+            return False
+
+    def signal_redis_node(self, index, sig):
+        os.kill(self.redis_nodes[index].pid, sig)
+
     def kill_redis_node(self, index):
-        self._kill(self.redis_nodes[index])
+        node = self.redis_nodes[index]
+        if node and node.poll() is None:
+            os.kill(node.pid, signal.SIGCONT)  # a stopped node dies at once too
+        self._kill(node)
         self.redis_nodes[index] = None
 
     def kill_all(self):
@@ -237,6 +315,12 @@ sentinel parallel-syncs {MASTER_NAME} 1
 
 # ---------------------------------------------------------------------------------------------
 # Subscribers and players
+
+
+def error_code(body):
+    """The code of an API error answer {"error":{"code":...}}, else None."""
+    error = body.get("error") if isinstance(body, dict) else None
+    return error.get("code") if isinstance(error, dict) else None
 
 
 def message_state(message):
@@ -323,7 +407,7 @@ class Player(threading.Thread):
         self.engine_side = engine_side
         self.random = random.Random(seed)
         self.acks = []  # (sent, answered, version, moves)
-        self.failures = []  # (sent, status)
+        self.failures = []  # (sent, status, error code, the version the move was sent at)
         self.stop_event = threading.Event()
 
     def _reload(self):
@@ -362,7 +446,8 @@ class Player(threading.Thread):
                 self.acks.append((sent, time.time(), body["version"], list(body["moves"])))
                 self.game = body
             else:
-                self.failures.append((sent, status))
+                code = error_code(body)
+                self.failures.append((sent, status, code, self.game["version"]))
                 self._reload()
             time.sleep(MOVE_PAUSE_S)
 
@@ -393,9 +478,10 @@ def metric(port, name):
     return None
 
 
-def scenario(topology, args):
+def scenario_in_sync(topology, args):
     nginx = topology.nginx_port
-    result = {"minReplicaAcks": args.min_replica_acks if args.min_replica_acks is not None else 1}
+    result = {"scenario": "in-sync",
+              "minReplicaAcks": args.min_replica_acks if args.min_replica_acks is not None else 1}
 
     people = []
     for i in range(PEOPLE_GAMES):
@@ -470,9 +556,11 @@ def scenario(topology, args):
     check(len(firsts) == len(playing), "every game going on was played again after the kill")
     log(f"first acknowledged move {window:.2f} s after the kill; every game back after "
         f"{max(firsts) - killed_at:.2f} s")
+    check(window <= BACK_WITHIN_S, f"moves acknowledged again within {BACK_WITHIN_S:.0f} s of "
+                                   f"the kill ({window:.2f} s)")
     new_primary = topology.sentinel_primary()
-    check(new_primary == topology.redis_ports[1],
-          f"the sentinels promoted the replica (port {new_primary})")
+    check(new_primary in topology.redis_ports[1:],
+          f"the sentinels promoted a replica (port {new_primary})")
 
     # Move latency before the kill (the cost of WAIT is in it).
     latencies = sorted(a[1] - a[0] for p in people for a in p.acks if a[1] < killed_at)
@@ -575,8 +663,230 @@ def scenario(topology, args):
     return result
 
 
+
+
+def lost_writes(nginx, acked_games):
+    """The acknowledged states missing from the games as stored now: acked_games maps a game id
+    to the moves lists of its acknowledged writes (its creation: [])."""
+    lost = []
+    for game_id, acks in acked_games.items():
+        status, _, final = http_request(nginx, "GET", f"/api/v1/games/{game_id}")
+        if status != 200:
+            lost.append((game_id, "game", status))
+            continue
+        lost += [(game_id, len(moves)) for moves in acks if final["moves"][:len(moves)] != moves]
+    return lost
+
+
+def scenario_first_sync(topology, args):
+    """Writes while the replicas are in their first sync, then the primary dies."""
+    nginx = topology.nginx_port
+    result = {"scenario": "first-sync"}
+    for port in topology.replica_ports:
+        status, _, body = http_request(port, "GET", "/readyz", debug=False)
+        check(status == 503 and body.get("status") == "not_ready",
+              f"replica on port {port} is not ready while no Redis replica is in sync ({status})")
+    check(all(info_fields(p).get("master_link_status") != "up"
+              for p in topology.redis_ports[1:]), "the replicas are still in their first sync")
+
+    # Players try to create games and move, as right after a cluster starts.
+    acked = {}  # game id -> moves of each acknowledged write
+    refusals = {}
+    tries = 0
+
+    def attempt():
+        nonlocal tries
+        tries += 1
+        # A client address of its own for each try: nginx limits creations per address.
+        source = f"127.0.2.{tries % 250 + 1}"
+        status, body = client_request(source, nginx, "POST", "/api/v1/games", {
+            "engine": {"side": "none"}, "clock": {"initial": PLAYER_CLOCK_MS, "increment": 0}})
+        if status != 201:
+            code = f"{status} {error_code(body)}"
+            refusals[code] = refusals.get(code, 0) + 1
+            return None
+        acked[body["id"]] = [[]]
+        tokens = {"white": body["playerToken"], "black": body["inviteToken"]}
+        for uci in ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"):
+            status, moved = client_request(
+                source, nginx, "POST", f"/api/v1/games/{body['id']}/moves",
+                {"move": uci, "version": body["version"]}, token=tokens[body["turn"]])
+            if status != 200:
+                code = f"{status} {error_code(moved)}"
+                refusals[code] = refusals.get(code, 0) + 1
+                break
+            body = moved
+            acked[body["id"]].append(list(body["moves"]))
+        return time.time()
+
+    until = time.time() + FIRST_SYNC_PLAY_S
+    while time.time() < until:
+        attempt()
+        time.sleep(0.1)
+    result["triesBeforeKill"] = tries
+    result["acknowledgedBeforeKill"] = sum(len(a) for a in acked.values())
+    result["refusals"] = refusals
+    log(f"during the first sync: {tries} games tried, {result['acknowledgedBeforeKill']} writes "
+        f"acknowledged, refusals {refusals}")
+    check(all(code.startswith("503 ") for code in refusals),
+          f"writes refused with 503 while no replica is in sync: {refusals}")
+
+    check(topology.sentinel_primary() == topology.redis_ports[0], "the sentinels name the primary")
+    killed_at = time.time()
+    topology.kill_redis_node(0)
+    log("killed the Redis primary during its replicas' first sync")
+
+    # Writes come back once a replica is promoted and the other has synced from it.
+    back_at = None
+    while time.time() < killed_at + RECOVERY_TIMEOUT_S:
+        try:
+            before = len(acked)
+            done = attempt()
+            if len(acked) > before and done:
+                back_at = done
+                break
+        except OSError:
+            pass
+        time.sleep(0.1)
+    check(back_at is not None, f"writes acknowledged again within {RECOVERY_TIMEOUT_S} s")
+    result["writesBackS"] = round(back_at - killed_at, 3)
+    log(f"writes acknowledged again {back_at - killed_at:.2f} s after the kill")
+    check(topology.sentinel_primary() in topology.redis_ports[1:], "a replica was promoted")
+
+    lost = lost_writes(nginx, acked)
+    result["acknowledgedWrites"] = sum(len(a) for a in acked.values())
+    result["lostAcknowledged"] = len(lost)
+    check(not lost, f"no acknowledged write lost ({result['acknowledgedWrites']}): {lost[:5]}")
+    return result
+
+
+def scenario_partition(topology, args):
+    """Both replicas cut off for longer than repl-timeout while the players move; then the
+    primary dies and the replicas come back."""
+    nginx = topology.nginx_port
+    result = {"scenario": "partition"}
+    players = []
+    for i in range(PEOPLE_GAMES):
+        game = create_game(nginx, {"engine": {"side": "none"},
+                                   "clock": {"initial": PLAYER_CLOCK_MS, "increment": 0}})
+        players.append(Player(nginx, game, {"white": game["playerToken"],
+                                            "black": game["inviteToken"]}, seed=i))
+    subscribers = [Subscriber(nginx, p.game["id"], f"{p.game['id']}/0") for p in players]
+    for s in subscribers:
+        check(s.wait_for_version(1, timeout=10), f"subscriber {s.name} got the game")
+    for p in players:
+        p.start()
+    time.sleep(PLAY_BEFORE_KILL_S / 2)
+    check(all(len(p.acks) >= 2 for p in players), "moves acknowledged before the partition")
+
+    primary = topology.redis_ports[0]
+    cut_at = time.time()
+    for index in range(1, len(topology.redis_ports)):
+        topology.signal_redis_node(index, signal.SIGSTOP)
+    log("both Redis replicas stopped (cut off from the primary)")
+    dropped_at = None
+    while time.time() < cut_at + REPL_TIMEOUT_S + 10:
+        if info_fields(primary).get("connected_slaves") == "0":
+            dropped_at = time.time()
+            break
+        time.sleep(0.1)
+    check(dropped_at is not None, "the primary dropped its silent replicas (repl-timeout)")
+    # Play on past the drop: before issue 34 these moves were acknowledged by the primary alone.
+    time.sleep(1.5)
+    result["partitionS"] = round(time.time() - cut_at, 3)
+    result["droppedAfterS"] = round(dropped_at - cut_at, 3)
+
+    killed_at = time.time()
+    topology.kill_redis_node(0)
+    for index in range(1, len(topology.redis_ports)):
+        topology.signal_redis_node(index, signal.SIGCONT)
+    log(f"killed the primary {killed_at - cut_at:.1f} s into the partition; replicas back")
+
+    during = [a for p in players for a in p.acks if cut_at < a[0] and a[1] < killed_at]
+    failures = [f for p in players for f in p.failures if cut_at < f[0] < killed_at]
+    codes = {}
+    for f in failures:
+        codes[f"{f[1]} {f[2]}"] = codes.get(f"{f[1]} {f[2]}", 0) + 1
+    result["acknowledgedDuringPartition"] = len(during)
+    result["refusedDuringPartition"] = codes
+    log(f"during the partition: {len(during)} moves acknowledged, refused {codes}")
+    check(not during, f"no move acknowledged while no replica had it: {len(during)}")
+    check(codes.get("503 store_unavailable", 0) > 0,
+          f"moves refused unwritten once the replicas fell behind: {codes}")
+
+    # Unconfirmed moves were on the primary: their subscribers saw them.
+    unconfirmed = [(p, f) for p in players for f in p.failures
+                   if cut_at < f[0] < killed_at and f[2] == "write_unconfirmed"]
+    result["unconfirmedDuringPartition"] = len(unconfirmed)
+    for p, f in unconfirmed:
+        s = next(s for s in subscribers if s.game_id == p.game["id"])
+        check(f[3] + 1 in s.versions(),
+              f"{s.name} saw the unconfirmed move (version {f[3] + 1})")
+
+    deadline = killed_at + RECOVERY_TIMEOUT_S
+    while time.time() < deadline:
+        if all(len(p.acks_after(killed_at)) >= ACKS_AFTER_FAILOVER or p.game["status"] != "ongoing"
+               for p in players):
+            break
+        time.sleep(0.1)
+    for p in players:
+        p.stop_event.set()
+    for p in players:
+        p.join(timeout=15)
+    for s in subscribers:
+        s.stop()
+    firsts = [p.acks_after(killed_at)[0][1] for p in players if p.acks_after(killed_at)]
+    check(firsts, "a move was acknowledged after the kill")
+    window = min(firsts) - killed_at
+    result["unavailableS"] = round(window, 3)
+    result["lastGameBackS"] = round(max(firsts) - killed_at, 3)
+    log(f"first acknowledged move {window:.2f} s after the kill")
+    check(window <= BACK_WITHIN_S, f"moves acknowledged again within {BACK_WITHIN_S:.0f} s of "
+                                   f"the kill ({window:.2f} s)")
+    check(topology.sentinel_primary() in topology.redis_ports[1:], "a replica was promoted")
+
+    acked = {p.game["id"]: [[]] + [a[3] for a in p.acks] for p in players}
+    lost = lost_writes(nginx, acked)
+    result["acknowledgedMoves"] = sum(len(p.acks) for p in players)
+    result["lostAcknowledged"] = len(lost)
+    check(not lost, f"no acknowledged move lost ({result['acknowledgedMoves']}): {lost[:5]}")
+    return result
+
+
+SCENARIOS = {"in-sync": scenario_in_sync, "first-sync": scenario_first_sync,
+             "partition": scenario_partition}
+
+
+def run_once(args, name):
+    workdir = tempfile.mkdtemp(prefix=f"outpost-failover-{name}-")
+    os.chmod(workdir, 0o755)
+    args = argparse.Namespace(**vars(args))
+    if not args.web_root:
+        args.web_root = workdir
+    topology = FailoverTopology(args, workdir, held_sync=(name == "first-sync"))
+    started = time.time()
+    try:
+        topology.start_all()
+        result = SCENARIOS[name](topology, args)
+        result["testS"] = round(time.time() - started, 1)
+        print("FAILOVER_RESULT " + json.dumps(result), flush=True)
+        log(f"{name}: PASSED in {time.time() - started:.1f} s")
+        return True
+    except (TestFailure, OSError, KeyError, ValueError) as error:
+        log(f"{name}: FAILED: {error!r}")
+        topology.dump_logs()
+        return False
+    finally:
+        topology.kill_all()
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+        else:
+            log(f"work folder kept: {workdir}")
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--server", required=True)
     parser.add_argument("--redis", required=True)
     parser.add_argument("--nginx", required=True)
@@ -584,36 +894,23 @@ def main():
     parser.add_argument("--http-conf", default="")
     parser.add_argument("--web-root", default="")
     parser.add_argument("--min-replica-acks", type=int, default=None,
-                        help="passed to the servers (default: theirs, 1 with Sentinel)")
-    parser.add_argument("--keep", action="store_true", help="keep the work folder")
+                        help="passed to the servers (default: theirs, 1 with Sentinel; 0 runs "
+                             "them in the unreplicated mode)")
+    parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS),
+                        help="in-sync (the default), first-sync or partition; repeatable")
+    parser.add_argument("--runs", type=int, default=1, help="runs of each scenario")
+    parser.add_argument("--keep", action="store_true", help="keep the work folders")
     args = parser.parse_args()
     args.proxy_conf = os.path.abspath(args.proxy_conf)
     args.http_conf = os.path.abspath(
         args.http_conf or os.path.join(os.path.dirname(args.proxy_conf), "outpost-http.conf"))
-
-    workdir = tempfile.mkdtemp(prefix="outpost-failover-")
-    os.chmod(workdir, 0o755)
-    if not args.web_root:
-        args.web_root = workdir
-    topology = FailoverTopology(args, workdir)
-    started = time.time()
-    try:
-        topology.start_all()
-        result = scenario(topology, args)
-        result["testS"] = round(time.time() - started, 1)
-        print("FAILOVER_RESULT " + json.dumps(result), flush=True)
-        log(f"PASSED in {time.time() - started:.1f} s")
-        return 0
-    except (TestFailure, OSError, KeyError, ValueError) as error:
-        log(f"FAILED: {error!r}")
-        topology.dump_logs()
-        return 1
-    finally:
-        topology.kill_all()
-        if not args.keep:
-            shutil.rmtree(workdir, ignore_errors=True)
-        else:
-            log(f"work folder kept: {workdir}")
+    failed = 0
+    for name in args.scenario or ["in-sync"]:
+        for run in range(args.runs):
+            log(f"scenario {name}, run {run + 1} of {args.runs}")
+            if not run_once(args, name):
+                failed += 1
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -242,9 +242,32 @@ def main():
     redis = redis_set["template"]["spec"]["containers"][0]
     compose_nodes = sorted(n for n, s in compose["services"].items()
                            if "redis-node.sh" in " ".join(s.get("command", [])))
-    check(redis_set["replicas"] == len(compose_nodes) == 2,
-          f"{redis_set['replicas']} Redis data nodes (a primary and a replica), as compose's "
+    # A primary and two replicas: after one failover the new primary still has a replica in
+    # sync, so writes (which need one, the write guard) go on.
+    check(redis_set["replicas"] == len(compose_nodes) == 3,
+          f"{redis_set['replicas']} Redis data nodes (a primary and two replicas), as compose's "
           f"{compose_nodes}")
+    anti = (redis_set["template"]["spec"].get("affinity", {}).get("podAntiAffinity", {})
+            .get("requiredDuringSchedulingIgnoredDuringExecution", []))
+    check(any(t.get("topologyKey") == "kubernetes.io/hostname" for t in anti),
+          "each Redis data node on a machine of its own")
+    # The write guard: every node (any may be promoted) refuses writes with fewer than one
+    # replica in sync, in both files, with the same lag the servers judge readiness by.
+    redis_env = {e["name"]: str(e.get("value")) for e in redis.get("env", [])}
+    for node in compose_nodes:
+        node_env = {k: str(v) for k, v in compose["services"][node]["environment"].items()}
+        check(node_env.get("OUTPOST_REDIS_MIN_REPLICAS") == "1",
+              f"compose's {node} has the write guard (OUTPOST_REDIS_MIN_REPLICAS "
+              f"{node_env.get('OUTPOST_REDIS_MIN_REPLICAS')})")
+        check(node_env.get("OUTPOST_REDIS_MIN_REPLICAS_LAG_S") ==
+              compose_env.get("OUTPOST_REDIS_REPLICA_MAX_LAG"),
+              f"compose's {node}: the guard's lag is the servers' --redis-replica-max-lag")
+    check(redis_env.get("OUTPOST_REDIS_MIN_REPLICAS") == "1" and
+          redis_env.get("OUTPOST_REDIS_MIN_REPLICAS_LAG_S") == env.get(
+              "OUTPOST_REDIS_REPLICA_MAX_LAG"),
+          f"the k8s data nodes have the write guard, its lag the servers': {redis_env}")
+    check(int(env.get("OUTPOST_REDIS_MIN_REPLICA_ACKS", "0")) >= 1,
+          "the servers wait for a replica's acknowledgement (OUTPOST_REDIS_MIN_REPLICA_ACKS)")
     compose_redis = compose["services"][compose_nodes[0]]
     check(redis["image"] == compose_redis["image"], f"redis image {redis['image']} = compose's")
     check(redis["command"] == compose_redis["command"],
@@ -259,6 +282,9 @@ def main():
         node_script = f.read()
     check("--appendfsync always" in node_script and "--appendonly yes" in node_script,
           "the data nodes fsync their append-only file at every write")
+    check('--min-replicas-to-write "${OUTPOST_REDIS_MIN_REPLICAS' in node_script and
+          '--min-replicas-max-lag "${OUTPOST_REDIS_MIN_REPLICAS_LAG_S' in node_script,
+          "the data nodes start with the write guard (min-replicas-to-write, -max-lag)")
     sentinel = sentinels.get("template", {}).get("spec", {}).get("containers", [{}])[0]
     compose_sentinel = compose["services"][compose_sentinels[0]]
     check(sentinel.get("command") == compose_sentinel["command"],

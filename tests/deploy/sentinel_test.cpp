@@ -1,63 +1,32 @@
-// Redis with a replica and Sentinel (issue 28): the flags, and what a game write waits for
-// (WAIT). The failover itself, with sentinels and kill -9, is tests/deploy/failover_test.py.
+// Redis with replicas and Sentinel (issues 28, 34): the flags, and how the primary is found: by
+// the answer of a majority of the sentinels, never one alone, and the Redis password only ever
+// sent there. What a game write waits for is write_guard_test.cpp; the failover itself, with
+// sentinels and kill -9, is tests/deploy/failover_test.py.
 #include "store/sentinel.h"
 
 #include <hiredis/hiredis.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <thread>
 
 #include "config.h"
+#include "fake_sentinel.h"
 #include "store/redis_game_store.h"
 #include "store/store_selection.h"
 #include "test_support.h"
 
 using namespace outpost::server;
 using namespace std::chrono_literals;
+using outpost::test::eventually;
+using outpost::test::FakeSentinel;
 using outpost::test::RedisServerProcess;
-using outpost::test::sampleGame;
 
 namespace {
 
 RedisReplyPtr run(int port, const std::vector<std::string>& args) {
-    RedisEndpoint endpoint;
-    endpoint.port = port;
-    RedisContextPtr context = connectRedis(endpoint, 1000ms, nullptr);
-    if (!context) return nullptr;
-    std::vector<const char*> argv;
-    std::vector<std::size_t> lengths;
-    for (const std::string& arg : args) {
-        argv.push_back(arg.data());
-        lengths.push_back(arg.size());
-    }
-    return RedisReplyPtr(static_cast<redisReply*>(redisCommandArgv(
-        context.get(), static_cast<int>(argv.size()), argv.data(), lengths.data())));
-}
-
-bool infoHas(int port, const std::string& text) {
-    RedisReplyPtr info = run(port, {"INFO", "replication"});
-    return info && info->type == REDIS_REPLY_STRING &&
-           std::string(info->str, info->len).find(text) != std::string::npos;
-}
-
-bool replicaOnline(int primaryPort) {
-    return infoHas(primaryPort, "state=online");
-}
-
-// The primary marks a diskless replica "online" as soon as the snapshot is sent, while the
-// replica may still be loading it (the likely cause of this test's one CI failure). Synced
-// means the replica's link is up and a write on the primary is acknowledged by it.
-bool replicaSynced(int primaryPort, int replicaPort) {
-    if (!replicaOnline(primaryPort) || !infoHas(replicaPort, "master_link_status:up")) return false;
-    RedisEndpoint endpoint;
-    endpoint.port = primaryPort;
-    RedisContextPtr context = connectRedis(endpoint, 2000ms, nullptr);
-    if (!context) return false;
-    RedisReplyPtr set(
-        static_cast<redisReply*>(redisCommand(context.get(), "SET outpost:test:probe 1")));
-    RedisReplyPtr wait(static_cast<redisReply*>(redisCommand(context.get(), "WAIT 1 1000")));
-    return set && wait && wait->type == REDIS_REPLY_INTEGER && wait->integer == 1;
+    return outpost::test::runRedis(port, args);
 }
 
 ServerConfig parse(std::vector<const char*> args) {
@@ -101,9 +70,19 @@ TEST_CASE("Sentinel: flags, and one replica ack by default with sentinels only",
     CHECK(settings.redisMinReplicaAcks == 1);
     CHECK(settings.redisReplicaAckTimeout == 250ms);
 
+    CHECK(settings.redisSentinelPassword.empty());
+    CHECK(settings.redisReplicaMaxLagSeconds == 10);
+    CHECK_FALSE(settings.redisAllowUnreplicatedWrites);
+
     CHECK(storeSettingsFor(parse({"--store", "redis", "--redis-sentinels", "s1",
                                   "--redis-min-replica-acks", "0"}))
               .redisMinReplicaAcks == 0);
+    const StoreSettings guarded = storeSettingsFor(
+        parse({"--store", "redis", "--redis-sentinels", "s1", "--redis-sentinel-password", "pw",
+               "--redis-replica-max-lag", "3", "--redis-allow-unreplicated-writes", "true"}));
+    CHECK(guarded.redisSentinelPassword == "pw");
+    CHECK(guarded.redisReplicaMaxLagSeconds == 3);
+    CHECK(guarded.redisAllowUnreplicatedWrites);
     CHECK(storeSettingsFor(parse({"--store", "redis", "--redis-min-replica-acks", "2"}))
               .redisMinReplicaAcks == 2);
 }
@@ -115,69 +94,140 @@ TEST_CASE("Sentinel: no sentinel answers, so the store is unavailable, not wrong
     StoreSettings settings;
     settings.redisUrl = "redis://127.0.0.1:" + std::to_string(outpost::test::freeLoopbackPort());
     settings.redisSentinels = {"127.0.0.1:" + std::to_string(outpost::test::freeLoopbackPort())};
+    settings.redisMinReplicaAcks = 1;
     StoreSelection selection = selectGameStores(settings);
     CHECK(selection.description.rfind("redis-sentinel:outpost@", 0) == 0);
     CHECK(selection.store->get("a").status == StoreStatus::Unavailable);
     CHECK_FALSE(selection.store->healthy());
 }
 
-TEST_CASE("Sentinel: a game write waits for the replica (WAIT), else it is Unavailable",
+TEST_CASE("Sentinel: no replica acks with sentinels is the unreplicated mode, asked by name",
           "[deploy][sentinel]") {
-    RedisServerProcess primary;
-    RedisServerProcess replica;
-    if (!primary.available()) {
-        WARN("redis-server is not installed; WAIT test skipped");
+    StoreSettings settings;
+    settings.redisUrl = "redis://127.0.0.1:" + std::to_string(outpost::test::freeLoopbackPort());
+    settings.redisSentinels = {"127.0.0.1:" + std::to_string(outpost::test::freeLoopbackPort())};
+    settings.redisMinReplicaAcks = 0;
+    CHECK_THROWS_AS(selectGameStores(settings), std::invalid_argument);
+    settings.redisAllowUnreplicatedWrites = true;
+    CHECK(selectGameStores(settings).store);
+}
+
+TEST_CASE("Sentinel: the primary is the one a majority of the sentinels names",
+          "[deploy][sentinel]") {
+    FakeSentinel first("10.0.0.1", 6379);
+    FakeSentinel second("10.0.0.1", 6379);
+    FakeSentinel third("10.0.0.2", 6380);
+    std::vector<RedisEndpoint> sentinels =
+        parseSentinelList(first.address() + "," + second.address() + "," + third.address());
+    SentinelVerdict verdict = askSentinelsForPrimary(sentinels, "outpost", 1000ms);
+    REQUIRE(verdict.primary);
+    CHECK(verdict.primary->host == "10.0.0.1");
+    CHECK(verdict.primary->port == 6379);
+    CHECK(verdict.answered == 3);
+    CHECK(verdict.agreeing == 2);
+
+    // One of three names a primary, whichever answers first: no majority, no primary.
+    second.name("", 0);
+    third.name("", 0);
+    verdict = askSentinelsForPrimary(sentinels, "outpost", 1000ms);
+    CHECK_FALSE(verdict.primary);
+    CHECK(verdict.answered == 1);
+    // Three different answers: none.
+    second.name("10.0.0.3", 6379);
+    third.name("10.0.0.2", 6379);
+    verdict = askSentinelsForPrimary(sentinels, "outpost", 1000ms);
+    CHECK_FALSE(verdict.primary);
+    CHECK(verdict.answered == 3);
+    CHECK(verdict.agreeing == 1);
+    // A majority of those configured, not of those that answer: two down, one answering.
+    sentinels.push_back(
+        parseSentinelList("127.0.0.1:" + std::to_string(outpost::test::freeLoopbackPort()))
+            .front());
+    second.name("10.0.0.1", 6379);
+    third.name("10.0.0.1", 6379);
+    verdict = askSentinelsForPrimary(sentinels, "outpost", 1000ms);
+    REQUIRE(verdict.primary);  // 3 of 4
+    CHECK(verdict.primary->host == "10.0.0.1");
+}
+
+TEST_CASE(
+    "Sentinel: sentinels with a password, and the Redis password sent only where a "
+    "majority points",
+    "[deploy][sentinel]") {
+    RedisServerProcess redis;
+    if (!redis.available()) {
+        WARN("redis-server is not installed; Sentinel password test skipped");
         return;
     }
-    REQUIRE(primary.start());
-    REQUIRE(replica.start());
-    // No 5 s pause before the snapshot is sent (Redis's default waits for more replicas).
-    REQUIRE(run(primary.port(), {"CONFIG", "SET", "repl-diskless-sync-delay", "0"}));
-    REQUIRE(run(replica.port(), {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())}));
-    const auto deadline = std::chrono::steady_clock::now() + 20s;
-    bool synced = false;
-    while (!(synced = replicaSynced(primary.port(), replica.port())) &&
-           std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(20ms);
-    REQUIRE(synced);
-
-    RedisStoreOptions options;
-    options.url = primary.url();
+    REQUIRE(redis.start());
+    REQUIRE(run(redis.port(), {"CONFIG", "SET", "requirepass", "redis-secret"}));
+    // A host that one sentinel names (stale, or lying), and the URL's own host: either would
+    // learn the password from a client that trusted it.
+    FakeSentinel decoy("", 0);
+    FakeSentinel first("127.0.0.1", redis.port(), "sentinel-secret");
+    FakeSentinel second("127.0.0.1", redis.port(), "sentinel-secret");
+    FakeSentinel third("127.0.0.1", decoy.port(), "sentinel-secret");
+    SentinelOptions options;
+    options.sentinels =
+        parseSentinelList(first.address() + "," + second.address() + "," + third.address());
+    for (RedisEndpoint& sentinel : options.sentinels) sentinel.password = "sentinel-secret";
     options.timeout = 1000ms;
-    options.replication = {1, 750ms};  // generous: CI runs this beside other tests
-    RedisGameStore store(options);
+    RedisEndpoint base;
+    base.port = decoy.port();
+    base.password = "redis-secret";
+    {
+        RedisPrimary primary(base, options, {});
+        CHECK(primary.endpoint().port == redis.port());
+        std::string error;
+        CHECK(primary.connect(1000ms, &error));
+    }
+    for (const FakeSentinel* sentinel : {&first, &second, &third}) {
+        const auto commands = sentinel->commands();
+        REQUIRE_FALSE(commands.empty());
+        CHECK(commands.front() == std::vector<std::string>{"AUTH", "sentinel-secret"});
+        for (const auto& command : commands)
+            CHECK(std::find(command.begin(), command.end(), "redis-secret") == command.end());
+    }
+    CHECK(decoy.commands().empty());
 
-    GameRecord game = sampleGame("wait-1");
-    REQUIRE(store.create(game) == StoreStatus::Ok);
-    CHECK(store.failoverCounters().replicaAckFailures == 0);
-    CHECK(store.failoverCounters().unreplicatedWrites == 0);
-    // Acknowledged means the replica has it.
-    RedisReplyPtr copy = run(replica.port(), {"HGET", "outpost:game:wait-1", "version"});
-    REQUIRE(copy);
-    CHECK(std::string(copy->str, copy->len) == std::to_string(game.version));
+    // No majority (one names Redis, one the decoy, one nothing): the server connects nowhere, the
+    // URL's host included.
+    second.name("", 0);
+    RedisPrimary undecided(base, options, {});
+    CHECK(undecided.generation() == 0);
+    std::string error;
+    CHECK_FALSE(undecided.connect(1000ms, &error));
+    CHECK(error.find("majority") != std::string::npos);
+    CHECK(decoy.commands().empty());
+}
 
-    // The replica hangs (still connected, so still online for the primary): the write is made on
-    // the primary but answered Unavailable; the game's version tells the client it is there.
-    replica.pause();
-    GameRecord next = game;
-    next.version = game.version + 1;
-    next.moves.push_back("e2e4");
-    CHECK(store.update(next, game.version) == StoreStatus::Unavailable);
-    CHECK(store.failoverCounters().replicaAckFailures == 1);
-    REQUIRE(store.get("wait-1").game);
-    CHECK(store.get("wait-1").game->version == next.version);
-    replica.resume();
-
-    // The replica is gone: a primary with no replica online acknowledges on its own (it cannot
-    // be failed over from either), and says so in the counter.
-    replica.kill();
-    const auto gone = std::chrono::steady_clock::now() + 10s;
-    while (replicaOnline(primary.port()) && std::chrono::steady_clock::now() < gone)
-        std::this_thread::sleep_for(20ms);
-    GameRecord third = next;
-    third.version = next.version + 1;
-    third.moves.push_back("e7e5");
-    CHECK(store.update(third, next.version) == StoreStatus::Ok);
-    CHECK(store.failoverCounters().unreplicatedWrites == 1);
-    CHECK(store.failoverCounters().primaryChanges == 0);
+TEST_CASE("Sentinel: one sentinel's +switch-master is followed once a majority confirms it",
+          "[deploy][sentinel]") {
+    FakeSentinel first("10.0.0.1", 6379);
+    FakeSentinel second("10.0.0.1", 6379);
+    FakeSentinel third("10.0.0.1", 6379);
+    SentinelOptions options;
+    options.sentinels =
+        parseSentinelList(first.address() + "," + second.address() + "," + third.address());
+    options.timeout = 1000ms;
+    RedisPrimary primary(RedisEndpoint{}, options, {});
+    REQUIRE(primary.endpoint().host == "10.0.0.1");
+    // The watcher subscribes to the first sentinel.
+    REQUIRE(eventually(
+        [&] {
+            for (const auto& command : first.commands())
+                if (!command.empty() && command[0] == "SUBSCRIBE") return true;
+            return false;
+        },
+        5000ms));
+    first.name("10.0.0.9", 6379);
+    first.announce("outpost 10.0.0.1 6379 10.0.0.9 6379");
+    // Announced by one: not followed.
+    std::this_thread::sleep_for(600ms);
+    CHECK(primary.endpoint().host == "10.0.0.1");
+    CHECK(primary.changes() == 0);
+    // A second sentinel learns it: followed at once, not at the next periodic check.
+    second.name("10.0.0.9", 6379);
+    CHECK(eventually([&] { return primary.endpoint().host == "10.0.0.9"; }, 2000ms));
+    CHECK(primary.changes() == 1);
 }

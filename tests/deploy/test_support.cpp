@@ -1,5 +1,6 @@
 #include "test_support.h"
 
+#include <hiredis/hiredis.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -277,6 +278,22 @@ std::vector<server::GameEvent> EventCollector::waitFor(std::size_t count,
     std::unique_lock lock(mutex_);
     arrived_.wait_for(lock, timeout, [&] { return events_.size() >= count; });
     return events_;
+}
+
+server::RedisReplyPtr runRedis(int port, const std::vector<std::string>& args) {
+    server::RedisEndpoint endpoint;
+    endpoint.port = port;
+    server::RedisContextPtr context =
+        server::connectRedis(endpoint, std::chrono::milliseconds(1000), nullptr);
+    if (!context) return nullptr;
+    std::vector<const char*> argv;
+    std::vector<std::size_t> lengths;
+    for (const std::string& arg : args) {
+        argv.push_back(arg.data());
+        lengths.push_back(arg.size());
+    }
+    return server::RedisReplyPtr(static_cast<redisReply*>(redisCommandArgv(
+        context.get(), static_cast<int>(argv.size()), argv.data(), lengths.data())));
 }
 
 }  // namespace outpost::test

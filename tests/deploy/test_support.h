@@ -14,6 +14,7 @@
 #include "config.h"
 #include "store/game_record.h"
 #include "store/game_store.h"
+#include "store/redis_connection.h"
 
 namespace outpost::test {
 
@@ -92,6 +93,10 @@ class TcpProxy {
     int state_ = 0;
     std::thread thread_;
 };
+
+// One command to the Redis on loopback `port`, on a connection of its own; null when it cannot
+// be reached.
+server::RedisReplyPtr runRedis(int port, const std::vector<std::string>& args);
 
 // A game record with sensible defaults for store tests.
 server::GameRecord sampleGame(const std::string& id);

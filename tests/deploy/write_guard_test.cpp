@@ -1,0 +1,173 @@
+// Acknowledged means replicated (issue 34): a game write is Ok only once the configured number
+// of replicas has it, however many the primary has online; with fewer replicas in sync the
+// primary's write guard (min-replicas-to-write, set by the store) refuses it before anything is
+// written, and the store is not healthy (/readyz); a write that reached the primary but whose
+// acks did not come in time is Unconfirmed. The old cap survives only as the unreplicated mode.
+#include <hiredis/hiredis.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "store/redis_game_store.h"
+#include "test_support.h"
+
+using namespace outpost::server;
+using namespace std::chrono_literals;
+using outpost::test::eventually;
+using outpost::test::RedisServerProcess;
+using outpost::test::runRedis;
+using outpost::test::sampleGame;
+
+namespace {
+
+std::string text(const RedisReplyPtr& reply) {
+    return reply && (reply->type == REDIS_REPLY_STRING || reply->type == REDIS_REPLY_STATUS)
+               ? std::string(reply->str, reply->len)
+               : std::string();
+}
+
+long long integer(const RedisReplyPtr& reply) {
+    return reply && reply->type == REDIS_REPLY_INTEGER ? reply->integer : -1;
+}
+
+std::string config(int port, const std::string& name) {
+    RedisReplyPtr reply = runRedis(port, {"CONFIG", "GET", name});
+    if (!reply || reply->type != REDIS_REPLY_ARRAY || reply->elements != 2) return {};
+    return std::string(reply->element[1]->str, reply->element[1]->len);
+}
+
+bool infoHas(int port, const std::string& wanted) {
+    return text(runRedis(port, {"INFO", "replication"})).find(wanted) != std::string::npos;
+}
+
+// The replica streams from the primary and has acknowledged a write (not merely "online": a
+// diskless replica may still be loading the snapshot).
+bool replicaSynced(int primaryPort, int replicaPort) {
+    if (!infoHas(primaryPort, "state=online") || !infoHas(replicaPort, "master_link_status:up"))
+        return false;
+    RedisEndpoint endpoint;
+    endpoint.port = primaryPort;
+    RedisContextPtr context = connectRedis(endpoint, 2000ms, nullptr);
+    if (!context) return false;
+    RedisReplyPtr set(
+        static_cast<redisReply*>(redisCommand(context.get(), "SET outpost:test:probe 1")));
+    RedisReplyPtr wait(static_cast<redisReply*>(redisCommand(context.get(), "WAIT 1 1000")));
+    return set && wait && wait->type == REDIS_REPLY_INTEGER && wait->integer == 1;
+}
+
+RedisStoreOptions storeOn(const RedisServerProcess& primary, ReplicationPolicy policy) {
+    RedisStoreOptions options;
+    options.url = primary.url();
+    options.timeout = 1000ms;
+    options.replication = policy;
+    return options;
+}
+
+GameRecord nextVersion(const GameRecord& game, const std::string& move) {
+    GameRecord next = game;
+    next.version = game.version + 1;
+    next.moves.push_back(move);
+    return next;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Write guard: no replica in sync (none yet, or one in its first sync): the write is "
+    "refused unwritten and the store is not ready",
+    "[deploy][sentinel][replication]") {
+    RedisServerProcess primary;
+    RedisServerProcess replica;
+    if (!primary.available()) {
+        WARN("redis-server is not installed; write guard test skipped");
+        return;
+    }
+    REQUIRE(primary.start());
+    REQUIRE(replica.start());
+    RedisGameStore store(storeOn(primary, {1, 300ms, 10, false}));
+
+    // A primary without replicas. Before this change the write was acknowledged on its own.
+    CHECK(store.create(sampleGame("alone")) == StoreStatus::Unavailable);
+    CHECK(integer(runRedis(primary.port(), {"EXISTS", "outpost:game:alone"})) == 0);
+    CHECK(integer(runRedis(primary.port(), {"GET", "outpost:games:created"})) == -1);
+    CHECK(store.failoverCounters().guardRefusals >= 1);
+    CHECK(store.failoverCounters().unreplicatedWrites == 0);
+    CHECK_FALSE(store.healthy());
+    // The store set the guard on the primary (it was 0: Redis's default).
+    CHECK(config(primary.port(), "min-replicas-to-write") == "1");
+    CHECK(config(primary.port(), "min-replicas-max-lag") == "10");
+
+    // A replica in its first sync (the snapshot held back, as Redis's diskless delay does for
+    // 5 s by default): it does not count.
+    REQUIRE(runRedis(primary.port(), {"CONFIG", "SET", "repl-diskless-sync", "yes"}));
+    REQUIRE(runRedis(primary.port(), {"CONFIG", "SET", "repl-diskless-sync-delay", "60"}));
+    REQUIRE(runRedis(replica.port(), {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())}));
+    REQUIRE(eventually([&] { return infoHas(primary.port(), "slave0:"); }, 5000ms));
+    CHECK(store.create(sampleGame("syncing")) == StoreStatus::Unavailable);
+    CHECK(integer(runRedis(primary.port(), {"EXISTS", "outpost:game:syncing"})) == 0);
+    CHECK_FALSE(store.healthy());
+
+    // The sync goes through: writes are acknowledged, and the store is ready.
+    REQUIRE(runRedis(primary.port(), {"CONFIG", "SET", "repl-diskless-sync-delay", "0"}));
+    REQUIRE(eventually([&] { return replicaSynced(primary.port(), replica.port()); }, 20000ms));
+    CHECK(store.healthy());
+    CHECK(store.create(sampleGame("synced")) == StoreStatus::Ok);
+    CHECK(text(runRedis(replica.port(), {"HGET", "outpost:game:synced", "version"})) == "1");
+}
+
+TEST_CASE(
+    "Write guard: a write the replicas do not acknowledge in time is Unconfirmed, never "
+    "Ok; the unreplicated mode is asked by name",
+    "[deploy][sentinel][replication]") {
+    RedisServerProcess primary;
+    RedisServerProcess replica;
+    if (!primary.available()) {
+        WARN("redis-server is not installed; write guard test skipped");
+        return;
+    }
+    REQUIRE(primary.start());
+    REQUIRE(replica.start());
+    REQUIRE(runRedis(primary.port(), {"CONFIG", "SET", "repl-diskless-sync-delay", "0"}));
+    REQUIRE(runRedis(replica.port(), {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())}));
+    REQUIRE(eventually([&] { return replicaSynced(primary.port(), replica.port()); }, 20000ms));
+
+    // Generous: CI runs this beside other tests.
+    RedisGameStore store(storeOn(primary, {1, 750ms, 10, false}));
+    GameRecord game = sampleGame("wait-1");
+    REQUIRE(store.create(game) == StoreStatus::Ok);
+    CHECK(store.failoverCounters().replicaAckFailures == 0);
+    CHECK(text(runRedis(replica.port(), {"HGET", "outpost:game:wait-1", "version"})) ==
+          std::to_string(game.version));
+
+    // The replica hangs (connected, within its lag: in sync for the guard): the write is made on
+    // the primary but Unconfirmed; the game's version tells the client it is there.
+    replica.pause();
+    GameRecord next = nextVersion(game, "e2e4");
+    CHECK(store.update(next, game.version) == StoreStatus::Unconfirmed);
+    CHECK(store.failoverCounters().replicaAckFailures == 1);
+    REQUIRE(store.get("wait-1").game);
+    CHECK(store.get("wait-1").game->version == next.version);
+    replica.resume();
+    REQUIRE(eventually([&] { return replicaSynced(primary.port(), replica.port()); }, 20000ms));
+
+    // The replica is gone and the guard is off (a primary where CONFIG is not allowed and the
+    // deployment did not set it): the write is made, but the primary having no replica online no
+    // longer lowers the acks asked (the cap this replaced acknowledged it).
+    REQUIRE(runRedis(primary.port(), {"CONFIG", "SET", "min-replicas-to-write", "0"}));
+    replica.kill();
+    REQUIRE(eventually([&] { return !infoHas(primary.port(), "slave0:"); }, 10000ms));
+    GameRecord third = nextVersion(next, "e7e5");
+    CHECK(store.update(third, next.version) == StoreStatus::Unconfirmed);
+    CHECK(store.failoverCounters().replicaAckFailures == 2);
+    CHECK(store.failoverCounters().unreplicatedWrites == 0);
+    CHECK_FALSE(store.healthy());
+
+    // The unreplicated mode (--redis-allow-unreplicated-writes): acknowledged on the primary
+    // alone, and counted.
+    RedisGameStore unreplicated(storeOn(primary, {1, 750ms, 10, true}));
+    GameRecord fourth = nextVersion(third, "g1f3");
+    CHECK(unreplicated.update(fourth, third.version) == StoreStatus::Ok);
+    CHECK(unreplicated.failoverCounters().unreplicatedWrites == 1);
+    CHECK(unreplicated.healthy());
+}
