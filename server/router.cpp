@@ -7,11 +7,13 @@
 #include "errors/error_codes.h"
 #include "handlers/analysis_handler.h"
 #include "handlers/cached_analysis_handler.h"
+#include "handlers/chat_rematch_handlers.h"
 #include "handlers/engine_info_handler.h"
 #include "handlers/game_handlers.h"
 #include "handlers/game_list_handler.h"
 #include "handlers/offer_handlers.h"
 #include "handlers/review_handlers.h"
+#include "handlers/seek_handlers.h"
 #include "handlers/service_handlers.h"
 #include "handlers/static_handler.h"
 #include "http/cors.h"
@@ -203,6 +205,57 @@ void getGameReview(RouteCall& call) {
             });
 }
 
+// Chat between the players (games/chat.h) and rematch (games/rematch.h).
+void postChat(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, id = call.id, sink = call.sink](const Request& owned) {
+                handlePostChat(context, id, owned, sink);
+            });
+}
+
+void getChat(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, id = call.id, sink = call.sink](const Request& owned) {
+                handleGetChat(context, id, owned, sink);
+            });
+}
+
+template <bool yes>
+void rematch(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, id = call.id, client = call.client, sink = call.sink](
+                const Request& owned) { handleRematch(context, yes, id, owned, client, sink); });
+}
+
+// The lobby (lobby/seek_service.h).
+void createSeek(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, client = call.client, sink = call.sink](
+                const Request& owned) { handleCreateSeek(context, owned, client, sink); });
+}
+
+void listSeeks(RouteCall& call) {
+    offload(call.context, std::move(call.request), call.sink,
+            [&context = call.context, sink = call.sink](const Request& owned) {
+                handleListSeeks(context, owned, sink);
+            });
+}
+
+template <SeekAction action>
+void seekAction(RouteCall& call) {
+    offload(
+        call.context, std::move(call.request), call.sink,
+        [&context = call.context, id = call.id, client = call.client, sink = call.sink](
+            const Request& owned) { handleSeekAction(context, action, id, owned, client, sink); });
+}
+
+// GET reads a seek, DELETE cancels it.
+void seekItem(RouteCall& call) {
+    if (isGet(call.request)) return seekAction<SeekAction::Get>(call);
+    if (call.request.method() == http::verb::delete_) return seekAction<SeekAction::Cancel>(call);
+    methodNotAllowed(call.request, call.sink, "GET, DELETE");
+}
+
 constexpr auto kRoutes = std::to_array<Route>({
     {"/healthz", Match::ExactPath, health, nullptr},
     {"/readyz", Match::ExactPath, ready, nullptr},
@@ -237,6 +290,13 @@ constexpr auto kRoutes = std::to_array<Route>({
     {"/api/v1/games/{id}/resign", Match::Segments, nullptr, gameAction<GameAction::Resign>},
     {"/api/v1/games/{id}/pgn", Match::Segments, gameAction<GameAction::Pgn>, nullptr},
     {"/api/v1/games/{id}/stream", Match::Segments, gameAction<GameAction::Stream>, nullptr},
+    {"/api/v1/games/{id}/chat", Match::Segments, getChat, postChat},
+    {"/api/v1/games/{id}/rematch/yes", Match::Segments, nullptr, rematch<true>},
+    {"/api/v1/games/{id}/rematch/no", Match::Segments, nullptr, rematch<false>},
+    {"/api/v1/seeks", Match::Segments, listSeeks, createSeek},
+    {"/api/v1/seeks/{seekId}", Match::Segments, nullptr, nullptr, seekItem},
+    {"/api/v1/seeks/{seekId}/accept", Match::Segments, nullptr, seekAction<SeekAction::Accept>},
+    {"/api/v1/seeks/{seekId}/stream", Match::Segments, seekAction<SeekAction::Stream>, nullptr},
 });
 
 // Whether `segments` (the path's) fit `pattern` one for one; `id` gets the segment that met a

@@ -75,6 +75,7 @@ ServerContext::~ServerContext() {
 void ServerContext::quiesce() {
     if (bus) bus->onResync({});  // the bus may outlive this context
     clockSweep.stop();
+    seekKeeper.stop();
     presence.stop();
     flags.stop();
     if (pool) {

@@ -14,6 +14,8 @@
 #include "games/flag_watch.h"
 #include "games/presence.h"
 #include "games/replies_in_flight.h"
+#include "games/spectators.h"
+#include "lobby/seek_keeper.h"
 #include "openings/openings.h"
 #include "ops/client_quotas.h"
 #include "ops/logger.h"
@@ -93,6 +95,11 @@ struct ServerContext {
     // Watches the running clocks the store lists, whichever replica armed them (started by
     // Server::start(); declared after the flag watch it feeds).
     ClockSweep clockSweep;
+    // Spectators of each game served here (games/spectators.h).
+    SpectatorCounter spectators;
+    // Keeps alive the lobby seeks whose seeker's stream is open here (lobby/seek_keeper.h).
+    SeekKeeper seekKeeper{store, config.presenceHeartbeatMs,
+                          SeekTiming{config.playerGoneGraceMs, kSeekMaxAgeMs}};
 
     MetricGauges gauges();
 };

@@ -14,7 +14,8 @@ namespace {
 // The Game object's fields that are absent when the game has none; the gameState event carries
 // them as null instead.
 constexpr std::initializer_list<const char*> kOptionalLiveFields = {
-    "reason", "winner", "clock", "drawOffer", "takebackOffer", "presence", "gone", "opening"};
+    "reason",   "winner", "clock",   "drawOffer", "takebackOffer",
+    "presence", "gone",   "opening", "rematch"};
 
 }  // namespace
 
@@ -37,7 +38,14 @@ void addLiveFields(nlohmann::json& json, const GameRecord& game, const ChessStat
     if (!game.drawOffer.empty()) json["drawOffer"] = game.drawOffer;
     if (!game.takebackOffer.empty()) json["takebackOffer"] = game.takebackOffer;
     if (game.presence) addPresenceFields(json, *game.presence);
+    if (game.presence) json["spectators"] = game.presence->spectators;
     addOpening(json, game.initialFen, game.moves);
+    // Rematch (games/rematch.h): offered, then made.
+    if (!game.rematchGameId.empty()) {
+        json["rematch"] = {{"gameId", game.rematchGameId}};
+    } else if (!game.rematchOffer.empty()) {
+        json["rematch"] = {{"offeredBy", game.rematchOffer}};
+    }
 }
 
 nlohmann::json gameJson(const GameRecord& game, const ChessState& state, std::int64_t nowMs) {
@@ -61,6 +69,13 @@ nlohmann::json gameJson(const GameRecord& game, const ChessState& state, std::in
         {"id", game.id},    {"initialFen", game.initialFen}, {"moves", game.moves}, {"san", san},
         {"engine", engine}, {"version", game.version},
     };
+    // Each move's clock (the mover's remaining ms after it, increment included; -1 where not
+    // known), by ply like `moves`: games with a clock only.
+    if (game.clock) {
+        std::vector<std::int64_t> moveClocks = game.moveClocksMs;
+        moveClocks.resize(game.moves.size(), -1);
+        json["moveClocks"] = moveClocks;
+    }
     addLiveFields(json, game, state, nowMs);
     return json;
 }

@@ -1,6 +1,7 @@
 #include "games/game_service.h"
 
 #include <array>
+#include <random>
 #include <utility>
 
 #include "analysis/analysis.h"
@@ -154,7 +155,8 @@ bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std:
 
 std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& body,
                                                         const ClientInfo& client) {
-    if (auto error = rejectUnknownFields(body, {"fen", "moves", "engine", "clock"}, "the game")) {
+    if (auto error =
+            rejectUnknownFields(body, {"fen", "moves", "engine", "clock", "color"}, "the game")) {
         return *error;
     }
     std::string fen;
@@ -237,6 +239,24 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
         game.clock = ClockState{initial, increment, initial, initial, 0, false};
     }
 
+    // Between people, the creator's colour: white (the default), black, or random (a coin).
+    std::string color = "white";
+    if (body.contains("color") && !body.at("color").is_null()) {
+        if (!body.at("color").is_string())
+            return ApiError{ErrorStatus::bad_request, "bad_request", "'color' must be a string"};
+        color = body.at("color").get<std::string>();
+        if (color != "white" && color != "black" && color != "random") {
+            return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
+                            "'color' must be white, black or random"};
+        }
+        if (game.engine.side != "none") {
+            return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
+                            "'color' is for games between people; against the engine, "
+                            "'engine.side' decides"};
+        }
+    }
+    if (color == "random") color = (std::random_device{}() & 1U) != 0 ? "white" : "black";
+
     std::vector<std::string> uciMoves;
     auto loaded = loadPosition(fen, {}, uciMoves);
     if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
@@ -251,14 +271,15 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     game.id = newGameId();
     CreatedGame created;
     created.playerToken = newPlayerToken();
-    // The creator plays the side the engine does not; between people, White, and the invited
-    // player Black.
-    const bool creatorWhite = game.engine.side != "white";
+    // The creator plays the side the engine does not; between people, the colour it asked for,
+    // and the invited player the other.
+    const bool creatorWhite =
+        game.engine.side == "none" ? color == "white" : game.engine.side != "white";
     created.playerSide = sideName(creatorWhite);
     (creatorWhite ? game.whiteTokenHash : game.blackTokenHash) = tokenHash(created.playerToken);
     if (game.engine.side == "none") {
         created.inviteToken = newPlayerToken();
-        game.blackTokenHash = tokenHash(created.inviteToken);
+        (creatorWhite ? game.blackTokenHash : game.whiteTokenHash) = tokenHash(created.inviteToken);
     }
     game.moves = std::move(uciMoves);
     game.version = 1;
@@ -334,6 +355,7 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
         return corruptGame(id, "its moves do not replay");
     }
     game.presence = context_.presence.read(game);
+    if (game.presence) game.presence->spectators = context_.spectators.count(id);
     if (game.status != "ongoing") return game;
     if (game.clock && game.clock->running) {
         const std::uint64_t before = game.version;
@@ -400,6 +422,8 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
     if (!updated.presence) {
         withPresence = updated;
         withPresence->presence = context_.presence.read(updated);
+        if (withPresence->presence)
+            withPresence->presence->spectators = context_.spectators.count(updated.id);
     }
     const GameRecord& shown = withPresence ? *withPresence : updated;
     context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
@@ -782,6 +806,23 @@ std::variant<GameRecord, ApiError> GameService::resign(const std::string& id,
     game.updatedAtMs = nowEpochMs();
     if (auto error = store(game, before)) return *error;
     return game;
+}
+
+std::optional<ApiError> GameService::createPrepared(GameRecord& game, const ClientInfo& client) {
+    if (game.engine.side != "none") {
+        if (auto refused = admitNewGame()) return *refused;
+    }
+    const StoreStatus status = context_.store->create(game);
+    if (status != StoreStatus::Ok) return storeError(status, game.id);
+    context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
+    noteActivity(game);
+    const ChessState state = replay(game);
+    if (owesEngineReply(game, state)) {
+        watchDeadlines(game, state);
+        startEngine(game, std::nullopt, client, true, [](GameOutcome) {});
+    }
+    game.presence = context_.presence.read(game);
+    return std::nullopt;
 }
 
 }  // namespace outpost::server

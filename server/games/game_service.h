@@ -29,9 +29,9 @@ using GameOutcome = std::variant<GameReply, ApiError>;
 // A new game and its secrets, which exist only in this answer (the store keeps their hashes).
 struct CreatedGame {
     GameRecord game;
-    std::string playerToken;  // moves the creator's side (White when nobody plays the engine)
+    std::string playerToken;  // moves the creator's side (between people: the colour asked for)
     std::string playerSide;   // "white" | "black"
-    std::string inviteToken;  // people on both sides: moves Black, for the invited player
+    std::string inviteToken;  // people on both sides: moves the other side, for the invited player
 };
 using GameDone = std::function<void(GameOutcome)>;
 
@@ -97,6 +97,11 @@ class GameService {
     std::optional<ApiError> save(const GameRecord& updated, std::uint64_t expectedVersion) {
         return store(updated, expectedVersion);
     }
+
+    // A game made elsewhere (a lobby seek accepted, a rematch: lobby/, games/rematch.h): stores
+    // `game` as given (the caller sets its id and its tokens' hashes), then starts the engine
+    // when it moves first. Fills game.presence.
+    std::optional<ApiError> createPrepared(GameRecord& game, const ClientInfo& client);
 
   private:
     // What a token is asked to do. Against the engine the one token does everything; between

@@ -116,6 +116,8 @@ void streamGame(ServerContext& context, const std::string& gameId, const Request
     std::shared_ptr<GameEventBus> bus = context.bus;
     // A player's stream (its token as bearer) makes its side present while it is open.
     auto presence = context.presence.join(std::get<GameRecord>(loaded), bearerToken(request));
+    // Anyone else watches (games/spectators.h).
+    if (!presence) presence = context.spectators.join(gameId);
     sink->onEnd([bus, id = subscription, stream, lease = std::move(lease), presence] {
         bus->unsubscribe(id);
     });
@@ -150,9 +152,9 @@ void handleCreateGame(ServerContext& context, const Request& request, const Clie
     json["playerToken"] = result.playerToken;
     json["playerSide"] = result.playerSide;
     if (!result.inviteToken.empty()) {
-        // For the other player (an invite link carries it): it moves Black.
+        // For the other player (an invite link carries it): it moves the other colour.
         json["inviteToken"] = result.inviteToken;
-        json["inviteSide"] = "black";
+        json["inviteSide"] = result.playerSide == "white" ? "black" : "white";
     }
     Response response = jsonFor(request, http::status::created, json);
     response.set(http::field::location, "/api/v1/games/" + game.id);

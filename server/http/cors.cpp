@@ -79,7 +79,7 @@ Response preflightResponse(const Request& request, const std::vector<std::string
     response.keep_alive(request.keep_alive());
     applyCors(request, response, allowed);
     if (originAllowed(request[http::field::origin], allowed)) {
-        response.set(http::field::access_control_allow_methods, "GET, POST, OPTIONS");
+        response.set(http::field::access_control_allow_methods, "GET, POST, DELETE, OPTIONS");
         response.set(http::field::access_control_allow_headers,
                      "Authorization, Content-Type, Accept");
         response.set(http::field::access_control_max_age, std::to_string(kPreflightMaxAgeSeconds));

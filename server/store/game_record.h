@@ -48,6 +48,8 @@ struct GamePresence {
     std::int64_t blackGoneSinceMs = 0;
     std::int64_t whiteClaimableAtMs = 0;
     std::int64_t blackClaimableAtMs = 0;
+    // Spectators watching on the replica that read it (games/spectators.h).
+    int spectators = 0;
 
     friend bool operator==(const GamePresence&, const GamePresence&) = default;
 };
@@ -69,6 +71,10 @@ struct GameRecord {
     // games/offers.h): "white" | "black" | empty. A move clears both; so does the game's end.
     std::string drawOffer;
     std::string takebackOffer;
+    // Rematch (games/rematch.h), once the game is over: the side offering one, then the new
+    // game's id once it is made. Empty when none.
+    std::string rematchOffer;
+    std::string rematchGameId;
     EngineSettings engine;
     std::optional<ClockState> clock;
     // With a clock: the mover's remaining milliseconds after each move (increment included),

@@ -55,6 +55,8 @@ nlohmann::json toStoredJson(const GameRecord& game) {
                          {"running", c.running}};
     }
     if (!game.moveClocksMs.empty()) json["moveClocksMs"] = game.moveClocksMs;
+    if (!game.rematchOffer.empty()) json["rematchOffer"] = game.rematchOffer;
+    if (!game.rematchGameId.empty()) json["rematchGameId"] = game.rematchGameId;
     return json;
 }
 
@@ -71,6 +73,8 @@ GameRecord gameRecordFromStoredJson(const nlohmann::json& json) {
     game.winner = json.value("winner", "");
     game.drawOffer = json.value("drawOffer", "");
     game.takebackOffer = json.value("takebackOffer", "");
+    game.rematchOffer = json.value("rematchOffer", "");
+    game.rematchGameId = json.value("rematchGameId", "");
     const auto& engine = json.at("engine");
     game.engine.side = engine.at("side").get<std::string>();
     if (engine.contains("level")) game.engine.level = engine.at("level").get<int>();

@@ -82,6 +82,34 @@ struct PresenceReadResult {
 // time, so a game nobody follows any more leaves nothing behind.
 inline constexpr std::chrono::hours kPresenceKeep{24};
 
+// A lobby seek (lobby/seek.h) as the store keeps it: a small versioned document, opaque JSON to
+// the store, replaced by compare-and-set like a game. `open` seeks are listed (openSeeks); the
+// store may drop a seek after expiresAtMs (epoch ms). Reads fill id, version and doc only.
+struct SeekDoc {
+    std::string id;
+    std::uint64_t version = 1;
+    bool open = true;
+    std::int64_t createdAtMs = 0;  // the list's order
+    std::int64_t expiresAtMs = 0;
+    std::string doc;
+};
+
+struct SeekReadResult {
+    StoreStatus status = StoreStatus::NotFound;
+    std::optional<SeekDoc> seek;  // set when status is Ok
+};
+
+struct SeekListResult {
+    StoreStatus status = StoreStatus::Ok;  // Ok, or Unavailable
+    std::vector<SeekDoc> seeks;            // open and not past their expiry, oldest first
+};
+
+// A game's chat lines (games/chat.h), oldest first: opaque JSON texts to the store.
+struct ChatReadResult {
+    StoreStatus status = StoreStatus::Ok;  // Ok (no line is no error), or Unavailable
+    std::vector<std::string> lines;
+};
+
 struct StoreManyResult {
     StoreStatus status = StoreStatus::Ok;  // Ok, or Unavailable when the backend failed
     std::vector<GameRecord> games;         // the games found, in the order their ids were asked
@@ -150,6 +178,33 @@ class GameStore {
         return StoreStatus::Unavailable;
     }
     virtual PresenceReadResult getPresence(std::string_view /*gameId*/) {
+        return {StoreStatus::Unavailable, {}};
+    }
+
+    // Lobby seeks (lobby/seek_service.h). createSeek: AlreadyExists when the id is taken;
+    // updateSeek: compare-and-set as update() (`seek.version` is expectedVersion + 1), NotFound
+    // once the seek is gone; openSeeks: the open seeks not past their expiry at nowMs, oldest
+    // first, at most `limit` (an index of open seeks, never a scan of all). The defaults keep
+    // nothing (Unavailable).
+    virtual StoreStatus createSeek(const SeekDoc& /*seek*/) { return StoreStatus::Unavailable; }
+    virtual SeekReadResult getSeek(std::string_view /*id*/) {
+        return {StoreStatus::Unavailable, std::nullopt};
+    }
+    virtual StoreStatus updateSeek(const SeekDoc& /*seek*/, std::uint64_t /*expectedVersion*/) {
+        return StoreStatus::Unavailable;
+    }
+    virtual SeekListResult openSeeks(std::int64_t /*nowMs*/, std::size_t /*limit*/) {
+        return {StoreStatus::Unavailable, {}};
+    }
+
+    // A game's chat (games/chat.h): appends one line and keeps the last `keep`; reads them,
+    // oldest first. Lines are kept apart from the game (a line never changes its version). The
+    // defaults keep nothing (Unavailable).
+    virtual StoreStatus appendChat(std::string_view /*gameId*/, const std::string& /*line*/,
+                                   std::size_t /*keep*/) {
+        return StoreStatus::Unavailable;
+    }
+    virtual ChatReadResult chatLines(std::string_view /*gameId*/) {
         return {StoreStatus::Unavailable, {}};
     }
 

@@ -26,6 +26,14 @@ class MemoryGameStore final : public GameStore {
     StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
     StoreStatus putPresence(std::string_view gameId, const PresenceEntry& entry) override;
     PresenceReadResult getPresence(std::string_view gameId) override;
+    // Lobby seeks and chat lines (store/memory_lobby_store.cpp); the list is a scan.
+    StoreStatus createSeek(const SeekDoc& seek) override;
+    SeekReadResult getSeek(std::string_view id) override;
+    StoreStatus updateSeek(const SeekDoc& seek, std::uint64_t expectedVersion) override;
+    SeekListResult openSeeks(std::int64_t nowMs, std::size_t limit) override;
+    StoreStatus appendChat(std::string_view gameId, const std::string& line,
+                           std::size_t keep) override;
+    ChatReadResult chatLines(std::string_view gameId) override;
 
   private:
     PresenceTable presence_;
@@ -33,6 +41,9 @@ class MemoryGameStore final : public GameStore {
     std::unordered_map<std::string, GameRecord> games_;
     std::unordered_map<std::string, std::string> gameReviews_;    // by game id
     std::unordered_map<std::string, std::string> pastedReviews_;  // by review id
+    std::mutex lobbyMutex_;
+    std::unordered_map<std::string, SeekDoc> seeks_;                   // by seek id
+    std::unordered_map<std::string, std::vector<std::string>> chats_;  // by game id
 };
 
 // Handlers are called on the publishing thread, outside the bus's lock (so a handler may

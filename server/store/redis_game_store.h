@@ -9,6 +9,10 @@
 //   <prefix>presence:<id>  hash {replica: "white,black,whiteSeenAtMs,blackSeenAtMs"}: each
 //                          replica's presence entry for the game (games/presence.h), expiring
 //                          kPresenceKeep after its last write
+//   <prefix>seek:<id>      hash {version, doc}: a lobby seek, expiring at its expiresAtMs
+//   <prefix>seeks          sorted set: the ids of the open seeks, by creation time
+//   <prefix>chat:<id>      list: a game's chat lines, the last ones kept, expiring like an
+//                          unfinished game (store/redis_lobby_store.cpp)
 //   <prefix>clocks         sorted set: the ids of the games whose clock runs, by flag-fall
 //                          deadline (epoch ms), kept by the same scripts that write the games
 // Every write is one Lua script, so Redis applies it atomically: update() compares the stored
@@ -78,6 +82,14 @@ class RedisGameStore final : public GameStore {
     // One round trip each: a script (HSET and EXPIRE), and HGETALL.
     StoreStatus putPresence(std::string_view gameId, const PresenceEntry& entry) override;
     PresenceReadResult getPresence(std::string_view gameId) override;
+    // Lobby seeks and chat lines (store/redis_lobby_store.cpp): one script each.
+    StoreStatus createSeek(const SeekDoc& seek) override;
+    SeekReadResult getSeek(std::string_view id) override;
+    StoreStatus updateSeek(const SeekDoc& seek, std::uint64_t expectedVersion) override;
+    SeekListResult openSeeks(std::int64_t nowMs, std::size_t limit) override;
+    StoreStatus appendChat(std::string_view gameId, const std::string& line,
+                           std::size_t keep) override;
+    ChatReadResult chatLines(std::string_view gameId) override;
 
   private:
     std::string gameKey(std::string_view id) const;

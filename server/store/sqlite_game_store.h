@@ -71,6 +71,16 @@ class SqliteGameStore final : public GameStore {
         return presence_.get(gameId);
     }
 
+    // Lobby seeks and chat lines (store/sqlite_lobby_store.cpp), in tables of their own (seeks,
+    // chat_lines) made at their first use; a chat keeps the last lines of each game.
+    StoreStatus createSeek(const SeekDoc& seek) override;
+    SeekReadResult getSeek(std::string_view id) override;
+    StoreStatus updateSeek(const SeekDoc& seek, std::uint64_t expectedVersion) override;
+    SeekListResult openSeeks(std::int64_t nowMs, std::size_t limit) override;
+    StoreStatus appendChat(std::string_view gameId, const std::string& line,
+                           std::size_t keep) override;
+    ChatReadResult chatLines(std::string_view gameId) override;
+
     // Deletes finished games older than the retention, and unfinished ones older than theirs;
     // returns how many. Runs at open, and with
     // the first write after each pruneInterval, so a server that runs for months stays pruned.
@@ -123,6 +133,9 @@ class SqliteGameStore final : public GameStore {
     bool writesFailing_ = false;
     bool readsFailing_ = false;
     PresenceTable presence_;
+    // Makes the lobby's tables once (store/sqlite_lobby_store.cpp). The caller holds mutex_.
+    bool lobbyTablesLocked();
+    bool lobbyTables_ = false;
 };
 
 }  // namespace outpost::server

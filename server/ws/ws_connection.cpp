@@ -306,6 +306,8 @@ void WsConnection::subscribe(const nlohmann::json& message) {
     if (message.contains("token") && message.at("token").is_string())
         presence = context_.presence.join(std::get<GameRecord>(loaded),
                                           message.at("token").get<std::string>());
+    // Anyone else watches (games/spectators.h).
+    if (!presence) presence = context_.spectators.join(gameId);
     bool keep = false;
     {
         std::lock_guard lock(mutex_);

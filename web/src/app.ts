@@ -11,6 +11,8 @@ import { mergeGameState, mergePresence, readGameEvent } from './game/gameEvents'
 import { kept } from './game/keptTokens';
 import { ServerClock } from './game/serverClock';
 import { Analysis } from './analysis';
+import { isLocalGame, LocalBoard } from './analysis/localBoard';
+import { VariationTree } from './analysis/variationTree';
 import { Board, type BoardState } from './board/board';
 import { INITIAL_FEN, legalMovesAt, numberedLine, viewAt, type StartPosition } from './chess/position';
 import { EvalGraph } from './review/evalGraph';
@@ -26,6 +28,7 @@ import { setupNewGameDialog, type NewGameChoice } from './ui/newGameDialog';
 import { PeoplePanel } from './ui/peoplePanel';
 import { rememberGame, renderRecentGames, updateRecentGame } from './ui/recentGames';
 import { adoptServerTechniques } from './ui/techniques';
+import { PlayExtras } from './play/playExtras';
 
 type Side = 'white' | 'black';
 /** Against the engine; between people (one side each, or watching); an analysis board. */
@@ -67,6 +70,10 @@ export class App {
   private moveInFlight = false;
   private subscribedTo: string | null = null;
   private readonly analysis: Analysis;
+  /** Lobby, chat, sounds, rematch, move confirmation, spectators (play/playExtras.ts). */
+  private readonly extras = new PlayExtras();
+  /** The analysis board: kept in the page, its lines a tree (analysis/localBoard.ts). */
+  private readonly localBoard = new LocalBoard();
   private resignArmedUntil = 0;
   /** The next board update jumps instead of animating (a new game was loaded). */
   private jumpBoard = false;
@@ -228,6 +235,26 @@ export class App {
 
   /** An analysis board (a game without engine) from a position; resolves to an error or null. */
   private async startAnalysisFrom(fen: string, moves: string[], analyse = true): Promise<string | null> {
+    // Kept in the page: no stored game, however many lines are tried (analysis/localBoard.ts).
+    const game = this.localBoard.start(fen, moves);
+    if (!game) return 'That position cannot be set up';
+    if (analyse) this.analysis.want();
+    else this.analysis.pause();
+    // Both "tokens" of a local board are the page's own: it moves both sides (mode() "analysis").
+    this.token = 'local';
+    this.inviteToken = 'local';
+    this.peopleSide = null;
+    if (location.search) history.pushState(null, '', location.pathname);
+    this.setGame(game, this.board.orientation(), 'created');
+    return null;
+  }
+
+  /**
+   * A stored analysis board (a game without engine): a pasted PGN's, so its review is named in
+   * the URL and found again after a reload. A line tried from an earlier position of it turns it
+   * into a board kept in the page (branchAnalysis): never a stored game per branch.
+   */
+  private async storedAnalysisFrom(fen: string, moves: string[], analyse = true): Promise<string | null> {
     try {
       const game = await api.createGame({ fen, moves, engine: { side: 'none' } });
       if (analyse) this.analysis.want();
@@ -239,21 +266,26 @@ export class App {
     }
   }
 
-  /** A move from an earlier position of an analysis board: a new board with that line. */
+  /** A move from an earlier position of an analysis board: a variation in the page's tree. */
   private async branchAnalysis(uci: string): Promise<void> {
     const game = this.game;
     if (!game) return;
-    try {
-      const branched = await api.createGame({
-        fen: game.initialFen,
-        moves: [...game.moves.slice(0, this.viewPly), uci],
-        engine: { side: 'none' },
-      });
-      this.adoptNewGame(branched, this.board.orientation(), true);
-    } catch (err) {
-      toast(`Move refused: ${(err as Error).message}`, 'error');
-      this.renderBoard();
+    if (!isLocalGame(game.id)) {
+      // A stored board (a pasted PGN's): its line becomes the main line of a board in the page.
+      this.localBoard.start(game.initialFen, game.moves);
+      this.token = 'local';
+      this.inviteToken = 'local';
+      this.peopleSide = null;
+      history.pushState(null, '', location.pathname);
     }
+    // A variation in the page's tree: no stored game.
+    const branched = this.localBoard.play(game.moves.slice(0, this.viewPly), uci);
+    if (!branched) {
+      toast('Illegal move', 'error');
+      this.renderBoard();
+      return;
+    }
+    this.setGame(branched, undefined, 'branch');
   }
 
   /**
@@ -419,12 +451,26 @@ export class App {
       else this.renderBoard();
       return;
     }
+    if (!(await this.extras.confirm.confirm(uci))) {
+      this.renderBoard();
+      return;
+    }
     await this.sendMove(uci);
   }
 
   private async sendMove(move: string): Promise<boolean> {
     const game = this.game;
     if (!game || !this.token) return false;
+    if (isLocalGame(game.id)) {
+      const next = this.localBoard.play(game.moves, move);
+      if (!next) {
+        toast(`Move refused: ${move} is not legal here`, 'error');
+        this.renderBoard();
+        return false;
+      }
+      this.applyGame(next);
+      return true;
+    }
     this.moveInFlight = true;
     // The last engine info stays on screen until the engine's next search reports.
     if (game.engine.side !== 'none') this.engineThinking = true;
@@ -461,7 +507,7 @@ export class App {
   }
 
   private async refresh(): Promise<void> {
-    if (!this.game) return;
+    if (!this.game || isLocalGame(this.game.id)) return;
     try {
       this.applyGame(await api.getGame(this.game.id));
     } catch {
@@ -472,7 +518,8 @@ export class App {
   // ---- Socket ---------------------------------------------------------------------------------
 
   private subscribe(): void {
-    const id = this.game?.id ?? null;
+    const local = isLocalGame(this.game?.id);
+    const id = local ? null : (this.game?.id ?? null);
     if (id && this.subscribedTo === id) return;
     if (this.subscribedTo && this.subscribedTo !== id) {
       this.socket.send({ type: 'unsubscribe', gameId: this.subscribedTo });
@@ -507,6 +554,7 @@ export class App {
     // A stop that raced with the end of its search: nothing to tell.
     if (message.type === 'error' && message.code === 'not_found' && message.id) return;
     if (this.analysis.handle(message)) return;
+    if (this.extras.handle(message)) return;
     const event = readGameEvent(message);
     if (event.kind === 'full') {
       this.applyGame(event.game);
@@ -578,6 +626,13 @@ export class App {
     if (new URLSearchParams(location.search).has('review')) history.replaceState(null, '', this.gameUrl(game.id, null));
     this.gameOverDismissed = game.id;
     this.renderStatus();
+    if (isLocalGame(game.id)) {
+      // The line on screen, as PGN: the analysis board is not stored.
+      const line = new VariationTree(game.initialFen);
+      line.add(game.moves);
+      await this.review.start({ pgn: line.pgn() });
+      return;
+    }
     await this.review.start({ gameId: game.id });
   }
 
@@ -596,7 +651,7 @@ export class App {
 
   /** A pasted PGN: an analysis board with its moves (no live analysis), reviewed as PGN. */
   private async reviewPgn(pgn: string, start: StartPosition): Promise<string | null> {
-    const failure = await this.startAnalysisFrom(start.fen ?? INITIAL_FEN, start.moves ?? [], false);
+    const failure = await this.storedAnalysisFrom(start.fen ?? INITIAL_FEN, start.moves ?? [], false);
     if (failure) return failure;
     await this.reviewPgnText(pgn);
     return null;
@@ -606,7 +661,7 @@ export class App {
     const gameId = this.game?.id;
     const review = await this.review.start({ pgn });
     // The review is named in the URL, so a reload finds it again.
-    if (review && gameId && this.game?.id === gameId) history.replaceState(null, '', this.gameUrl(gameId, review));
+    if (review && gameId && !isLocalGame(gameId) && this.game?.id === gameId) history.replaceState(null, '', this.gameUrl(gameId, review));
   }
 
   /** How many leading moves of the game on screen the review covers. */
@@ -777,6 +832,11 @@ export class App {
       await this.answerOffer('takeback', true);
       return;
     }
+    if (isLocalGame(game.id)) {
+      const back = this.localBoard.show(game.moves.slice(0, -1));
+      if (back) this.applyGame(back);
+      return;
+    }
     try {
       // A takeback is the side that moved last's.
       const updated = await api.takeback(game.id, this.tokenFor(opposite(game.turn)) ?? this.token);
@@ -883,6 +943,8 @@ export class App {
 
   private async fetchPgn(): Promise<string | null> {
     if (!this.game) return null;
+    // The analysis board's PGN holds every line tried, as variations.
+    if (isLocalGame(this.game.id)) return this.localBoard.pgn();
     try {
       // A game with its own finished review: the PGN carries it ([%eval], NAGs, better moves).
       const review = this.review.review;
@@ -924,6 +986,13 @@ export class App {
     this.analysis.render();
     this.analysis.renderTechniques();
     this.renderActions();
+    const side = this.humanSide();
+    this.extras.onGame(this.game, {
+      token: this.token,
+      side: side === 'both' ? null : side,
+      people: this.mode() === 'people',
+      analysis: this.isAnalysisBoard(),
+    });
   }
 
   private boardState(): BoardState {

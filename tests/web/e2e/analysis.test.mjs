@@ -1,5 +1,6 @@
 // Analysis mode: two live lines over the WebSocket, the stop button, and free moves for both sides.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import { clickMove, viewPly, moveListSan, openBrowser, shot, waitForMoves } from './helpers.mjs';
 
@@ -64,13 +65,13 @@ test('analysis shows two lines and stops on request', async () => {
   await page.click('#analysis-lines .line[data-multipv="1"] button');
   await waitForMoves(page, 3);
 
-  // Back to the first move and a different reply: a new analysis board with that line.
-  const firstId = await page.evaluate(() => new URLSearchParams(location.search).get('game'));
+  // Back to the first move and a different reply: a variation of the board kept in the page
+  // (no stored game: the address names none).
   await viewPly(page, 1);
   await clickMove(page, 'd7', 'd5');
-  await page.waitForFunction((id) => new URLSearchParams(location.search).get('game') !== id, firstId);
   await waitForMoves(page, 2);
   assert.deepEqual(await moveListSan(page), ['e4', 'd5']);
+  assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('game')), null);
   assert.deepEqual(errors, []);
 });
 
@@ -108,5 +109,53 @@ test('clicks land on the right squares after the board moved on the page', async
   assert.deepEqual(await moveListSan(page), ['e4']);
   await page.evaluate(() => document.getElementById('test-spacer').remove());
   await page.click('#btn-stop');
+  assert.deepEqual(errors, []);
+});
+
+test('forty alternatives on the analysis board: no stored game, no 429, all in the PGN', async () => {
+  const { page, errors } = browser;
+  await openAnalysisBoard(page);
+  await page.click('#btn-stop');
+  const created = [];
+  const refused = [];
+  const onRequest = (request) => {
+    if (request.method() === 'POST' && /\/api\/v1\/games\/?$/.test(new URL(request.url()).pathname)) created.push(request.url());
+  };
+  const onResponse = (response) => {
+    if (response.status() === 429) refused.push(response.url());
+  };
+  page.on('request', onRequest);
+  page.on('response', onResponse);
+  const started = Date.now();
+  await clickMove(page, 'e2', 'e4');
+  await waitForMoves(page, 1);
+  await clickMove(page, 'e7', 'e5');
+  await waitForMoves(page, 2);
+  // White's alternatives on move 2, then Black's on move 1: 40 lines tried.
+  const white = ['a2a3', 'a2a4', 'b2b3', 'b2b4', 'c2c3', 'c2c4', 'd2d3', 'd2d4', 'f2f3', 'f2f4', 'g2g3', 'g2g4',
+    'h2h3', 'h2h4', 'b1a3', 'b1c3', 'g1e2', 'g1h3', 'g1f3', 'f1c4', 'f1b5'];
+  const black = ['a7a6', 'a7a5', 'b7b6', 'b7b5', 'c7c6', 'c7c5', 'd7d6', 'd7d5', 'f7f6', 'f7f5', 'g7g6', 'g7g5',
+    'h7h6', 'h7h5', 'b8a6', 'b8c6', 'g8f6', 'g8h6', 'e7e6'];
+  for (const [ply, moves] of [[2, white], [1, black]]) {
+    for (const uci of moves) {
+      await viewPly(page, ply);
+      await clickMove(page, uci.slice(0, 2), uci.slice(2, 4));
+      await waitForMoves(page, ply + 1);
+    }
+  }
+  assert.ok(Date.now() - started < 60000, 'forty alternatives within a minute');
+  assert.deepEqual(created, [], 'no game was stored');
+  assert.deepEqual(refused, [], 'nothing was refused');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#btn-download-pgn')]);
+  const pgn = fs.readFileSync(await download.path(), 'utf8');
+  // Every line tried is in it: the main line, and each alternative as a variation.
+  assert.match(pgn, /^1\. e4 e5 \(1\.\.\. a6\) \(1\.\.\. a5\)/m);
+  assert.match(pgn, /2\. a3 \(2\. a4\) \(2\. b3\)/);
+  const variations = pgn.match(/\(/g) ?? [];
+  assert.equal(variations.length, white.length - 1 + black.length);
+  for (const san of ['2. Nf3', '2. Bb5', '1... Nf6', '1... e6', '1... h5']) assert.ok(pgn.includes(san), `${san} in the PGN`);
+  page.off('request', onRequest);
+  page.off('response', onResponse);
+  await shot(page, 'analysis-5-forty-lines');
   assert.deepEqual(errors, []);
 });

@@ -107,6 +107,19 @@ export interface Game {
   /** Games between people: the other side's token (for an invited player; an analysis board keeps both). */
   inviteToken?: string;
   inviteSide?: Color;
+  /** Once the game is over: the side offering a rematch, then the rematch's id (docs/play.md). */
+  rematch?: Rematch;
+  /** Games with a clock: each move's clock reading (the mover's ms left after it; -1 unknown). */
+  moveClocks?: number[];
+  /** How many spectators watch the game, where the server counts them. */
+  spectators?: number;
+}
+
+export interface Rematch {
+  offeredBy?: Color;
+  gameId?: string;
+  /** In the answer that made the rematch: the new game. */
+  game?: Game;
 }
 
 /**
@@ -134,6 +147,8 @@ export interface GameState {
   engineThinking?: boolean;
   opening?: Opening | null;
   check?: boolean;
+  rematch?: Rematch | null;
+  spectators?: number | null;
 }
 
 /** What GET /api/v1/games?ids=… tells of a game (a "recent games" list). */

@@ -85,6 +85,8 @@ export function mergeGameState(game: Game, state: GameState): Game | null {
     gone: 'gone' in state || 'presence' in state ? orUndefined(state.gone) : game.gone,
     engineThinking: state.engineThinking,
     opening: 'opening' in state ? orUndefined(state.opening) : game.opening,
+    rematch: 'rematch' in state ? orUndefined(state.rematch) : game.rematch,
+    spectators: 'spectators' in state ? orUndefined(state.spectators) : game.spectators,
     // The engine's last move details belong to the full game it came with.
     engineMove: undefined,
   };

@@ -1,0 +1,65 @@
+#include "handlers/chat_rematch_handlers.h"
+
+#include "games/chat.h"
+#include "games/game_json.h"
+#include "games/rematch.h"
+#include "http/api_error_response.h"
+#include "http/json_response.h"
+
+namespace outpost::server {
+
+namespace {
+
+// "Authorization: Bearer <token>"; nullopt when absent or not a bearer token.
+std::optional<std::string> bearer(const Request& request) {
+    const auto header = request[http::field::authorization];
+    constexpr std::string_view kBearer = "Bearer ";
+    std::string_view value(header.data(), header.size());
+    if (value.size() <= kBearer.size() || value.substr(0, kBearer.size()) != kBearer)
+        return std::nullopt;
+    return std::string(value.substr(kBearer.size()));
+}
+
+}  // namespace
+
+void handlePostChat(ServerContext& context, const std::string& gameId, const Request& request,
+                    const std::shared_ptr<ResponseSink>& sink) {
+    auto body = parseJsonObject(request.body());
+    if (auto* error = std::get_if<ApiError>(&body)) return sink->respond(errorFor(request, *error));
+    auto posted =
+        ChatService(context).post(gameId, bearer(request), std::get<nlohmann::json>(body));
+    if (auto* error = std::get_if<ApiError>(&posted))
+        return sink->respond(errorFor(request, *error));
+    sink->respond(jsonFor(request, http::status::created, std::get<nlohmann::json>(posted)));
+}
+
+void handleGetChat(ServerContext& context, const std::string& gameId, const Request& request,
+                   const std::shared_ptr<ResponseSink>& sink) {
+    auto lines = ChatService(context).lines(gameId);
+    if (auto* error = std::get_if<ApiError>(&lines))
+        return sink->respond(errorFor(request, *error));
+    sink->respond(jsonFor(request, http::status::ok, std::get<nlohmann::json>(lines)));
+}
+
+void handleRematch(ServerContext& context, bool yes, const std::string& gameId,
+                   const Request& request, const ClientInfo& client,
+                   const std::shared_ptr<ResponseSink>& sink) {
+    auto body = parseJsonObject(request.body());
+    if (auto* error = std::get_if<ApiError>(&body)) return sink->respond(errorFor(request, *error));
+    if (auto error = rejectUnknownFields(std::get<nlohmann::json>(body), {}, "the request"))
+        return sink->respond(errorFor(request, *error));
+    auto outcome = RematchService(context).answer(gameId, bearer(request), yes, client);
+    if (auto* error = std::get_if<ApiError>(&outcome))
+        return sink->respond(errorFor(request, *error));
+    const RematchReply& reply = std::get<RematchReply>(outcome);
+    nlohmann::json json = gameJson(reply.game);
+    if (reply.created) {
+        // The answer that made the rematch (or finds it made) holds the new game; the caller's
+        // token plays `playerSide` in it.
+        nlohmann::json created = gameJson(*reply.created);
+        json["rematch"] = {{"gameId", reply.created->id}, {"game", created}};
+    }
+    sink->respond(jsonFor(request, http::status::ok, json));
+}
+
+}  // namespace outpost::server

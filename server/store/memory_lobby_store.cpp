@@ -1,0 +1,59 @@
+// MemoryGameStore's lobby seeks and chat lines (store/game_store.h).
+#include <algorithm>
+
+#include "store/memory_game_store.h"
+
+namespace outpost::server {
+
+StoreStatus MemoryGameStore::createSeek(const SeekDoc& seek) {
+    std::lock_guard lock(lobbyMutex_);
+    return seeks_.try_emplace(seek.id, seek).second ? StoreStatus::Ok : StoreStatus::AlreadyExists;
+}
+
+SeekReadResult MemoryGameStore::getSeek(std::string_view id) {
+    std::lock_guard lock(lobbyMutex_);
+    auto it = seeks_.find(std::string(id));
+    if (it == seeks_.end()) return {StoreStatus::NotFound, std::nullopt};
+    return {StoreStatus::Ok, it->second};
+}
+
+StoreStatus MemoryGameStore::updateSeek(const SeekDoc& seek, std::uint64_t expectedVersion) {
+    std::lock_guard lock(lobbyMutex_);
+    auto it = seeks_.find(seek.id);
+    if (it == seeks_.end()) return StoreStatus::NotFound;
+    if (it->second.version != expectedVersion) return StoreStatus::VersionConflict;
+    it->second = seek;
+    return StoreStatus::Ok;
+}
+
+SeekListResult MemoryGameStore::openSeeks(std::int64_t nowMs, std::size_t limit) {
+    SeekListResult result;
+    std::lock_guard lock(lobbyMutex_);
+    std::erase_if(seeks_, [&](const auto& entry) { return entry.second.expiresAtMs < nowMs; });
+    for (const auto& [id, seek] : seeks_)
+        if (seek.open) result.seeks.push_back(seek);
+    std::sort(result.seeks.begin(), result.seeks.end(),
+              [](const SeekDoc& a, const SeekDoc& b) { return a.createdAtMs < b.createdAtMs; });
+    if (result.seeks.size() > limit) result.seeks.resize(limit);
+    return result;
+}
+
+StoreStatus MemoryGameStore::appendChat(std::string_view gameId, const std::string& line,
+                                        std::size_t keep) {
+    std::lock_guard lock(lobbyMutex_);
+    std::vector<std::string>& lines = chats_[std::string(gameId)];
+    lines.push_back(line);
+    if (lines.size() > keep)
+        lines.erase(lines.begin(),
+                    lines.begin() + static_cast<std::ptrdiff_t>(lines.size() - keep));
+    return StoreStatus::Ok;
+}
+
+ChatReadResult MemoryGameStore::chatLines(std::string_view gameId) {
+    std::lock_guard lock(lobbyMutex_);
+    auto it = chats_.find(std::string(gameId));
+    if (it == chats_.end()) return {};
+    return {StoreStatus::Ok, it->second};
+}
+
+}  // namespace outpost::server

@@ -1,0 +1,174 @@
+// RedisGameStore's lobby seeks and chat lines (store/game_store.h; the layout is in
+// store/redis_game_store.h). Each write is one script, so Redis applies it atomically: a seek's
+// compare-and-set is what makes two acceptors on two replicas race correctly.
+#include <hiredis/hiredis.h>
+
+#include "store/redis_game_store.h"
+
+namespace outpost::server {
+
+namespace {
+
+// KEYS[1] seek key, KEYS[2] open seeks; ARGV[1] version, ARGV[2] doc, ARGV[3] expiry (epoch ms),
+// ARGV[4] open (1/0), ARGV[5] creation time, ARGV[6] seek id.
+// 1: created (or this very create was already applied), 0: the id is taken.
+constexpr const char* kCreateSeekScript = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'doc') == ARGV[2] then return 1 end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'doc', ARGV[2])
+redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6]) end
+return 1
+)lua";
+
+// KEYS[1] seek key, KEYS[2] open seeks; ARGV[1] expected version, ARGV[2] new version, ARGV[3]
+// doc, ARGV[4] expiry (epoch ms), ARGV[5] open (1/0), ARGV[6] creation time, ARGV[7] seek id.
+// 1: written (or this very update was already applied), 0: version conflict, -1: no such seek.
+constexpr const char* kUpdateSeekScript = R"lua(
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then
+  redis.call('ZREM', KEYS[2], ARGV[7])
+  return -1
+end
+if current == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'version', ARGV[2], 'doc', ARGV[3])
+  redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+  if ARGV[5] == '1' then
+    redis.call('ZADD', KEYS[2], ARGV[6], ARGV[7])
+  else
+    redis.call('ZREM', KEYS[2], ARGV[7])
+  end
+  return 1
+end
+if current == ARGV[2] and redis.call('HGET', KEYS[1], 'doc') == ARGV[3] then return 1 end
+return 0
+)lua";
+
+// KEYS[1] open seeks; ARGV[1] limit, ARGV[2] seek key prefix. {id, version, doc, ...} of the
+// oldest open seeks; an id whose key expired leaves the index here.
+constexpr const char* kOpenSeeksScript = R"lua(
+local ids = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+local out = {}
+for _, id in ipairs(ids) do
+  local fields = redis.call('HMGET', ARGV[2] .. id, 'version', 'doc')
+  if fields[1] and fields[2] then
+    out[#out + 1] = id
+    out[#out + 1] = fields[1]
+    out[#out + 1] = fields[2]
+  else
+    redis.call('ZREM', KEYS[1], id)
+  end
+end
+return out
+)lua";
+
+// KEYS[1] chat key; ARGV[1] line, ARGV[2] lines kept, ARGV[3] seconds to keep the key (0: no
+// expiry).
+constexpr const char* kAppendChatScript = R"lua(
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+local keep = tonumber(ARGV[3])
+if keep > 0 then redis.call('EXPIRE', KEYS[1], keep) end
+return 1
+)lua";
+
+std::optional<std::uint64_t> parseVersion(const redisReply* reply) {
+    if (reply->type != REDIS_REPLY_STRING) return std::nullopt;
+    try {
+        return std::stoull(std::string(reply->str, reply->len));
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+StoreStatus RedisGameStore::createSeek(const SeekDoc& seek) {
+    RedisReplyPtr reply =
+        pool_.command({"EVAL", kCreateSeekScript, "2", options_.keyPrefix + "seek:" + seek.id,
+                       options_.keyPrefix + "seeks", std::to_string(seek.version), seek.doc,
+                       std::to_string(seek.expiresAtMs), seek.open ? "1" : "0",
+                       std::to_string(seek.createdAtMs), seek.id});
+    if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    return reply->integer == 1 ? StoreStatus::Ok : StoreStatus::AlreadyExists;
+}
+
+SeekReadResult RedisGameStore::getSeek(std::string_view id) {
+    RedisReplyPtr reply =
+        pool_.command({"HMGET", options_.keyPrefix + "seek:" + std::string(id), "version", "doc"});
+    if (!reply || reply->type != REDIS_REPLY_ARRAY || reply->elements != 2)
+        return {StoreStatus::Unavailable, std::nullopt};
+    const redisReply* doc = reply->element[1];
+    if (doc->type == REDIS_REPLY_NIL) return {StoreStatus::NotFound, std::nullopt};
+    const std::optional<std::uint64_t> version = parseVersion(reply->element[0]);
+    if (!version || doc->type != REDIS_REPLY_STRING) return {StoreStatus::Corrupt, std::nullopt};
+    SeekDoc seek;
+    seek.id = std::string(id);
+    seek.version = *version;
+    seek.doc = std::string(doc->str, doc->len);
+    return {StoreStatus::Ok, std::move(seek)};
+}
+
+StoreStatus RedisGameStore::updateSeek(const SeekDoc& seek, std::uint64_t expectedVersion) {
+    RedisReplyPtr reply =
+        pool_.command({"EVAL", kUpdateSeekScript, "2", options_.keyPrefix + "seek:" + seek.id,
+                       options_.keyPrefix + "seeks", std::to_string(expectedVersion),
+                       std::to_string(seek.version), seek.doc, std::to_string(seek.expiresAtMs),
+                       seek.open ? "1" : "0", std::to_string(seek.createdAtMs), seek.id});
+    if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    switch (reply->integer) {
+        case 1:
+            return StoreStatus::Ok;
+        case 0:
+            return StoreStatus::VersionConflict;
+        default:
+            return StoreStatus::NotFound;
+    }
+}
+
+SeekListResult RedisGameStore::openSeeks(std::int64_t /*nowMs*/, std::size_t limit) {
+    // Redis drops a seek's key at its expiry itself (PEXPIREAT).
+    RedisReplyPtr reply =
+        pool_.command({"EVAL", kOpenSeeksScript, "1", options_.keyPrefix + "seeks",
+                       std::to_string(limit), options_.keyPrefix + "seek:"});
+    if (!reply || reply->type != REDIS_REPLY_ARRAY) return {StoreStatus::Unavailable, {}};
+    SeekListResult result;
+    for (std::size_t i = 0; i + 2 < reply->elements; i += 3) {
+        const redisReply* id = reply->element[i];
+        const redisReply* doc = reply->element[i + 2];
+        const std::optional<std::uint64_t> version = parseVersion(reply->element[i + 1]);
+        if (id->type != REDIS_REPLY_STRING || doc->type != REDIS_REPLY_STRING || !version)
+            continue;  // a damaged one is left out
+        SeekDoc seek;
+        seek.id = std::string(id->str, id->len);
+        seek.version = *version;
+        seek.doc = std::string(doc->str, doc->len);
+        result.seeks.push_back(std::move(seek));
+    }
+    return result;
+}
+
+StoreStatus RedisGameStore::appendChat(std::string_view gameId, const std::string& line,
+                                       std::size_t keep) {
+    RedisReplyPtr reply = pool_.command(
+        {"EVAL", kAppendChatScript, "1", options_.keyPrefix + "chat:" + std::string(gameId), line,
+         std::to_string(keep), std::to_string(options_.unfinishedRetention.count())});
+    if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    return StoreStatus::Ok;
+}
+
+ChatReadResult RedisGameStore::chatLines(std::string_view gameId) {
+    RedisReplyPtr reply =
+        pool_.command({"LRANGE", options_.keyPrefix + "chat:" + std::string(gameId), "0", "-1"});
+    if (!reply || reply->type != REDIS_REPLY_ARRAY) return {StoreStatus::Unavailable, {}};
+    ChatReadResult result;
+    for (std::size_t i = 0; i < reply->elements; ++i) {
+        const redisReply* line = reply->element[i];
+        if (line->type == REDIS_REPLY_STRING) result.lines.emplace_back(line->str, line->len);
+    }
+    return result;
+}
+
+}  // namespace outpost::server

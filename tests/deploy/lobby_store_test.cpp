@@ -1,0 +1,220 @@
+// Lobby seeks and chat lines in every store (compare-and-set, the open list, expiry, the kept
+// lines), and two replicas over one Redis: a seek made on one is listed and accepted on the
+// other, two acceptors on the two race and exactly one wins, the seeker's stream on the first
+// hears of it, and a chat line posted on one is read on the other.
+#include <catch2/catch.hpp>
+#include <future>
+
+#include "fake_searcher.h"
+#include "server.h"
+#include "store/memory_game_store.h"
+#include "store/redis_event_bus.h"
+#include "store/redis_game_store.h"
+#include "store/sqlite_game_store.h"
+#include "test_client.h"
+#include "test_support.h"
+
+using namespace outpost::server;
+using namespace outpost::server::testing;
+using namespace std::chrono_literals;
+using Verb = boost::beast::http::verb;
+using outpost::test::RedisServerProcess;
+using outpost::test::TempDir;
+
+namespace {
+
+SeekDoc seekDoc(const std::string& id, std::uint64_t version, bool open, std::int64_t created,
+                std::int64_t expires) {
+    SeekDoc seek;
+    seek.id = id;
+    seek.version = version;
+    seek.open = open;
+    seek.createdAtMs = created;
+    seek.expiresAtMs = expires;
+    seek.doc = R"({"v":)" + std::to_string(version) + "}";
+    return seek;
+}
+
+std::vector<std::string> ids(const SeekListResult& listed) {
+    std::vector<std::string> out;
+    for (const SeekDoc& seek : listed.seeks) out.push_back(seek.id);
+    return out;
+}
+
+void checkLobbyStore(GameStore& store, std::int64_t now) {
+    const std::int64_t later = now + 3'600'000;
+    REQUIRE(store.createSeek(seekDoc("b", 1, true, now + 2, later)) == StoreStatus::Ok);
+    REQUIRE(store.createSeek(seekDoc("a", 1, true, now + 1, later)) == StoreStatus::Ok);
+    CHECK(store.createSeek(seekDoc("a", 1, true, now + 5, later)) == StoreStatus::AlreadyExists);
+    CHECK(ids(store.openSeeks(now, 10)) == std::vector<std::string>{"a", "b"});  // oldest first
+    CHECK(ids(store.openSeeks(now, 1)) == std::vector<std::string>{"a"});
+    auto read = store.getSeek("a");
+    REQUIRE(read.status == StoreStatus::Ok);
+    CHECK(read.seek->version == 1);
+    CHECK(read.seek->doc == R"({"v":1})");
+    CHECK(store.getSeek("zzz").status == StoreStatus::NotFound);
+    // Compare-and-set: of two writers that read version 1, one wins.
+    REQUIRE(store.updateSeek(seekDoc("a", 2, false, now + 1, later), 1) == StoreStatus::Ok);
+    CHECK(store.updateSeek(seekDoc("a", 2, true, now + 1, later), 1) ==
+          StoreStatus::VersionConflict);
+    CHECK(store.updateSeek(seekDoc("zzz", 2, true, now, later), 1) == StoreStatus::NotFound);
+    CHECK(store.getSeek("a").seek->doc == R"({"v":2})");
+    CHECK(ids(store.openSeeks(now, 10)) == std::vector<std::string>{"b"});  // closed: unlisted
+
+    // Chat: the last `keep` lines, oldest first, per game.
+    CHECK(store.chatLines("g").lines.empty());
+    for (int i = 0; i < 7; ++i)
+        REQUIRE(store.appendChat("g", "line " + std::to_string(i), 5) == StoreStatus::Ok);
+    REQUIRE(store.appendChat("h", "other", 5) == StoreStatus::Ok);
+    const auto kept = store.chatLines("g");
+    REQUIRE(kept.status == StoreStatus::Ok);
+    REQUIRE(kept.lines.size() == 5);
+    CHECK(kept.lines.front() == "line 2");
+    CHECK(kept.lines.back() == "line 6");
+}
+
+std::int64_t epochMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+TEST_CASE("memory and SQLite stores: lobby seeks by compare-and-set, chat lines kept",
+          "[deploy][sqlite][lobby]") {
+    MemoryGameStore memory;
+    checkLobbyStore(memory, epochMs());
+    TempDir dir;
+    SqliteStoreOptions options;
+    options.path = (dir.path() / "games.db").string();
+    {
+        SqliteGameStore sqlite(options);
+        checkLobbyStore(sqlite, epochMs());
+        // Past its expiry a seek leaves the list.
+        const std::int64_t now = epochMs();
+        REQUIRE(sqlite.createSeek(seekDoc("old", 1, true, now - 10, now - 1)) == StoreStatus::Ok);
+        CHECK(ids(sqlite.openSeeks(now, 10)) == std::vector<std::string>{"b"});
+    }
+    SqliteGameStore reopened(options);  // kept in the file
+    CHECK(reopened.getSeek("a").seek->doc == R"({"v":2})");
+    CHECK(reopened.chatLines("g").lines.size() == 5);
+}
+
+TEST_CASE("Redis store: lobby seeks by compare-and-set, chat lines kept",
+          "[deploy][redis][lobby]") {
+    RedisServerProcess redis;
+    if (!redis.available()) {
+        WARN("redis-server is not installed; Redis lobby test skipped");
+        return;
+    }
+    REQUIRE(redis.start());
+    RedisStoreOptions options;
+    options.url = redis.url();
+    options.timeout = 1000ms;
+    RedisGameStore store(options);
+    checkLobbyStore(store, epochMs());
+    // A seek's key expires at its expiry, and leaves the index.
+    const std::int64_t now = epochMs();
+    REQUIRE(store.createSeek(seekDoc("brief", 1, true, now - 10, now + 150)) == StoreStatus::Ok);
+    CHECK(ids(store.openSeeks(now, 10)) == std::vector<std::string>{"b", "brief"});
+    REQUIRE(outpost::test::eventually(
+        [&] { return store.getSeek("brief").status == StoreStatus::NotFound; }));
+    CHECK(ids(store.openSeeks(epochMs(), 10)) == std::vector<std::string>{"b"});
+}
+
+TEST_CASE(
+    "two replicas over one Redis: a seek made on one is accepted on the other, one of "
+    "two racing acceptors wins, chat crosses over",
+    "[deploy][redis][lobby]") {
+    RedisServerProcess redis;
+    if (!redis.available()) {
+        WARN("redis-server is not installed; Redis lobby test skipped");
+        return;
+    }
+    REQUIRE(redis.start());
+    auto replica = [&] {
+        RedisStoreOptions storeOptions;
+        storeOptions.url = redis.url();
+        storeOptions.timeout = 1000ms;
+        RedisBusOptions busOptions;
+        busOptions.url = redis.url();
+        busOptions.timeout = 1000ms;
+        ServerConfig config = outpost::test::liveReplicaConfig();
+        config.store = "redis";
+        ServerParts parts;
+        parts.store = std::make_shared<RedisGameStore>(storeOptions);
+        parts.bus = std::make_shared<RedisEventBus>(busOptions);
+        parts.searchers = fakeSearchers(std::make_shared<FakeControl>());
+        auto server = std::make_unique<Server>(config, std::move(parts));
+        server->start();
+        return server;
+    };
+    auto a = replica();
+    auto b = replica();
+    HttpClient onA(a->port());
+    HttpClient onB(b->port());
+
+    for (int round = 0; round < 5; ++round) {
+        auto made = onA.request(Verb::post, "/api/v1/seeks",
+                                R"({"clock":{"initial":180000,"increment":2000}})");
+        REQUIRE(made.status == 201);
+        const std::string seekId = made.json()["id"];
+        const std::string seekToken = made.json()["seekToken"];
+        // The seeker follows it on A.
+        HttpClient follower(a->port());
+        follower.send(Verb::get, "/api/v1/seeks/" + seekId + "/stream", "",
+                      {{"Authorization", "Bearer " + seekToken}});
+        follower.readStreamHeader();
+        REQUIRE(follower.streamStatus() == 200);
+        auto first = follower.readLine();
+        REQUIRE(first);
+        CHECK(nlohmann::json::parse(*first)["type"] == "seek");
+
+        // Listed on B.
+        auto listed = onB.request(Verb::get, "/api/v1/seeks").json()["seeks"];
+        bool found = false;
+        for (const auto& seek : listed) found = found || seek["id"] == seekId;
+        REQUIRE(found);
+
+        // Two acceptors, one on each replica, at once.
+        auto accept = [&](unsigned short port) {
+            HttpClient client(port);
+            return client.request(Verb::post, "/api/v1/seeks/" + seekId + "/accept");
+        };
+        auto one = std::async(std::launch::async, accept, a->port());
+        auto two = std::async(std::launch::async, accept, b->port());
+        const HttpResult x = one.get();
+        const HttpResult y = two.get();
+        REQUIRE((x.status == 201) + (y.status == 201) == 1);
+        const HttpResult& winner = x.status == 201 ? x : y;
+        const HttpResult& loser = x.status == 201 ? y : x;
+        CHECK(loser.status == 409);
+        CHECK(loser.json()["error"]["code"] == "seek_taken");
+        const std::string gameId = winner.json()["id"];
+
+        auto event = follower.readLine();
+        REQUIRE(event);
+        const auto accepted = nlohmann::json::parse(*event);
+        CHECK(accepted["type"] == "seekAccepted");
+        CHECK(accepted["gameId"] == gameId);
+        const std::string seekerToken = accepted["playerToken"];
+        const std::string seekerSide = accepted["playerSide"];
+        CHECK(seekerSide != winner.json()["playerSide"]);
+
+        // The game is on both replicas; chat posted on A is read on B.
+        REQUIRE(onB.request(Verb::get, "/api/v1/games/" + gameId).status == 200);
+        auto said =
+            onA.request(Verb::post, "/api/v1/games/" + gameId + "/chat", R"({"text":"good luck"})",
+                        {{"Authorization", "Bearer " + seekerToken}});
+        REQUIRE(said.status == 201);
+        CHECK(said.json()["side"] == seekerSide);
+        auto lines = onB.request(Verb::get, "/api/v1/games/" + gameId + "/chat").json()["lines"];
+        REQUIRE(lines.size() == 1);
+        CHECK(lines[0]["text"] == "good luck");
+    }
+    a->shutdown();
+    b->shutdown();
+    a->wait();
+    b->wait();
+}

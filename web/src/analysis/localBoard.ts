@@ -1,0 +1,109 @@
+// An analysis board kept in the page: a Game object computed from its moves by the client's rules
+// (chessops), so trying a move, at the end or from any earlier position, asks the server for
+// nothing but the engine's analysis. Its id starts with LOCAL_PREFIX; it is never stored.
+import { Chess } from 'chessops/chess';
+import { parseFen } from 'chessops/fen';
+import { parseUci } from 'chessops/util';
+import type { Game } from '../api/types';
+import { legalMovesAt, lineToSan, viewAt } from '../chess/position';
+import { VariationTree } from './variationTree';
+
+export const LOCAL_PREFIX = 'local-';
+
+export const isLocalGame = (id: string | undefined | null): boolean => !!id && id.startsWith(LOCAL_PREFIX);
+
+/** The Game of the position after `moves` (UCI) from `initialFen`; null when the FEN is bad. */
+export function localGame(id: string, initialFen: string, moves: string[], version: number): Game | null {
+  const setup = parseFen(initialFen);
+  if (setup.isErr) return null;
+  const start = Chess.fromSetup(setup.value);
+  if (start.isErr) return null;
+  const pos = start.value;
+  for (const uci of moves) {
+    const move = parseUci(uci);
+    if (!move) return null;
+    pos.play(move);
+  }
+  const view = viewAt(initialFen, moves, moves.length);
+  const legal = legalMovesAt(initialFen, moves, moves.length);
+  let status: Game['status'] = 'ongoing';
+  let result: Game['result'] = '*';
+  let reason: string | undefined;
+  let winner: Game['winner'];
+  if (pos.isCheckmate()) {
+    status = 'checkmate';
+    winner = pos.turn === 'white' ? 'black' : 'white';
+    result = winner === 'white' ? '1-0' : '0-1';
+  } else if (pos.isStalemate()) {
+    status = 'stalemate';
+    result = '1/2-1/2';
+  } else if (pos.isInsufficientMaterial()) {
+    status = 'draw';
+    result = '1/2-1/2';
+    reason = 'insufficient_material';
+  }
+  return {
+    id,
+    initialFen,
+    fen: view.fen,
+    moves: [...moves],
+    san: lineToSan(initialFen, moves),
+    turn: view.turn,
+    status,
+    result,
+    reason,
+    winner,
+    check: view.check,
+    legalMoves: status === 'ongoing' ? legal : [],
+    engine: { side: 'none' },
+    version,
+  };
+}
+
+/** The server-form UCI of `text` (UCI or SAN) in the position after `moves`; null if illegal. */
+export function readMove(initialFen: string, moves: string[], text: string): string | null {
+  const legal = legalMovesAt(initialFen, moves, moves.length);
+  const wanted = text.trim();
+  if (legal.includes(wanted.toLowerCase())) return wanted.toLowerCase();
+  const fen = viewAt(initialFen, moves, moves.length).fen;
+  const bare = (san: string) => san.replace(/[+#!?]/g, '').replace(/0/g, 'O');
+  return legal.find((uci) => bare(lineToSan(fen, [uci])[0] ?? '') === bare(wanted)) ?? null;
+}
+
+/** The analysis board on screen: its tree of lines and the Game of the line shown. */
+export class LocalBoard {
+  private count = 0;
+  private version = 0;
+  tree = new VariationTree();
+  private id = '';
+
+  /** A new board from a position (and moves from it); null when the position is bad. */
+  start(initialFen: string, moves: string[]): Game | null {
+    this.tree = new VariationTree(initialFen);
+    this.count += 1;
+    this.id = `${LOCAL_PREFIX}${Date.now().toString(36)}-${this.count}`;
+    this.version = 1;
+    const game = localGame(this.id, initialFen, moves, this.version);
+    if (game) this.tree.add(moves);
+    return game;
+  }
+
+  /** The line `moves` plus `text` (UCI or SAN): the Game of it, or null when illegal. */
+  play(moves: string[], text: string): Game | null {
+    const uci = readMove(this.tree.initialFen, moves, text);
+    if (!uci) return null;
+    return this.show([...moves, uci]);
+  }
+
+  /** The Game of the line `moves` (which joins the tree). */
+  show(moves: string[]): Game | null {
+    this.version += 1;
+    const game = localGame(this.id, this.tree.initialFen, moves, this.version);
+    if (game) this.tree.add(moves);
+    return game;
+  }
+
+  pgn(): string {
+    return this.tree.pgn();
+  }
+}

@@ -1,0 +1,106 @@
+// The players' chat (docs/play.md, "Chat"): the last lines, and a box to add one. Lines are shown
+// as text (textContent), never as markup: a line holding tags shows the tags.
+import { ApiError, request } from '../api/rest';
+import type { Color } from '../api/types';
+import { el, toast } from '../ui/dom';
+
+export interface ChatLine {
+  type: 'chatLine';
+  gameId: string;
+  side: Color;
+  text: string;
+  at: number;
+}
+
+const MAX_CHARS = 140;
+/** The lines kept on screen (the server keeps 100). */
+const SHOWN_LINES = 100;
+
+export class ChatPanel {
+  private readonly card: HTMLElement;
+  private readonly list: HTMLOListElement;
+  private readonly input: HTMLInputElement;
+  private gameId: string | null = null;
+  private token: string | null = null;
+
+  constructor() {
+    this.card = el('section', 'card chat-card');
+    this.card.id = 'chat-card';
+    this.card.setAttribute('aria-label', 'Chat');
+    this.card.hidden = true;
+    this.list = el('ol', 'chat-lines');
+    this.list.id = 'chat-lines';
+    this.list.setAttribute('aria-live', 'polite');
+    const form = el('form', 'chat-form');
+    form.autocomplete = 'off';
+    this.input = el('input', 'chat-input');
+    this.input.id = 'chat-input';
+    this.input.maxLength = MAX_CHARS;
+    this.input.placeholder = 'Say something';
+    this.input.setAttribute('aria-label', 'Chat message');
+    const send = el('button', 'btn btn-small', 'Send');
+    send.type = 'submit';
+    form.append(this.input, send);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.send();
+    });
+    this.card.append(el('h3', 'card-title', 'Chat'), this.list, form);
+    document.querySelector('.side-panel')?.appendChild(this.card);
+  }
+
+  /** Shows the chat of game `id` between people (null: none); `token`: this browser's side's. */
+  show(id: string | null, token: string | null): void {
+    this.card.hidden = !id;
+    this.input.disabled = !token;
+    this.token = token;
+    if (id === this.gameId) return;
+    this.gameId = id;
+    this.list.replaceChildren();
+    if (id) void this.load(id);
+  }
+
+  /** A chatLine from the WebSocket; true when it was one. */
+  handle(message: { type?: unknown; gameId?: unknown }): boolean {
+    if (message.type !== 'chatLine') return false;
+    const line = message as unknown as ChatLine;
+    if (line.gameId === this.gameId) this.add(line);
+    return true;
+  }
+
+  private async load(id: string): Promise<void> {
+    try {
+      const { lines } = await request<{ lines: ChatLine[] }>('GET', `games/${encodeURIComponent(id)}/chat`);
+      if (id !== this.gameId) return;
+      this.list.replaceChildren();
+      for (const line of lines) this.add(line);
+    } catch {
+      // No chat to show (an older server): the card stays empty.
+    }
+  }
+
+  private add(line: ChatLine): void {
+    // The same line twice (the answer to our post and the WebSocket): once.
+    const key = `${line.at}:${line.side}:${line.text}`;
+    for (const existing of this.list.children) if ((existing as HTMLElement).dataset.key === key) return;
+    const item = el('li', 'chat-line');
+    item.dataset.key = key;
+    item.dataset.side = line.side;
+    item.append(el('span', 'chat-side', line.side === 'white' ? 'White' : 'Black'), el('span', 'chat-text', line.text));
+    this.list.appendChild(item);
+    while (this.list.children.length > SHOWN_LINES) this.list.firstElementChild?.remove();
+    this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  private async send(): Promise<void> {
+    const text = this.input.value.trim();
+    if (!text || !this.gameId || !this.token) return;
+    try {
+      const line = await request<ChatLine>('POST', `games/${encodeURIComponent(this.gameId)}/chat`, { text }, this.token);
+      this.input.value = '';
+      this.add(line);
+    } catch (err) {
+      toast(err instanceof ApiError ? err.message : String(err), 'error');
+    }
+  }
+}
