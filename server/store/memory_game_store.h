@@ -26,6 +26,7 @@ class MemoryGameStore final : public GameStore {
     StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override;
     StoreStatus putPresence(std::string_view gameId, const PresenceEntry& entry) override;
     PresenceReadResult getPresence(std::string_view gameId) override;
+    StoreStatus removePresence(std::string_view gameId) override;
 
   private:
     PresenceTable presence_;

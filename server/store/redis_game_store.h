@@ -6,11 +6,13 @@
 //   the game hash's field `review`: the game's review (so it expires with the game)
 //   <prefix>review:<id>    string: the review of a pasted game (expires after the unfinished
 //                          retention)
-//   <prefix>presence:<id>  hash {replica: "white,black,whiteSeenAtMs,blackSeenAtMs"}: each
-//                          replica's presence entry for the game (games/presence.h), expiring
-//                          kPresenceKeep after its last write
-//   <prefix>clocks         sorted set: the ids of the games whose clock runs, by flag-fall
-//                          deadline (epoch ms), kept by the same scripts that write the games
+//   <prefix>presence:<id>  hash {replica: "white,black,whiteIdleMs,blackIdleMs,writtenAtMs"}:
+//                          each replica's presence entry for the game (games/presence.h),
+//                          writtenAtMs by Redis's TIME, expiring kPresenceKeep after its last
+//                          write, deleted when the game ends
+//   <prefix>clocks         sorted set: the ids of the games whose clock runs (or whose first
+//                          move is owed), by deadline (epoch ms), kept by the same scripts that
+//                          write the games
 // Every write is one Lua script, so Redis applies it atomically: update() compares the stored
 // version with the expected one and writes only when they match (a stale version gets
 // VersionConflict, which the server answers with 409). The scripts are idempotent (replaying a
@@ -77,6 +79,7 @@ class RedisGameStore final : public GameStore {
     // One round trip each: a script (HSET and EXPIRE), and HGETALL.
     StoreStatus putPresence(std::string_view gameId, const PresenceEntry& entry) override;
     PresenceReadResult getPresence(std::string_view gameId) override;
+    StoreStatus removePresence(std::string_view gameId) override;
 
   private:
     std::string gameKey(std::string_view id) const;

@@ -70,6 +70,10 @@ class SqliteGameStore final : public GameStore {
     PresenceReadResult getPresence(std::string_view gameId) override {
         return presence_.get(gameId);
     }
+    StoreStatus removePresence(std::string_view gameId) override {
+        presence_.remove(gameId);
+        return StoreStatus::Ok;
+    }
 
     // Deletes finished games older than the retention, and unfinished ones older than theirs;
     // returns how many. Runs at open, and with
