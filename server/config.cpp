@@ -208,6 +208,13 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.presenceHeartbeatMs = parseNumber<std::int64_t>("presence-heartbeat", v, 10, kMaxMs);
          }},
+        {"first-move-deadline",
+         "ms each side of a game between people with a clock has for its first move (the "
+         "clocks start once both sides have moved); a side that misses it gets the game "
+         "aborted, with no result (0: no deadline)",
+         [](ServerConfig& c, const std::string& v) {
+             c.firstMoveDeadlineMs = parseNumber<std::int64_t>("first-move-deadline", v, 0, kMaxMs);
+         }},
         {"web-root", "directory served at / (the board page)",
          [](ServerConfig& c, const std::string& v) { c.webRoot = v; }},
         {"analysis-cache-entries",

@@ -80,6 +80,11 @@ struct ServerConfig {
     // players of a replica that died are gone after at most that long).
     std::int64_t playerGoneGraceMs = 60000;
     std::int64_t presenceHeartbeatMs = 10000;
+    // Games between people with a clock (docs/play.md): the clocks start once both sides have
+    // moved; until then each side has this long for its first move (White from the game's
+    // creation, Black from White's first move), or the game is aborted (no result). 0: no
+    // deadline.
+    std::int64_t firstMoveDeadlineMs = 30000;
 
     std::string webRoot = "web/dist";
     // --analysis-cache-entries (0: nothing is cached) and --analysis-cache-min-depth.

@@ -14,8 +14,10 @@ constexpr auto kStopWaitOnDestruction = std::chrono::seconds(5);
 
 ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameStore,
                              std::shared_ptr<GameEventBus> eventBus,
-                             std::unique_ptr<SearchPool> searchPool, std::ostream* logStream)
+                             std::unique_ptr<SearchPool> searchPool, std::ostream* logStream,
+                             WallClock clock)
     : config(std::move(cfg)),
+      wallClock(std::move(clock)),
       store(std::move(gameStore)),
       bus(std::move(eventBus)),
       pool(std::move(searchPool)),
@@ -30,9 +32,9 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
               logger.log({{"event", "internal_error"}, {"where", "store_work"}, {"error", what}});
           }),
       activeGames(std::chrono::seconds(config.activeGameIdleSeconds)),
-      presence(store, bus, logger,
-               PresenceTiming{config.presenceHeartbeatMs, config.playerGoneGraceMs},
-               [this](std::function<void()> task) { storeWork.post(std::move(task)); }),
+      presence(
+          store, bus, logger, PresenceTiming{config.presenceHeartbeatMs, config.playerGoneGraceMs},
+          [this](std::function<void()> task) { storeWork.post(std::move(task)); }, wallClock),
       flags([this](const std::string& gameId, std::uint64_t version) {
           try {
               GameService(*this).checkDeadlines(gameId, version);

@@ -12,6 +12,7 @@
 #include "games/active_games.h"
 #include "games/clock_sweep.h"
 #include "games/flag_watch.h"
+#include "games/game_clock.h"
 #include "games/presence.h"
 #include "games/replies_in_flight.h"
 #include "games/spectators.h"
@@ -47,7 +48,7 @@ class SessionRegistry {
 struct ServerContext {
     ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameStore,
                   std::shared_ptr<GameEventBus> eventBus, std::unique_ptr<SearchPool> searchPool,
-                  std::ostream* logStream);
+                  std::ostream* logStream, WallClock clock = nowEpochMs);
     // Stops what calls into the rest before the rest goes (see the .cpp): the flag watch, then
     // the searches, then the store work they hand on, and only then the members they use.
     ~ServerContext();
@@ -59,6 +60,9 @@ struct ServerContext {
     ServerContext& operator=(const ServerContext&) = delete;
 
     const ServerConfig config;
+    // This replica's wall clock as presence shows it to clients (tests offset it to play a
+    // replica whose clock is off; nothing compares it with another replica's).
+    const WallClock wallClock;
     // The opening names (openings/openings.h): built with the context, so no request pays for it.
     const OpeningTable& openings = standardOpenings();
     std::shared_ptr<GameStore> store;

@@ -1,11 +1,13 @@
 #include "games/game_json.h"
 
+#include <algorithm>
 #include <initializer_list>
 
 #include "games/game_clock.h"
 #include "games/game_replay.h"
 #include "games/presence.h"
 #include "openings/openings.h"
+#include "store/clock_deadline.h"
 
 namespace outpost::server {
 
@@ -14,7 +16,7 @@ namespace {
 // The Game object's fields that are absent when the game has none; the gameState event carries
 // them as null instead.
 constexpr std::initializer_list<const char*> kOptionalLiveFields = {
-    "reason",   "winner", "clock",   "drawOffer", "takebackOffer",
+    "reason",   "winner", "clock",  "firstMoveDeadlineMs", "drawOffer", "takebackOffer",
     "presence", "gone",   "opening", "rematch"};
 
 }  // namespace
@@ -32,6 +34,10 @@ void addLiveFields(nlohmann::json& json, const GameRecord& game, const ChessStat
     json["check"] = state.inCheck();
     json["legalMoves"] = ongoing ? state.legalMoves() : std::vector<std::string>{};
     if (game.clock) json["clock"] = clockJson(*game.clock, whiteToMove, nowMs);
+    // Between people, before the clocks start: what the side to move has left for its first
+    // move at the clock's reading (clock.at), or the game is aborted.
+    if (const auto deadline = firstMoveDeadlineMs(game))
+        json["firstMoveDeadlineMs"] = std::max<std::int64_t>(0, *deadline - nowMs);
     // The engine owes a reply while the game goes on and it plays the side to move (its search
     // runs, or is taken up again by whichever replica finds it overdue).
     json["engineThinking"] = ongoing && game.engine.side == json["turn"].get<std::string>();

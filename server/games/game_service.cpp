@@ -34,6 +34,8 @@ constexpr std::size_t kMaxClocksPerSweep = 10000;
 constexpr std::int64_t kReplyRecheckMs = 1000;
 // GameRecord::moveClocksMs of a ply whose clock is not known (moves given at creation).
 constexpr std::int64_t kUnknownMoveClock = -1;
+// Plies after which the clocks of a game between people run: each side has moved once.
+constexpr std::size_t kPliesToStart = 2;
 
 ApiError notFound(const std::string& id) {
     return {ErrorStatus::not_found, errors::not_found, "no game '" + id + "'"};
@@ -124,19 +126,38 @@ bool applyFlagFall(GameRecord& game, const ChessState& state, std::int64_t nowMs
     return true;
 }
 
+bool applyFirstMoveTimeout(GameRecord& game, std::int64_t nowMs) {
+    const auto deadline = firstMoveDeadlineMs(game);
+    if (!deadline || nowMs < *deadline) return false;
+    // Nobody loses a game that never began: it is aborted, with no result (Lichess's rule).
+    endGame(game, "aborted", "*", kFirstMoveMissed, "");
+    game.version += 1;
+    game.updatedAtMs = nowMs;
+    return true;
+}
+
+bool applyTimeouts(GameRecord& game, const ChessState& state, std::int64_t nowMs) {
+    return applyFirstMoveTimeout(game, nowMs) || applyFlagFall(game, state, nowMs);
+}
+
 bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std::int64_t nowMs) {
-    if (applyFlagFall(game, state, nowMs)) return false;
+    if (applyTimeouts(game, state, nowMs)) return false;
     const bool white = state.whiteToMove();
     if (game.clock) {
         ClockState& clock = *game.clock;
+        // Between people the clocks wait for both first moves (and then start with the side to
+        // move's turn); against the engine they start with the first move, as they always did.
+        const bool beforeClocks = game.firstMoveMs > 0 && game.moves.size() + 1 < kPliesToStart;
+        const bool waited = game.firstMoveMs > 0 && !clock.running;
         if (clock.running) {
             const ClockReading reading = readClock(clock, white, nowMs);
             clock.whiteMs = reading.whiteMs;
             clock.blackMs = reading.blackMs;
         }
-        (white ? clock.whiteMs : clock.blackMs) += clock.incrementMs;
+        // A first move made before the clocks ran used no time: no increment for it either.
+        if (!waited) (white ? clock.whiteMs : clock.blackMs) += clock.incrementMs;
         clock.turnStartedAtMs = nowMs;
-        clock.running = true;  // the clocks start with the first move
+        clock.running = !beforeClocks;
         // Each move's clock, by ply (a takeback may have left later plies behind).
         game.moveClocksMs.resize(game.moves.size(), kUnknownMoveClock);
         game.moveClocksMs.push_back(white ? clock.whiteMs : clock.blackMs);
@@ -237,6 +258,8 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
                             "clock times must be in (0, 24h] ms"};
         }
         game.clock = ClockState{initial, increment, initial, initial, 0, false};
+        // Between people the clocks wait for both first moves, each with its deadline.
+        if (game.engine.side == "none") game.firstMoveMs = context_.config.firstMoveDeadlineMs;
     }
 
     // Between people, the creator's colour: white (the default), black, or random (a coin).
@@ -284,6 +307,9 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     game.moves = std::move(uciMoves);
     game.version = 1;
     game.createdAtMs = game.updatedAtMs = nowEpochMs();
+    // Moves given at creation may have begun the game already: the next move starts the clocks.
+    if (game.moves.size() >= kPliesToStart) game.firstMoveMs = 0;
+    if (game.clock) game.clock->turnStartedAtMs = game.createdAtMs;  // White's first-move time
     if (auto end = state.outcome())
         endGame(game, end->status, end->result, end->reason, end->winner);
 
@@ -292,12 +318,15 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
     noteActivity(game);
 
+    // A first move owed between people is watched from now; so is an engine reply (below).
+    watchDeadlines(game, state);
     if (owesEngineReply(game, state)) {
         // The engine moves first: start at once; the creator sees the move through the stream.
-        // Refused (draining, full), the reply is taken up at its deadline, watched here.
-        watchDeadlines(game, state);
+        // Refused (draining, full), the reply is taken up at its deadline, watched above.
         startEngine(game, std::nullopt, client, true, [](GameOutcome) {});
     }
+    // Creating the game is the creator's first sign of life (White between people).
+    if (game.engine.side == "none") context_.presence.seen(game, true, false);
     game.presence = context_.presence.read(game);
     created.game = std::move(game);
     return created;
@@ -357,9 +386,9 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
     game.presence = context_.presence.read(game);
     if (game.presence) game.presence->spectators = context_.spectators.count(id);
     if (game.status != "ongoing") return game;
-    if (game.clock && game.clock->running) {
+    if (game.clock) {
         const std::uint64_t before = game.version;
-        if (applyFlagFall(game, *state, nowEpochMs())) {
+        if (applyTimeouts(game, *state, nowEpochMs())) {
             if (auto error = store(game, before)) {
                 // Someone else recorded it (or another change won): read again.
                 read = context_.store->get(id);
@@ -390,6 +419,13 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
     if (!white && !black) {
         return ApiError{ErrorStatus::forbidden, errors::forbidden,
                         "wrong player token for this game"};
+    }
+    // Any request made with a side's token is a sign of life of that side (games/presence.h),
+    // refused or not; the game then shows it.
+    if (game.engine.side == "none" && game.status == "ongoing") {
+        GameRecord& shown = std::get<GameRecord>(loaded);
+        if (context_.presence.seen(shown, white, black))
+            shown.presence = context_.presence.read(shown);
     }
     if (game.engine.side != "none" || use == TokenUse::Resign || (white && black)) return loaded;
     // A move in a finished game is refused as game_over by the caller, whoever asks.
@@ -429,6 +465,9 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
     context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
                                     gameEventPayload(shown)});
     if (updated.status == "ongoing") watchDeadlines(updated, replay(updated));
+    // An ended game needs no presence: its entries go (every ending is stored here).
+    if (updated.status != "ongoing" && updated.engine.side == "none")
+        context_.presence.forget(updated.id);
     noteActivity(updated);
     if (status == StoreStatus::Unconfirmed) return storeError(status, updated.id);
     return std::nullopt;
@@ -436,8 +475,7 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
 
 void GameService::watchDeadlines(const GameRecord& game, const ChessState& state) {
     if (game.status != "ongoing") return;
-    std::optional<std::int64_t> next;
-    if (game.clock && game.clock->running) next = flagFallAtMs(*game.clock, state.whiteToMove());
+    std::optional<std::int64_t> next = clockDeadlineMs(game);  // a flag, or a first move owed
     if (owesEngineReply(game, state)) {
         const std::int64_t overdue = replyDeadlineMs(game);
         next = next ? std::min(*next, overdue) : overdue;
@@ -473,7 +511,7 @@ void GameService::checkDeadlines(const std::string& id, std::uint64_t version) {
     if (game.status != "ongoing") return;
     const ChessState state = replay(game);
     const std::int64_t now = nowEpochMs();
-    const bool flagFell = game.clock && game.clock->running && applyFlagFall(game, state, now);
+    const bool flagFell = applyTimeouts(game, state, now);
     if (!flagFell) {
         if (owesEngineReply(game, state) && now >= replyDeadlineMs(game)) {
             if (context_.replies.contains(replyKey(id, version))) {
@@ -509,7 +547,7 @@ void GameService::rearmClocks() {
         return;
     }
     for (const GameRecord& game : due.games) {
-        if (const auto deadline = runningClockDeadlineMs(game))
+        if (const auto deadline = clockDeadlineMs(game))
             context_.flags.adopt(game.id, game.version, *deadline);
     }
 }
@@ -554,7 +592,12 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
     const std::uint64_t before = game.version;
     const bool played = applyMove(game, state, parsed.uci, nowEpochMs());
     if (auto error = store(game, before)) return done(*error);
-    if (!played) return done(conflict(errors::game_over, "your flag fell before the move"));
+    if (!played) {
+        return done(conflict(errors::game_over, game.status == "aborted"
+                                              ? "the first move came after its deadline: the "
+                                                "game is aborted"
+                                              : "your flag fell before the move"));
+    }
     if (owesEngineReply(game, state)) {
         if (waitForEngine) return startEngine(game, std::nullopt, client, true, std::move(done));
         // The reply reaches the subscribers through the bus; nobody waits for it here.
@@ -766,7 +809,8 @@ std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
     }
     endGame(game, "ongoing", "*", "", "");
     if (game.clock) {
-        game.clock->running = !game.moves.empty();
+        game.clock->running =
+            game.firstMoveMs > 0 ? game.moves.size() >= kPliesToStart : !game.moves.empty();
         game.clock->turnStartedAtMs = nowEpochMs();
     }
     const ChessState state = replay(game);

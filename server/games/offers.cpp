@@ -1,6 +1,5 @@
 #include "games/offers.h"
 
-#include <charconv>
 #include <utility>
 
 #include "analysis/analysis.h"
@@ -18,6 +17,8 @@ namespace {
 
 // A mate in the engine's evaluation, as centipawns: beyond any real score.
 constexpr int kMateAsCp = 100'000;
+// Plies after which the clocks of a game between people run: each side has moved once.
+constexpr std::size_t kPliesBeforeClocks = 2;
 
 const char* sideName(bool white) {
     return white ? "white" : "black";
@@ -96,20 +97,8 @@ bool engineAcceptsDraw(std::size_t plies, int engineCp) {
 }
 
 std::size_t pliesPlayed(const GameRecord& game) {
-    // "<board> <side> <castling> <ep> <halfmove> <fullmove>"
-    std::size_t before = 0;
-    const std::size_t sideAt = game.initialFen.find(' ');
-    const std::size_t moveAt = game.initialFen.rfind(' ');
-    if (sideAt != std::string::npos && moveAt != std::string::npos && moveAt > sideAt) {
-        const std::string fullmove = game.initialFen.substr(moveAt + 1);
-        std::size_t number = 1;
-        auto [end, ec] =
-            std::from_chars(fullmove.data(), fullmove.data() + fullmove.size(), number);
-        (void)end;
-        if (ec == std::errc() && number >= 1) before = (number - 1) * 2;
-        if (game.initialFen.compare(sideAt + 1, 1, "b") == 0) before += 1;
-    }
-    return before + game.moves.size();
+    // The FEN's move number tells nothing of this game: anyone may set up a position at move 90.
+    return game.moves.size();
 }
 
 void undoPlies(GameRecord& game, std::size_t plies, std::int64_t nowMs) {
@@ -123,7 +112,10 @@ void undoPlies(GameRecord& game, std::size_t plies, std::int64_t nowMs) {
     if (game.moveClocksMs.size() > game.moves.size()) game.moveClocksMs.resize(game.moves.size());
     if (game.clock) {
         game.clock->turnStartedAtMs = nowMs;
-        game.clock->running = !game.moves.empty();
+        // Between people back before both first moves, the clocks wait again (and the side to
+        // move's first-move deadline counts from now).
+        game.clock->running =
+            game.firstMoveMs > 0 ? game.moves.size() >= kPliesBeforeClocks : !game.moves.empty();
     }
     game.drawOffer.clear();
     game.takebackOffer.clear();
@@ -191,12 +183,20 @@ std::optional<ApiError> applyClaim(GameRecord& game, bool white, bool victory, s
         return conflict(errors::opponent_present,
                         std::string(sideName(otherWhite)) + " is connected to the game");
     }
-    if (!claimable(*game.presence, otherWhite, nowMs)) {
-        const std::int64_t at =
-            otherWhite ? game.presence->whiteClaimableAtMs : game.presence->blackClaimableAtMs;
-        return conflict(errors::opponent_not_gone_long_enough,
-                        std::string(sideName(otherWhite)) + " may be claimed against in " +
-                            std::to_string(at > nowMs ? at - nowMs : 0) + " ms");
+    if (!claimable(*game.presence, otherWhite)) {
+        const std::int64_t goneFor =
+            otherWhite ? game.presence->whiteGoneForMs : game.presence->blackGoneForMs;
+        const std::int64_t claimIn =
+            otherWhite ? game.presence->whiteClaimInMs : game.presence->blackClaimInMs;
+        // No recorded sign of life at all (its replica could not report it): not evidence that
+        // the side is gone, so no claim.
+        return conflict(
+            errors::opponent_not_gone_long_enough,
+            goneFor < 0
+                ? std::string("no sign of life of ") + sideName(otherWhite) +
+                      " is recorded: it cannot be claimed against"
+                : std::string(sideName(otherWhite)) + " showed life " + std::to_string(goneFor) +
+                      " ms ago; it may be claimed against in " + std::to_string(claimIn) + " ms");
     }
     if (victory) {
         endNow(game, "abandoned", white ? "1-0" : "0-1", "abandoned", sideName(white), nowMs);
@@ -291,10 +291,10 @@ void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& c
     ServerContext& context = context_;
     JobCallbacks callbacks;
     // The search thread only hands the result on: the store is the store executor's.
-    callbacks.onDone = [&context, id = game.id, plies, engineToMove,
+    callbacks.onDone = [&context, id = game.id, asked = game.version, plies, engineToMove,
                         done](const JobOutcome& outcome) {
         recordSearchMetrics(context.metrics, outcome);
-        context.storeWork.post([&context, id, plies, engineToMove, outcome, done] {
+        context.storeWork.post([&context, id, asked, plies, engineToMove, outcome, done] {
             if (!outcome.error.empty()) {
                 return done(
                     ApiError{ErrorStatus::internal_server_error, errors::internal,
@@ -313,10 +313,16 @@ void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& c
             auto loaded = games.load(id);
             if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
             GameRecord current = std::move(std::get<GameRecord>(loaded));
+            if (current.version != asked) {
+                // The game moved past the offer while the engine thought (its reply was under
+                // way, a takeback, the end): as between people, a move answers the offer, and
+                // the evaluation of a position that is gone decides nothing.
+                return done(OfferReply{
+                    std::move(current),
+                    {{"drawOfferAnswer", {{"accepted", false}, {"reason", "moved_on"}}}}});
+            }
             if (!accepted) return done(OfferReply{std::move(current), answer});
             if (current.status != "ongoing") return done(gameOver(current));
-            // Accepted for the position searched; the engine may have moved since (its reply
-            // was under way): a draw it accepted a ply ago it still accepts.
             const std::uint64_t before = current.version;
             endNow(current, "draw", "1/2-1/2", "agreement", "", nowEpochMs());
             if (auto error = games.save(current, before)) return done(*error);

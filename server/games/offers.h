@@ -31,7 +31,10 @@ namespace outpost::server {
 // a search of kEngineDrawSearchNodes nodes (bounded by kEngineDrawSearchMaxMs) scores the
 // position at or below kEngineDrawAcceptCp for the engine's own side (a mate against it counts as
 // below, a mate for it as above); otherwise it declines. So it never gives away a game it thinks
-// it is winning, and takes the half point when it stands worse or the position is level.
+// it is winning, and takes the half point when it stands worse or the position is level. The
+// answer is for the game's version the offer was made at: if the game moved on while the engine
+// searched (its reply, a takeback), the offer was answered by that move and is declined
+// ("reason": "moved_on").
 inline constexpr std::size_t kEngineDrawMinPlies = 40;
 inline constexpr int kEngineDrawAcceptCp = 10;
 inline constexpr std::uint64_t kEngineDrawSearchNodes = 150'000;
@@ -40,8 +43,8 @@ inline constexpr std::int64_t kEngineDrawSearchMaxMs = 1000;
 // Whether the engine accepts a draw at `engineCp` (centipawns for the engine's side; a mate is
 // given as +/- a large number) after `plies` plies.
 bool engineAcceptsDraw(std::size_t plies, int engineCp);
-// Plies played in the game: those before its initial position (by the FEN's move number) and its
-// moves, so a game set up from a middlegame FEN counts the moves that led there.
+// Plies played in this game: its moves. A game set up from a FEN counts from there, whatever the
+// FEN's move number says (anyone may set up a position "at move 90").
 std::size_t pliesPlayed(const GameRecord& game);
 
 // The rules. `white`: the side of the player who asks. Each returns an error (the game unchanged)

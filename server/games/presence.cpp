@@ -1,9 +1,9 @@
 #include "games/presence.h"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
-#include "games/game_clock.h"
 #include "ops/logger.h"
 #include "ops/tokens.h"
 
@@ -13,68 +13,84 @@ namespace {
 
 // Bytes of randomness in a replica's id (only needs to differ between live replicas).
 constexpr std::size_t kReplicaIdBytes = 9;
-
-// White is to move after the game's moves (from the initial FEN's side to move).
-bool whiteToMoveNow(const GameRecord& game) {
-    const std::size_t space = game.initialFen.find(' ');
-    const bool whiteFirst = space == std::string::npos || space + 1 >= game.initialFen.size() ||
-                            game.initialFen[space + 1] != 'b';
-    return whiteFirst == (game.moves.size() % 2 == 0);
-}
+// Plies after which claims are open: each side has moved once (before, abort instead).
+constexpr std::size_t kPliesBeforeClaims = 2;
 
 struct SideSeen {
     bool live = false;
-    std::int64_t lastSeenMs = 0;
+    std::int64_t agoMs = kNeverSeen;  // the latest sign of life, on the store's clock
 };
 
-SideSeen seen(const std::vector<PresenceEntry>& entries, bool white, std::int64_t nowMs,
-              const PresenceTiming& timing) {
+SideSeen seen(const std::vector<PresenceEntry>& entries, bool white, const PresenceTiming& timing) {
     SideSeen side;
     for (const PresenceEntry& entry : entries) {
         const bool live = white ? entry.white : entry.black;
-        const std::int64_t at = white ? entry.whiteSeenAtMs : entry.blackSeenAtMs;
-        if (live && nowMs - at < timing.liveMs()) side.live = true;
-        side.lastSeenMs = std::max(side.lastSeenMs, at);
+        const std::int64_t idle = white ? entry.whiteIdleMs : entry.blackIdleMs;
+        if (live && entry.ageMs < timing.liveMs()) side.live = true;
+        // A live side was there when the entry was written, whatever its idle field says.
+        const std::int64_t ago =
+            live ? entry.ageMs : (idle == kNeverSeen ? kNeverSeen : entry.ageMs + idle);
+        if (ago != kNeverSeen && (side.agoMs == kNeverSeen || ago < side.agoMs)) side.agoMs = ago;
     }
     return side;
+}
+
+std::int64_t msSince(std::chrono::steady_clock::time_point then,
+                     std::chrono::steady_clock::time_point now) {
+    return std::max<std::int64_t>(
+        0, std::chrono::duration_cast<std::chrono::milliseconds>(now - then).count());
+}
+
+// What subscribers are told changed: who is present or gone, and whether claims are possible;
+// not the ages, which change with every read.
+bool sameForSubscribers(const GamePresence& a, const GamePresence& b) {
+    auto shape = [](const GamePresence& p) {
+        return std::make_tuple(p.white, p.black, p.whiteGone, p.blackGone, p.whiteGoneForMs < 0,
+                               p.blackGoneForMs < 0, p.whiteClaimInMs < 0, p.blackClaimInMs < 0);
+    };
+    return shape(a) == shape(b);
 }
 
 }  // namespace
 
 GamePresence presenceView(const GameRecord& game, const std::vector<PresenceEntry>& entries,
-                          std::int64_t nowMs, const PresenceTiming& timing) {
+                          std::int64_t wallNowMs, const PresenceTiming& timing) {
     GamePresence presence;
-    const SideSeen white = seen(entries, true, nowMs, timing);
-    const SideSeen black = seen(entries, false, nowMs, timing);
+    const SideSeen white = seen(entries, true, timing);
+    const SideSeen black = seen(entries, false, timing);
     presence.white = white.live || game.engine.side == "white";
     presence.black = black.live || game.engine.side == "black";
     if (game.status != "ongoing" || game.engine.side != "none") return presence;
-    // A side's own move is a sign of life too (a client that moves over REST without a stream).
-    const bool whiteMovedLast = !game.moves.empty() && !whiteToMoveNow(game);
-    const bool blackMovedLast = !game.moves.empty() && whiteToMoveNow(game);
-    // Claims come once both sides have moved; before, the game can be aborted instead.
-    const bool claimsOpen = game.moves.size() >= 2;
-    auto gone = [&](const SideSeen& side, bool movedLast, std::int64_t& since,
-                    std::int64_t& claimableAt) {
+    const bool claimsOpen = game.moves.size() >= kPliesBeforeClaims;
+    auto gone = [&](const SideSeen& side, bool& isGone, std::int64_t& goneFor,
+                    std::int64_t& claimIn, std::int64_t& since, std::int64_t& claimableAt) {
         if (side.live) return;
-        since = std::max({side.lastSeenMs, game.createdAtMs, movedLast ? game.updatedAtMs : 0});
-        if (claimsOpen) claimableAt = since + timing.graceMs;
+        isGone = true;
+        goneFor = side.agoMs;
+        if (goneFor == kNeverSeen) return;  // no evidence either way: nobody may claim
+        since = wallNowMs - goneFor;
+        if (!claimsOpen) return;
+        claimIn = std::max<std::int64_t>(0, timing.graceMs - goneFor);
+        claimableAt = wallNowMs + claimIn;
     };
-    gone(white, whiteMovedLast, presence.whiteGoneSinceMs, presence.whiteClaimableAtMs);
-    gone(black, blackMovedLast, presence.blackGoneSinceMs, presence.blackClaimableAtMs);
+    gone(white, presence.whiteGone, presence.whiteGoneForMs, presence.whiteClaimInMs,
+         presence.whiteGoneSinceMs, presence.whiteClaimableAtMs);
+    gone(black, presence.blackGone, presence.blackGoneForMs, presence.blackClaimInMs,
+         presence.blackGoneSinceMs, presence.blackClaimableAtMs);
     return presence;
 }
 
 void addPresenceFields(nlohmann::json& json, const GamePresence& presence) {
     json["presence"] = {{"white", presence.white}, {"black", presence.black}};
     nlohmann::json gone = nlohmann::json::object();
-    auto side = [&](const char* name, std::int64_t since, std::int64_t claimableAt) {
-        if (since == 0) return;
-        gone[name] = {{"sinceMs", since}};
+    auto side = [&](const char* name, bool isGone, std::int64_t since, std::int64_t claimableAt) {
+        if (!isGone) return;
+        gone[name] = nlohmann::json::object();
+        if (since != 0) gone[name]["sinceMs"] = since;
         if (claimableAt != 0) gone[name]["claimableAtMs"] = claimableAt;
     };
-    side("white", presence.whiteGoneSinceMs, presence.whiteClaimableAtMs);
-    side("black", presence.blackGoneSinceMs, presence.blackClaimableAtMs);
+    side("white", presence.whiteGone, presence.whiteGoneSinceMs, presence.whiteClaimableAtMs);
+    side("black", presence.blackGone, presence.blackGoneSinceMs, presence.blackClaimableAtMs);
     if (!gone.empty()) json["gone"] = std::move(gone);
 }
 
@@ -85,10 +101,8 @@ std::string presenceMessage(const GameRecord& game, const GamePresence& presence
     return json.dump();
 }
 
-bool claimable(const GamePresence& presence, bool white, std::int64_t nowMs) {
-    const std::int64_t claimableAt =
-        white ? presence.whiteClaimableAtMs : presence.blackClaimableAtMs;
-    return claimableAt != 0 && nowMs >= claimableAt;
+bool claimable(const GamePresence& presence, bool white) {
+    return (white ? presence.whiteClaimInMs : presence.blackClaimInMs) == 0;
 }
 
 // One connection's share of a side's count; dropping it counts down and reports the change.
@@ -107,11 +121,11 @@ class PresenceTracker::Connection {
             std::lock_guard lock(core_->mutex);
             if (core_->closed) return;
             auto it = core_->games.find(gameId_);
-            if (it == core_->games.end()) return;
-            const std::int64_t now = nowEpochMs();
+            if (it == core_->games.end()) return;  // the game ended (forget)
+            const auto now = std::chrono::steady_clock::now();
             Local& local = it->second;
-            if (white_ && --local.white == 0) local.whiteSeenAtMs = now;
-            if (black_ && --local.black == 0) local.blackSeenAtMs = now;
+            if (white_ && --local.white == 0) local.whiteSeen = now;
+            if (black_ && --local.black == 0) local.blackSeen = now;
             post = core_->post;
         }
         // Off this thread: a lease may go on an I/O thread (a closed socket).
@@ -130,11 +144,12 @@ class PresenceTracker::Connection {
 
 PresenceTracker::PresenceTracker(std::shared_ptr<GameStore> store,
                                  std::shared_ptr<GameEventBus> bus, Logger& logger,
-                                 PresenceTiming timing, Post post)
+                                 PresenceTiming timing, Post post, WallClock wallClock)
     : store_(std::move(store)),
       bus_(std::move(bus)),
       logger_(logger),
       timing_(timing),
+      wallClock_(std::move(wallClock)),
       replica_(randomUrlSafe(kReplicaIdBytes)),
       core_(std::make_shared<Core>()),
       beat_(std::chrono::milliseconds(timing.heartbeatMs), [this] { heartbeat(); }) {
@@ -162,13 +177,13 @@ PresenceTracker::Lease PresenceTracker::join(const GameRecord& game,
     {
         std::lock_guard lock(core_->mutex);
         if (core_->closed) return nullptr;
-        const std::int64_t now = nowEpochMs();
+        const auto now = std::chrono::steady_clock::now();
         Local& local = core_->games[game.id];
-        if (white && local.white++ == 0) local.whiteSeenAtMs = now;
-        if (black && local.black++ == 0) local.blackSeenAtMs = now;
+        if (white && local.white++ == 0) local.whiteSeen = now;
+        if (black && local.black++ == 0) local.blackSeen = now;
     }
     beat_.start();  // a second start() does nothing
-    flush(game.id);
+    flush(game.id, true);
     // The lease reaches the tracker through the core only: one that outlives the tracker (a
     // connection closed after the server stopped) finds it closed and does nothing.
     std::weak_ptr<Core> weakCore = core_;
@@ -180,15 +195,41 @@ PresenceTracker::Lease PresenceTracker::join(const GameRecord& game,
                                                 std::lock_guard lock(core->mutex);
                                                 if (core->closed) return;
                                             }
-                                            flush(gameId);
+                                            flush(gameId, true);
                                         });
+}
+
+bool PresenceTracker::seen(const GameRecord& game, bool white, bool black) {
+    if (!store_ || game.status != "ongoing" || (!white && !black)) return false;
+    {
+        std::lock_guard lock(core_->mutex);
+        if (core_->closed) return false;
+        const auto now = std::chrono::steady_clock::now();
+        Local& local = core_->games[game.id];
+        if (white) local.whiteSeen = now;
+        if (black) local.blackSeen = now;
+    }
+    // A failed report is retried by the heartbeat (the entry stays unsent).
+    beat_.start();
+    return flush(game.id, false);
 }
 
 std::optional<GamePresence> PresenceTracker::read(const GameRecord& game) {
     if (!store_) return std::nullopt;
     const PresenceReadResult entries = store_->getPresence(game.id);
     if (entries.status != StoreStatus::Ok) return std::nullopt;
-    return presenceView(game, entries.entries, nowEpochMs(), timing_);
+    return presenceView(game, entries.entries, wallClock_(), timing_);
+}
+
+void PresenceTracker::forget(const std::string& gameId) {
+    {
+        std::lock_guard lock(core_->mutex);
+        core_->games.erase(gameId);
+    }
+    if (!store_) return;
+    std::lock_guard flushing(flushMutex_);  // after any report of it under way
+    if (store_->removePresence(gameId) != StoreStatus::Ok)
+        logger_.log({{"event", "presence_remove_failed"}, {"game", gameId}});
 }
 
 void PresenceTracker::heartbeat() {
@@ -196,54 +237,89 @@ void PresenceTracker::heartbeat() {
     {
         std::lock_guard lock(core_->mutex);
         if (core_->closed) return;
-        for (const auto& [gameId, local] : core_->games) games.push_back(gameId);
+        const auto now = std::chrono::steady_clock::now();
+        for (auto it = core_->games.begin(); it != core_->games.end();) {
+            const Local& local = it->second;
+            const bool connected = local.white > 0 || local.black > 0;
+            // What this replica saw of a game nobody follows here any more is in the store:
+            // the last report stands until the entry expires (kPresenceKeep).
+            const auto last =
+                std::max(local.whiteSeen.value_or(std::chrono::steady_clock::time_point{}),
+                         local.blackSeen.value_or(std::chrono::steady_clock::time_point{}));
+            if (!connected && !local.unsent && now - last >= kPresenceKeep) {
+                it = core_->games.erase(it);
+                continue;
+            }
+            if (connected || local.unsent) games.push_back(it->first);
+            ++it;
+        }
     }
-    for (const std::string& gameId : games) flush(gameId);
+    for (const std::string& gameId : games) flush(gameId, true);
 }
 
-void PresenceTracker::flush(const std::string& gameId) {
+bool PresenceTracker::flush(const std::string& gameId, bool publish) {
     std::lock_guard flushing(flushMutex_);
+    // Nothing is reported for a game that ended or is gone; its entries go.
+    const StoreReadResult read = store_->get(gameId);
+    if (read.status == StoreStatus::NotFound ||
+        (read.status == StoreStatus::Ok && read.game->status != "ongoing")) {
+        {
+            std::lock_guard lock(core_->mutex);
+            core_->games.erase(gameId);
+        }
+        store_->removePresence(gameId);
+        return true;
+    }
     PresenceEntry entry;
     entry.replica = replica_;
     {
         std::lock_guard lock(core_->mutex);
         auto it = core_->games.find(gameId);
-        if (it == core_->games.end()) return;
-        const std::int64_t now = nowEpochMs();
-        Local& local = it->second;
-        if (local.white > 0) local.whiteSeenAtMs = now;
-        if (local.black > 0) local.blackSeenAtMs = now;
+        if (it == core_->games.end()) return true;
+        const auto now = std::chrono::steady_clock::now();
+        const Local& local = it->second;
         entry.white = local.white > 0;
         entry.black = local.black > 0;
-        entry.whiteSeenAtMs = local.whiteSeenAtMs;
-        entry.blackSeenAtMs = local.blackSeenAtMs;
+        if (entry.white)
+            entry.whiteIdleMs = 0;
+        else if (local.whiteSeen)
+            entry.whiteIdleMs = msSince(*local.whiteSeen, now);
+        if (entry.black)
+            entry.blackIdleMs = 0;
+        else if (local.blackSeen)
+            entry.blackIdleMs = msSince(*local.blackSeen, now);
     }
-    if (store_->putPresence(gameId, entry) != StoreStatus::Ok) {
+    const bool written =
+        read.status == StoreStatus::Ok && store_->putPresence(gameId, entry) == StoreStatus::Ok;
+    {
+        std::lock_guard lock(core_->mutex);
+        auto it = core_->games.find(gameId);
+        if (it != core_->games.end()) it->second.unsent = !written;
+    }
+    if (!written) {
         // The next heartbeat writes it again.
         logger_.log({{"event", "presence_write_failed"}, {"game", gameId}});
-        return;
+        return false;
     }
+    if (!publish) return true;
     // Publish what subscribers would now see, if it is not what this replica told them last.
-    const StoreReadResult read = store_->get(gameId);
-    if (read.status != StoreStatus::Ok) return;
     const PresenceReadResult entries = store_->getPresence(gameId);
-    if (entries.status != StoreStatus::Ok) return;
-    const GamePresence presence = presenceView(*read.game, entries.entries, nowEpochMs(), timing_);
+    if (entries.status != StoreStatus::Ok) return true;
+    const GamePresence presence = presenceView(*read.game, entries.entries, wallClock_(), timing_);
     bool changed = false;
     {
         std::lock_guard lock(core_->mutex);
         auto it = core_->games.find(gameId);
-        if (it == core_->games.end()) return;
+        if (it == core_->games.end()) return true;
         Local& local = it->second;
-        changed = local.published != presence;
+        changed = !local.published || !sameForSubscribers(*local.published, presence);
         local.published = presence;
-        // Nobody left here: the entry written above keeps when they went.
-        if (local.white == 0 && local.black == 0) core_->games.erase(it);
     }
     if (changed && bus_) {
         bus_->publish(GameEvent{GameEvent::Kind::Presence, gameId, read.game->version,
                                 presenceMessage(*read.game, presence)});
     }
+    return true;
 }
 
 }  // namespace outpost::server

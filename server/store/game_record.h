@@ -36,14 +36,22 @@ struct ClockState {
     friend bool operator==(const ClockState&, const ClockState&) = default;
 };
 
-// Who is connected to a game (games/presence.h). Not stored with the game: read beside it when
-// the game is loaded (GameService::load), and shown in its JSON when set.
+// Who shows life in a game (games/presence.h). Not stored with the game: read beside it when the
+// game is loaded (GameService::load), and shown in its JSON when set.
 struct GamePresence {
     bool white = false;  // a live connection (the engine's side: always)
     bool black = false;
-    // A side of a game between people that is gone: since when (epoch ms; 0 for a present side),
-    // and from when the other side may claim the game (0: no claim, the game is over or has not
-    // begun).
+    // A side of an ongoing game between people without a live connection is gone: for how long
+    // (its last sign of life, on the store's clock; -1 when none was ever recorded), and in how
+    // long the other side may claim against it (-1: not at all, as before both sides moved or
+    // without any recorded sign of life; 0: now).
+    bool whiteGone = false;
+    bool blackGone = false;
+    std::int64_t whiteGoneForMs = -1;
+    std::int64_t blackGoneForMs = -1;
+    std::int64_t whiteClaimInMs = -1;
+    std::int64_t blackClaimInMs = -1;
+    // The same for clients, as times of the reading replica's wall clock (epoch ms; 0: none).
     std::int64_t whiteGoneSinceMs = 0;
     std::int64_t blackGoneSinceMs = 0;
     std::int64_t whiteClaimableAtMs = 0;
@@ -81,6 +89,11 @@ struct GameRecord {
     // by ply like `moves`; -1 where not known (moves given at creation). May be shorter than
     // `moves` (records stored before it existed).
     std::vector<std::int64_t> moveClocksMs;
+    // Between people with a clock: the clocks start once both sides have moved, and until then
+    // the side to move has this long (ms) for its first move, counted from clock->turnStartedAtMs
+    // (the creation, then White's first move), or the game is aborted. 0: no such deadline
+    // (against the engine, without a clock, older records).
+    std::int64_t firstMoveMs = 0;
     // Counts changes: 1 after creation, +1 per stored update. Stores use it for compare-and-set.
     std::uint64_t version = 1;
     std::int64_t createdAtMs = 0;  // epoch milliseconds

@@ -57,6 +57,7 @@ nlohmann::json toStoredJson(const GameRecord& game) {
     if (!game.moveClocksMs.empty()) json["moveClocksMs"] = game.moveClocksMs;
     if (!game.rematchOffer.empty()) json["rematchOffer"] = game.rematchOffer;
     if (!game.rematchGameId.empty()) json["rematchGameId"] = game.rematchGameId;
+    if (game.firstMoveMs > 0) json["firstMoveMs"] = game.firstMoveMs;
     return json;
 }
 
@@ -100,6 +101,7 @@ GameRecord gameRecordFromStoredJson(const nlohmann::json& json) {
     // Absent in records stored before each move's clock was kept.
     if (json.contains("moveClocksMs"))
         game.moveClocksMs = json.at("moveClocksMs").get<std::vector<std::int64_t>>();
+    game.firstMoveMs = json.value("firstMoveMs", std::int64_t{0});
     return game;
 }
 

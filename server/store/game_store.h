@@ -60,15 +60,21 @@ struct StoreDocResult {
     std::string doc;  // set when status is Ok
 };
 
-// One replica's report of the connections to a game it holds (games/presence.h): whether a side
-// has a live connection there, and when the replica last saw it connected (a heartbeat while it
-// is, the moment it went when it went; 0: never). Each replica writes only its own entry.
+// One replica's report of the signs of life of a game's players it saw (games/presence.h): whether
+// a side has a live connection there, and how long before this write the replica last saw that
+// side (a connection, or any request made with its token), measured by the replica itself, so
+// no replica's wall clock is ever compared with another's. Each replica writes only its own entry;
+// the store stamps it with its own clock, and a read gives each entry's age on that one clock.
+inline constexpr std::int64_t kNeverSeen = -1;
 struct PresenceEntry {
     std::string replica;
-    bool white = false;
+    bool white = false;  // a live connection of that side held by the replica
     bool black = false;
-    std::int64_t whiteSeenAtMs = 0;
-    std::int64_t blackSeenAtMs = 0;
+    std::int64_t whiteIdleMs = kNeverSeen;  // last seen this long before the write; kNeverSeen
+    std::int64_t blackIdleMs = kNeverSeen;
+    // Set by getPresence (ignored by putPresence): how long ago, on the store's clock, the entry
+    // was written.
+    std::int64_t ageMs = 0;
 
     friend bool operator==(const PresenceEntry&, const PresenceEntry&) = default;
 };
@@ -170,16 +176,19 @@ class GameStore {
         return {StoreStatus::Unavailable, {}};
     }
 
-    // Presence (games/presence.h): replaces `entry.replica`'s entry for the game, and reads every
-    // replica's. Entries are small and separate from the game, so a heartbeat never changes the
-    // game's version; they expire kPresenceKeep after their last write. The defaults keep
-    // nothing (Unavailable): nobody is ever present there.
+    // Presence (games/presence.h): replaces `entry.replica`'s entry for the game, stamped with the
+    // store's clock, and reads every replica's with its age on that clock. Entries are small and
+    // separate from the game, so a heartbeat never changes the game's version; they expire
+    // kPresenceKeep after their last write. The defaults keep nothing (Unavailable): nobody is ever
+    // present there.
     virtual StoreStatus putPresence(std::string_view /*gameId*/, const PresenceEntry& /*entry*/) {
         return StoreStatus::Unavailable;
     }
     virtual PresenceReadResult getPresence(std::string_view /*gameId*/) {
         return {StoreStatus::Unavailable, {}};
     }
+    // Removes every replica's entry of a game (it ended, or is gone).
+    virtual StoreStatus removePresence(std::string_view /*gameId*/) { return StoreStatus::Ok; }
 
     // Lobby seeks (lobby/seek_service.h). createSeek: AlreadyExists when the id is taken;
     // updateSeek: compare-and-set as update() (`seek.version` is expectedVersion + 1), NotFound
@@ -208,9 +217,10 @@ class GameStore {
         return {StoreStatus::Unavailable, {}};
     }
 
-    // Ongoing games whose clock runs and whose flag falls by untilMs (epoch ms, see
-    // store/clock_deadline.h), soonest first, at most `limit`: the clocks a replica re-arms at
-    // start and on each sweep, so a flag still falls when the replica that watched it died. Read
+    // Ongoing games whose clock deadline (a running clock's flag fall, or a first move owed
+    // before the clocks start: clockDeadlineMs, store/clock_deadline.h) falls by untilMs (epoch
+    // ms), soonest first, at most `limit`: the clocks a replica re-arms at start and on each
+    // sweep, so a flag still falls when the replica that watched it died. Read
     // from an index of running clocks by deadline, never a scan of all games. Default: none.
     virtual StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) {
         (void)untilMs;

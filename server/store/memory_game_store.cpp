@@ -71,6 +71,11 @@ PresenceReadResult MemoryGameStore::getPresence(std::string_view gameId) {
     return presence_.get(gameId);
 }
 
+StoreStatus MemoryGameStore::removePresence(std::string_view gameId) {
+    presence_.remove(gameId);
+    return StoreStatus::Ok;
+}
+
 std::uint64_t MemoryGameStore::count() {
     std::lock_guard lock(mutex_);
     return games_.size();
@@ -109,7 +114,7 @@ StoreManyResult MemoryGameStore::runningClocks(std::int64_t untilMs, std::size_t
     StoreManyResult result;
     std::lock_guard lock(mutex_);
     for (const auto& [id, game] : games_) {
-        const std::optional<std::int64_t> deadline = runningClockDeadlineMs(game);
+        const std::optional<std::int64_t> deadline = clockDeadlineMs(game);
         if (deadline && *deadline <= untilMs) due.emplace_back(*deadline, &game);
     }
     std::sort(due.begin(), due.end(),

@@ -34,6 +34,7 @@ class MemoryGameStore final : public GameStore {
     StoreStatus appendChat(std::string_view gameId, const std::string& line,
                            std::size_t keep) override;
     ChatReadResult chatLines(std::string_view gameId) override;
+    StoreStatus removePresence(std::string_view gameId) override;
 
   private:
     PresenceTable presence_;

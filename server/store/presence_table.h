@@ -1,7 +1,8 @@
 // Presence entries kept in process memory: what the memory and SQLite stores hold for
 // GameStore::putPresence/getPresence. Neither shares events between processes (several replicas
 // need Redis), so a connection's presence never needs to outlive the process that holds the
-// connection, and heartbeats cost no disk write (SQLite fsyncs every commit).
+// connection, and heartbeats cost no disk write (SQLite fsyncs every commit). The store's clock is
+// this process's steady clock: an entry's age is measured on it alone.
 //
 // Thread-safe.
 #pragma once
@@ -25,26 +26,41 @@ class PresenceTable {
         const auto now = std::chrono::steady_clock::now();
         std::lock_guard lock(mutex_);
         Game& game = games_[std::string(gameId)];
-        game.byReplica[entry.replica] = entry;
+        game.byReplica[entry.replica] = Written{entry, now};
         game.writtenAt = now;
         if (now - lastPrune_ >= kPruneInterval) pruneLocked(now);
     }
 
     PresenceReadResult get(std::string_view gameId) {
+        const auto now = std::chrono::steady_clock::now();
         std::lock_guard lock(mutex_);
         PresenceReadResult result;
         auto it = games_.find(std::string(gameId));
         if (it == games_.end()) return result;
-        for (const auto& [replica, entry] : it->second.byReplica) result.entries.push_back(entry);
+        for (const auto& [replica, written] : it->second.byReplica) {
+            PresenceEntry entry = written.entry;
+            entry.ageMs =
+                std::chrono::duration_cast<std::chrono::milliseconds>(now - written.at).count();
+            result.entries.push_back(std::move(entry));
+        }
         return result;
+    }
+
+    void remove(std::string_view gameId) {
+        std::lock_guard lock(mutex_);
+        games_.erase(std::string(gameId));
     }
 
   private:
     // Games nobody reported on for kPresenceKeep are dropped, at most this often.
     static constexpr std::chrono::minutes kPruneInterval{10};
 
+    struct Written {
+        PresenceEntry entry;
+        std::chrono::steady_clock::time_point at;
+    };
     struct Game {
-        std::map<std::string, PresenceEntry> byReplica;
+        std::map<std::string, Written> byReplica;
         std::chrono::steady_clock::time_point writtenAt;
     };
 

@@ -2,6 +2,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <stdexcept>
@@ -87,39 +88,67 @@ end
 return docs
 )lua";
 
-// KEYS[1] presence key; ARGV[1] replica, ARGV[2] entry, ARGV[3] seconds to keep the key.
-constexpr const char* kPutPresenceScript = R"lua(
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+// The store's own clock in a script, epoch milliseconds (Redis's TIME: one clock for every
+// replica that reads or writes presence). Scripts are replicated by their effects, so a script
+// that reads the time may write (Redis 7 always does so; older ones are asked to).
+constexpr const char* kStoreMsLua = R"lua(
+if redis.replicate_commands then redis.replicate_commands() end
+local time = redis.call('TIME')
+local storeMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+)lua";
+
+// KEYS[1] presence key; ARGV[1] replica, ARGV[2] entry, ARGV[3] seconds to keep the key. The
+// entry is stored with the store's time of the write appended.
+const std::string kPutPresenceScript = std::string(kStoreMsLua) + R"lua(
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ',' .. string.format('%.0f', storeMs))
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 return 1
 )lua";
 
+// KEYS[1] presence key. The store's time now, then the hash's fields and values.
+const std::string kGetPresenceScript = std::string(kStoreMsLua) + R"lua(
+local out = {string.format('%.0f', storeMs)}
+for _, item in ipairs(redis.call('HGETALL', KEYS[1])) do out[#out + 1] = item end
+return out
+)lua";
+
+// "white,black,whiteIdleMs,blackIdleMs" (the store appends ",writtenAtMs").
 std::string encodePresence(const PresenceEntry& entry) {
     return std::string(entry.white ? "1" : "0") + "," + (entry.black ? "1" : "0") + "," +
-           std::to_string(entry.whiteSeenAtMs) + "," + std::to_string(entry.blackSeenAtMs);
+           std::to_string(entry.whiteIdleMs) + "," + std::to_string(entry.blackIdleMs);
 }
 
-std::optional<PresenceEntry> decodePresence(std::string replica, std::string_view text) {
-    PresenceEntry entry;
-    entry.replica = std::move(replica);
-    std::int64_t fields[4] = {};
+bool parseInt64(std::string_view text, std::int64_t& value) {
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+// An entry as stored, its age measured against the store's time `storeMs`.
+std::optional<PresenceEntry> decodePresence(std::string replica, std::string_view text,
+                                            std::int64_t storeMs) {
+    constexpr int kFields = 5;
+    std::int64_t fields[kFields] = {};
     const char* first = text.data();
     const char* last = text.data() + text.size();
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < kFields; ++i) {
         auto [end, ec] = std::from_chars(first, last, fields[i]);
         if (ec != std::errc()) return std::nullopt;
-        if (i < 3 && (end == last || *end != ',')) return std::nullopt;
-        first = end + (i < 3 ? 1 : 0);
+        const bool final = i == kFields - 1;
+        if (final ? end != last : (end == last || *end != ',')) return std::nullopt;
+        first = end + (final ? 0 : 1);
     }
+    PresenceEntry entry;
+    entry.replica = std::move(replica);
     entry.white = fields[0] != 0;
     entry.black = fields[1] != 0;
-    entry.whiteSeenAtMs = fields[2];
-    entry.blackSeenAtMs = fields[3];
+    entry.whiteIdleMs = fields[2];
+    entry.blackIdleMs = fields[3];
+    entry.ageMs = std::max<std::int64_t>(0, storeMs - fields[4]);
     return entry;
 }
 
 std::string deadlineArgument(const GameRecord& game) {
-    const auto deadline = runningClockDeadlineMs(game);
+    const auto deadline = clockDeadlineMs(game);
     return deadline ? std::to_string(*deadline) : std::string();
 }
 
@@ -254,19 +283,31 @@ StoreStatus RedisGameStore::putPresence(std::string_view gameId, const PresenceE
 }
 
 PresenceReadResult RedisGameStore::getPresence(std::string_view gameId) {
-    RedisReplyPtr reply =
-        pool_.command({"HGETALL", options_.keyPrefix + "presence:" + std::string(gameId)});
-    if (!reply || reply->type != REDIS_REPLY_ARRAY) return {StoreStatus::Unavailable, {}};
+    RedisReplyPtr reply = pool_.command(
+        {"EVAL", kGetPresenceScript, "1", options_.keyPrefix + "presence:" + std::string(gameId)});
+    if (!reply || reply->type != REDIS_REPLY_ARRAY || reply->elements == 0)
+        return {StoreStatus::Unavailable, {}};
+    const redisReply* now = reply->element[0];
+    std::int64_t storeMs = 0;
+    if (now->type != REDIS_REPLY_STRING || !parseInt64({now->str, now->len}, storeMs))
+        return {StoreStatus::Unavailable, {}};
     PresenceReadResult result;
-    for (std::size_t i = 0; i + 1 < reply->elements; i += 2) {
+    for (std::size_t i = 1; i + 1 < reply->elements; i += 2) {
         const redisReply* field = reply->element[i];
         const redisReply* value = reply->element[i + 1];
         if (field->type != REDIS_REPLY_STRING || value->type != REDIS_REPLY_STRING) continue;
         auto entry = decodePresence(std::string(field->str, field->len),
-                                    std::string_view(value->str, value->len));
+                                    std::string_view(value->str, value->len), storeMs);
         if (entry) result.entries.push_back(std::move(*entry));  // a damaged one is left out
     }
     return result;
+}
+
+StoreStatus RedisGameStore::removePresence(std::string_view gameId) {
+    RedisReplyPtr reply =
+        pool_.command({"DEL", options_.keyPrefix + "presence:" + std::string(gameId)});
+    if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    return StoreStatus::Ok;
 }
 
 std::uint64_t RedisGameStore::count() {

@@ -6,15 +6,17 @@
 //   the game hash's field `review`: the game's review (so it expires with the game)
 //   <prefix>review:<id>    string: the review of a pasted game (expires after the unfinished
 //                          retention)
-//   <prefix>presence:<id>  hash {replica: "white,black,whiteSeenAtMs,blackSeenAtMs"}: each
-//                          replica's presence entry for the game (games/presence.h), expiring
-//                          kPresenceKeep after its last write
+//   <prefix>presence:<id>  hash {replica: "white,black,whiteIdleMs,blackIdleMs,writtenAtMs"}:
+//                          each replica's presence entry for the game (games/presence.h),
+//                          writtenAtMs by Redis's TIME, expiring kPresenceKeep after its last
+//                          write, deleted when the game ends
 //   <prefix>seek:<id>      hash {version, doc}: a lobby seek, expiring at its expiresAtMs
 //   <prefix>seeks          sorted set: the ids of the open seeks, by creation time
 //   <prefix>chat:<id>      list: a game's chat lines, the last ones kept, expiring like an
 //                          unfinished game (store/redis_lobby_store.cpp)
-//   <prefix>clocks         sorted set: the ids of the games whose clock runs, by flag-fall
-//                          deadline (epoch ms), kept by the same scripts that write the games
+//   <prefix>clocks         sorted set: the ids of the games whose clock runs (or whose first
+//                          move is owed), by deadline (epoch ms), kept by the same scripts that
+//                          write the games
 // Every write is one Lua script, so Redis applies it atomically: update() compares the stored
 // version with the expected one and writes only when they match (a stale version gets
 // VersionConflict, which the server answers with 409). The scripts are idempotent (replaying a
@@ -90,6 +92,7 @@ class RedisGameStore final : public GameStore {
     StoreStatus appendChat(std::string_view gameId, const std::string& line,
                            std::size_t keep) override;
     ChatReadResult chatLines(std::string_view gameId) override;
+    StoreStatus removePresence(std::string_view gameId) override;
 
   private:
     std::string gameKey(std::string_view id) const;

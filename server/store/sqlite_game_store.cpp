@@ -58,7 +58,7 @@ void bindWrittenColumns(sqlite3_stmt* statement, const GameRecord& game, const s
     bindText(statement, 3, game.status);
     sqlite3_bind_int64(statement, 4, updatedAt(game));
     bindText(statement, 5, doc);
-    if (const auto deadline = runningClockDeadlineMs(game)) {
+    if (const auto deadline = clockDeadlineMs(game)) {
         sqlite3_bind_int64(statement, kClockDeadlineParameter, *deadline);
     } else {
         sqlite3_bind_null(statement, kClockDeadlineParameter);
@@ -329,7 +329,7 @@ void SqliteGameStore::addClockDeadlineColumn() {
             const auto* doc = reinterpret_cast<const char*>(sqlite3_column_text(ongoing.get(), 1));
             std::optional<GameRecord> game = parseStoredGame(std::string_view(
                 doc, static_cast<std::size_t>(sqlite3_column_bytes(ongoing.get(), 1))));
-            const auto deadline = game ? runningClockDeadlineMs(*game) : std::nullopt;
+            const auto deadline = game ? clockDeadlineMs(*game) : std::nullopt;
             if (!deadline) continue;
             sqlite3_bind_value(set.get(), 1, sqlite3_column_value(ongoing.get(), 0));
             sqlite3_bind_int64(set.get(), 2, *deadline);

@@ -70,6 +70,10 @@ class SqliteGameStore final : public GameStore {
     PresenceReadResult getPresence(std::string_view gameId) override {
         return presence_.get(gameId);
     }
+    StoreStatus removePresence(std::string_view gameId) override {
+        presence_.remove(gameId);
+        return StoreStatus::Ok;
+    }
 
     // Lobby seeks and chat lines (store/sqlite_lobby_store.cpp), in tables of their own (seeks,
     // chat_lines) made at their first use; a chat keeps the last lines of each game.

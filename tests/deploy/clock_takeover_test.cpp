@@ -42,6 +42,9 @@ std::unique_ptr<Server> startReplica(std::shared_ptr<GameStore> store, std::ostr
                                      std::int64_t clockSweepMs = ServerConfig().clockSweepMs) {
     ServerConfig config = outpost::test::liveReplicaConfig();
     config.clockSweepMs = clockSweepMs;
+    // The clock starts with White's move (no first-move deadline): Black's flag is the one armed.
+    // The first-move deadline's takeover is in tests/server/test_fair_play.cpp.
+    config.firstMoveDeadlineMs = 0;
     ServerParts parts;
     parts.store = std::move(store);
     parts.bus = std::make_shared<MemoryEventBus>();

@@ -67,6 +67,29 @@ ServerConfig quickPresence(std::int64_t graceMs = 300) {
     return config;
 }
 
+// Plies from the start position that end nothing (each ply the first legal move that keeps the
+// game going), for games past the engine's 40-ply rule.
+std::vector<std::string> pliesThatEndNothing(std::size_t count) {
+    std::string error;
+    bool badMove = false;
+    std::optional<ChessState> state = ChessState::load("", {}, error, badMove);
+    std::vector<std::string> moves;
+    while (state && moves.size() < count) {
+        std::optional<std::string> chosen;
+        for (const std::string& move : state->legalMoves()) {
+            ChessState next = *state;
+            next.play(move);
+            if (next.outcome()) continue;
+            chosen = move;
+            break;
+        }
+        if (!chosen) break;
+        state->play(*chosen);
+        moves.push_back(*chosen);
+    }
+    return moves;
+}
+
 class RecordingOutbox final : public WsOutbox {
   public:
     void send(std::string text, bool) override {
@@ -269,15 +292,15 @@ TEST_CASE("offers: against the engine takebacks need no consent and draws get an
 TEST_CASE("offers: the engine accepts a draw at or below its threshold, declines above",
           "[server][offers]") {
     HandlerFixture f;
-    // Move 30, White (the player) to move: past the minimum.
-    const std::string fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 4 30";
+    // 40 plies played in this game, White (the player) to move: past the minimum.
+    const std::vector<std::string> moves = pliesThatEndNothing(kEngineDrawMinPlies);
     auto create = [&] {
         return f.createGame(
-            nlohmann::json{{"fen", fen}, {"engine", {{"side", "black"}, {"level", 1}}}});
+            nlohmann::json{{"moves", moves}, {"engine", {{"side", "black"}, {"level", 1}}}});
     };
     GameRecord setUp;
-    setUp.initialFen = fen;
-    REQUIRE(pliesPlayed(setUp) == 58);
+    setUp.moves = moves;
+    REQUIRE(pliesPlayed(setUp) == kEngineDrawMinPlies);
     // The fake engine scores the side to move: +30 for White is -30 for the engine: it accepts.
     f.control->scorePerDepth = 10;
     {
@@ -499,43 +522,6 @@ TEST_CASE("presence: across replicas, the players of a replica that died are gon
     CHECK(won->json()["status"] == "abandoned");
     blackStream->disconnect();
     whiteStream->disconnect();
-}
-
-TEST_CASE("presence: the view from entries (live, expired, engine, claims)",
-          "[server][offers][presence]") {
-    const PresenceTiming timing{100, 1000};
-    GameRecord game;
-    game.initialFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    game.moves = {"e2e4", "e7e5"};
-    game.createdAtMs = 1000;
-    game.updatedAtMs = 2000;  // Black's e5
-    const std::int64_t now = 10000;
-    // White live on replica a; Black's entry on b is older than three heartbeats.
-    std::vector<PresenceEntry> entries = {{"a", true, false, now - 50, 0},
-                                          {"b", false, true, 0, now - 400}};
-    GamePresence view = presenceView(game, entries, now, timing);
-    CHECK(view.white);
-    CHECK_FALSE(view.black);
-    CHECK(view.blackGoneSinceMs == now - 400);
-    CHECK(view.blackClaimableAtMs == now - 400 + 1000);
-    CHECK_FALSE(claimable(view, false, now));
-    CHECK(claimable(view, false, now + 600));
-    // Never seen, moved last: gone since its move.
-    view = presenceView(game, {entries[0]}, now, timing);
-    CHECK(view.blackGoneSinceMs == 2000);
-    // Against the engine: its side is always there, nobody is "gone".
-    game.engine.side = "black";
-    view = presenceView(game, {}, now, timing);
-    CHECK(view.black);
-    CHECK_FALSE(view.white);
-    CHECK(view.whiteGoneSinceMs == 0);
-    // JSON.
-    nlohmann::json json;
-    game.engine.side = "none";
-    addPresenceFields(json, presenceView(game, entries, now, timing));
-    CHECK(json["presence"] == nlohmann::json({{"white", true}, {"black", false}}));
-    CHECK(json["gone"]["black"]["claimableAtMs"] == now - 400 + 1000);
-    CHECK_FALSE(json["gone"].contains("white"));
 }
 
 TEST_CASE("offers: the stores keep the offers", "[server][offers][store]") {

@@ -174,6 +174,10 @@ inline ServerConfig testConfig() {
     config.store = "memory";
     // Tests create games by the dozen from one address; the quota has tests of its own.
     config.perClientGamesPerMinute = 0;
+    // The clocks of a game between people start with its first move, as before first-move
+    // deadlines existed (the flag and clock tests play one side); tests/server/test_fair_play.cpp
+    // covers the deadline.
+    config.firstMoveDeadlineMs = 0;
     return config;
 }
 

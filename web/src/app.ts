@@ -23,6 +23,7 @@ import { Clocks } from './ui/clocks';
 import { byId, copyText, download, el, toast } from './ui/dom';
 import { renderEngineInfo, renderEvalBar } from './ui/enginePanel';
 import { CLASS_MARK, formatCount, formatScore, gameOverText } from './ui/format';
+import { firstMoveLeftMs, firstMoveText } from './ui/firstMove';
 import { renderMoveList } from './ui/moveList';
 import { setupNewGameDialog, type NewGameChoice } from './ui/newGameDialog';
 import { PeoplePanel } from './ui/peoplePanel';
@@ -60,6 +61,8 @@ export class App {
   private watchedMode: Mode = 'people';
   private readonly peoplePanel: PeoplePanel;
   private claimTimer: number | undefined;
+  /** Redraws the status line while a first-move countdown runs. */
+  private firstMoveTimer: number | undefined;
   private viewPly = 0;
   private engineInfo: SearchInfo | null = null;
   /** GET /api/v1/engine, once it has arrived. */
@@ -1088,6 +1091,7 @@ export class App {
   private renderStatus(): void {
     const status = byId('game-status');
     const game = this.game;
+    window.clearTimeout(this.firstMoveTimer);
     status.className = 'game-status';
     if (!game) {
       status.textContent = 'Start a new game or open the analysis board.';
@@ -1099,9 +1103,12 @@ export class App {
     card.hidden = !over || this.gameOverDismissed === game.id || !this.isLive();
     if (over) {
       status.classList.add('over');
-      status.replaceChildren(el('strong', undefined, over), el('span', 'result', game.result));
+      // An aborted game has no result: say so rather than show "*".
+      const result = game.status === 'aborted' ? 'no result' : game.result;
+      status.classList.toggle('aborted', game.status === 'aborted');
+      status.replaceChildren(el('strong', undefined, over), el('span', 'result', result));
       byId('game-over-title').textContent = over;
-      byId('game-over-result').textContent = game.result;
+      byId('game-over-result').textContent = result;
       document.title = `${over} · Outpost`;
       return;
     }
@@ -1123,6 +1130,13 @@ export class App {
     }
     else text = `${turnName} to move`;
     if (!this.isLive()) text += ` — viewing move ${this.viewPly} of ${game.moves.length}`;
+    const firstMoveLeft = firstMoveLeftMs(game, this.serverClock.now());
+    if (firstMoveLeft !== null) {
+      text += ` — ${firstMoveText(game, firstMoveLeft, this.token ? this.peopleSide : null)}`;
+      status.classList.add('first-move');
+      status.classList.toggle('first-move-urgent', firstMoveLeft <= 10_000);
+      if (firstMoveLeft > 0) this.firstMoveTimer = window.setTimeout(() => this.renderStatus(), CLAIM_TICK_MS);
+    }
     status.classList.toggle('engine-turn', game.engine.side === game.turn);
     status.textContent = text;
     document.title = `${text} · Outpost`;

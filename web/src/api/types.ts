@@ -55,7 +55,8 @@ export interface Presence {
  * and from when the other side may claim (absent until both sides have moved).
  */
 export interface Gone {
-  sinceMs: number;
+  /** Absent when no sign of life of the side is recorded (it cannot be claimed against). */
+  sinceMs?: number;
   claimableAtMs?: number;
 }
 
@@ -88,6 +89,11 @@ export interface Game {
   legalMoves: string[];
   engine: EngineSettings;
   clock?: Clock;
+  /**
+   * Between people before both sides have moved (the clocks wait until then): what the side to
+   * move has left for its first move at clock.at, or the game is aborted.
+   */
+  firstMoveDeadlineMs?: number;
   version: number;
   engineMove?: EngineMove;
   /** True while the engine owes a reply (newer servers; older ones answer after the reply). */
@@ -139,6 +145,7 @@ export interface GameState {
   reason?: string | null;
   winner?: Color | null;
   clock?: Clock | null;
+  firstMoveDeadlineMs?: number | null;
   drawOffer?: Color | null;
   takebackOffer?: Color | null;
   presence?: Presence | null;

@@ -79,6 +79,7 @@ export function mergeGameState(game: Game, state: GameState): Game | null {
     check: state.check ?? inCheck(state.fen),
     legalMoves: state.legalMoves ?? [],
     clock: 'clock' in state ? orUndefined(state.clock) : game.clock,
+    firstMoveDeadlineMs: orUndefined(state.firstMoveDeadlineMs),
     drawOffer: orUndefined(state.drawOffer),
     takebackOffer: orUndefined(state.takebackOffer),
     presence: 'presence' in state ? orUndefined(state.presence) : game.presence,

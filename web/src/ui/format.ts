@@ -63,7 +63,9 @@ function colorName(color: string | undefined): string {
 }
 
 /** The game-over message, or '' while the game goes on. */
-export function gameOverText(game: Pick<Game, 'status' | 'result' | 'winner' | 'reason'>): string {
+export function gameOverText(
+  game: Pick<Game, 'status' | 'result' | 'winner' | 'reason'> & { turn?: Game['turn'] },
+): string {
   const winner = game.winner ?? (game.result === '1-0' ? 'white' : game.result === '0-1' ? 'black' : undefined);
   const loser = winner === 'white' ? 'black' : 'white';
   switch (game.status) {
@@ -82,7 +84,10 @@ export function gameOverText(game: Pick<Game, 'status' | 'result' | 'winner' | '
         ? `${colorName(loser)} ran out of time — ${colorName(winner)} wins`
         : 'Time out — draw (the other side cannot mate)';
     case 'aborted':
-      return 'Game aborted';
+      // Nobody loses a game that never began: the side to move missed its first move.
+      return game.reason === 'first_move_missed'
+        ? `Game aborted — ${colorName(game.turn)} did not make a first move in time`
+        : 'Game aborted';
     case 'abandoned':
       return `${colorName(loser)} left the game — ${colorName(winner)} wins`;
     default:
