@@ -33,6 +33,11 @@ namespace outpost::server {
     X(opponent_present, 409, "a claim while the other side is connected") \
     X(opponent_not_gone_long_enough, 409, "a claim before the other side was gone long enough") \
     X(not_between_people, 409, "a claim in a game against the engine") \
+    X(game_not_over, 409, "a rematch before the game is over") \
+    X(no_rematch_offer, 409, "no rematch offer to answer, or the rematch is made already") \
+    X(seek_taken, 409, "the seek was accepted by someone else") \
+    X(seek_closed, 409, "the seek is cancelled or expired") \
+    X(own_seek, 409, "accepting one's own seek (with its seek token)") \
     X(too_large, 413, "the body, or a pasted game, is too large") \
     X(invalid_value, 422, "well-formed but out of range (a limit, multipv, level or clock)") \
     X(invalid_fen, 422, "the FEN cannot be read (the message says why)") \
@@ -44,6 +49,7 @@ namespace outpost::server {
     X(too_many_websockets, 429, "this client has as many WebSockets open as it may") \
     X(too_many_subscriptions, 429, "this WebSocket follows as many games as it may") \
     X(too_many_connections, 429, "this client has as many connections open as it may") \
+    X(too_many_seeks, 429, "this client has as many open seeks as it may") \
     X(internal, 500, "the server failed (it was logged; the server goes on serving)") \
     X(corrupt_game, 500, "the stored game cannot be read or replayed") \
     X(corrupt_review, 500, "the stored review cannot be read") \

@@ -1,3 +1,4 @@
+#include "errors/error_codes.h"
 #include "games/chat.h"
 
 #include "games/game_clock.h"
@@ -9,7 +10,7 @@ namespace outpost::server {
 namespace {
 
 ApiError badText(const std::string& why) {
-    return {ErrorStatus::unprocessable_entity, "invalid_value", "'text' " + why};
+    return {ErrorStatus::unprocessable_entity, errors::invalid_value, "'text' " + why};
 }
 
 bool isSpace(unsigned char c) {
@@ -17,7 +18,7 @@ bool isSpace(unsigned char c) {
 }
 
 ApiError storeFailed() {
-    return {ErrorStatus::service_unavailable, "store_unavailable", "the game store is unavailable",
+    return {ErrorStatus::service_unavailable, errors::store_unavailable, "the game store is unavailable",
             1};
 }
 
@@ -26,7 +27,7 @@ ApiError storeFailed() {
 std::variant<std::string, ApiError> chatText(const nlohmann::json& body) {
     if (auto error = rejectUnknownFields(body, {"text"}, "the chat line")) return *error;
     if (!body.contains("text") || !body.at("text").is_string())
-        return ApiError{ErrorStatus::bad_request, "bad_request", "'text' (a string) is required"};
+        return ApiError{ErrorStatus::bad_request, errors::bad_request, "'text' (a string) is required"};
     const std::string& raw = body.at("text").get_ref<const std::string&>();
     std::size_t first = 0;
     std::size_t last = raw.size();
@@ -74,7 +75,7 @@ std::variant<nlohmann::json, ApiError> ChatService::post(const std::string& game
     if (kept.status != StoreStatus::Ok) return storeFailed();
     const std::int64_t now = nowEpochMs();
     if (auto retry = chatRetryAfter(kept.lines, side, now)) {
-        return ApiError{ErrorStatus::too_many_requests, "rate_limited",
+        return ApiError{ErrorStatus::too_many_requests, errors::rate_limited,
                         "at most " + std::to_string(kChatBurstLines) + " chat lines per " +
                             std::to_string(kChatWindowMs / 1000) + " s per side",
                         *retry};
@@ -95,7 +96,7 @@ std::variant<nlohmann::json, ApiError> ChatService::post(const std::string& game
 std::variant<nlohmann::json, ApiError> ChatService::lines(const std::string& gameId) {
     const StoreReadResult game = context_.store->get(gameId);
     if (game.status == StoreStatus::NotFound)
-        return ApiError{ErrorStatus::not_found, "not_found", "no game '" + gameId + "'"};
+        return ApiError{ErrorStatus::not_found, errors::not_found, "no game '" + gameId + "'"};
     if (game.status == StoreStatus::Unavailable) return storeFailed();
     const ChatReadResult kept = context_.store->chatLines(gameId);
     if (kept.status != StoreStatus::Ok) return storeFailed();

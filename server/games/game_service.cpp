@@ -266,14 +266,14 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     std::string color = "white";
     if (body.contains("color") && !body.at("color").is_null()) {
         if (!body.at("color").is_string())
-            return ApiError{ErrorStatus::bad_request, "bad_request", "'color' must be a string"};
+            return ApiError{ErrorStatus::bad_request, errors::bad_request, "'color' must be a string"};
         color = body.at("color").get<std::string>();
         if (color != "white" && color != "black" && color != "random") {
-            return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
+            return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
                             "'color' must be white, black or random"};
         }
         if (game.engine.side != "none") {
-            return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
+            return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
                             "'color' is for games between people; against the engine, "
                             "'engine.side' decides"};
         }

@@ -1,3 +1,4 @@
+#include "errors/error_codes.h"
 #include "games/rematch.h"
 
 #include "games/game_clock.h"
@@ -26,12 +27,12 @@ constexpr int kRematchAttempts = 4;
 std::variant<RematchStep, ApiError> applyRematchAnswer(GameRecord& game, bool white, bool yes,
                                                        std::int64_t nowMs) {
     if (game.status == "ongoing") {
-        return ApiError{ErrorStatus::conflict, "game_not_over",
+        return ApiError{ErrorStatus::conflict, errors::game_not_over,
                         "a rematch is offered once the game is over"};
     }
     if (!game.rematchGameId.empty()) {
         if (yes) return RematchStep::Made;
-        return ApiError{ErrorStatus::conflict, "no_rematch_offer",
+        return ApiError{ErrorStatus::conflict, errors::no_rematch_offer,
                         "the rematch has been made already"};
     }
     const std::string side = sideName(white);
@@ -46,7 +47,7 @@ std::variant<RematchStep, ApiError> applyRematchAnswer(GameRecord& game, bool wh
         return RematchStep::Offered;
     }
     if (game.rematchOffer.empty()) {
-        return ApiError{ErrorStatus::conflict, "no_rematch_offer", "no rematch is offered"};
+        return ApiError{ErrorStatus::conflict, errors::no_rematch_offer, "no rematch is offered"};
     }
     const bool withdrawn = game.rematchOffer == side;
     game.rematchOffer.clear();
@@ -98,7 +99,7 @@ RematchOutcome RematchService::answer(const std::string& id,
             case RematchStep::Withdrawn:
             case RematchStep::Declined: {
                 auto error = games.save(game, before);
-                if (error && error->code == "version_conflict") continue;
+                if (error && error->code == errors::version_conflict) continue;
                 if (error) return *error;
                 return RematchReply{std::move(game), std::nullopt};
             }
@@ -113,7 +114,7 @@ RematchOutcome RematchService::answer(const std::string& id,
         game.version += 1;
         game.updatedAtMs = now;
         auto error = games.save(game, before);
-        if (error && error->code == "version_conflict") continue;
+        if (error && error->code == errors::version_conflict) continue;
         if (error) return *error;
         if (auto refused = games.createPrepared(created, client)) {
             GameRecord undone = game;
@@ -124,7 +125,7 @@ RematchOutcome RematchService::answer(const std::string& id,
         }
         return RematchReply{std::move(game), std::move(created)};
     }
-    return ApiError{ErrorStatus::conflict, "version_conflict", "the game changed meanwhile; retry"};
+    return ApiError{ErrorStatus::conflict, errors::version_conflict, "the game changed meanwhile; retry"};
 }
 
 }  // namespace outpost::server

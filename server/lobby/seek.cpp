@@ -1,3 +1,4 @@
+#include "errors/error_codes.h"
 #include "lobby/seek.h"
 
 namespace outpost::server {
@@ -27,29 +28,29 @@ std::variant<Seek, ApiError> parseSeekRequest(const nlohmann::json& body) {
     if (body.contains("clock") && !body.at("clock").is_null()) {
         const auto& clock = body.at("clock");
         if (!clock.is_object())
-            return ApiError{ErrorStatus::bad_request, "bad_request", "'clock' must be an object"};
+            return ApiError{ErrorStatus::bad_request, errors::bad_request, "'clock' must be an object"};
         if (auto error = rejectUnknownFields(clock, {"initial", "increment"}, "clock"))
             return *error;
         if (!clock.contains("initial") || !clock.at("initial").is_number_integer() ||
             (clock.contains("increment") && !clock.at("increment").is_number_integer())) {
-            return ApiError{ErrorStatus::bad_request, "bad_request",
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
                             "'clock' needs integer 'initial' and 'increment' (ms)"};
         }
         const auto initial = clock.at("initial").get<std::int64_t>();
         const auto increment = clock.value("increment", std::int64_t{0});
         if (initial <= 0 || initial > kMaxSeekClockMs || increment < 0 ||
             increment > kMaxSeekClockMs) {
-            return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
+            return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
                             "clock times must be in (0, 24h] ms"};
         }
         seek.clock = SeekClock{initial, increment};
     }
     if (body.contains("color") && !body.at("color").is_null()) {
         if (!body.at("color").is_string())
-            return ApiError{ErrorStatus::bad_request, "bad_request", "'color' must be a string"};
+            return ApiError{ErrorStatus::bad_request, errors::bad_request, "'color' must be a string"};
         seek.color = body.at("color").get<std::string>();
         if (seek.color != "white" && seek.color != "black" && seek.color != "random") {
-            return ApiError{ErrorStatus::unprocessable_entity, "invalid_value",
+            return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
                             "'color' must be white, black or random"};
         }
     }

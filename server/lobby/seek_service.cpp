@@ -1,3 +1,4 @@
+#include "errors/error_codes.h"
 #include "lobby/seek_service.h"
 
 #include <random>
@@ -15,7 +16,7 @@ constexpr const char* kStartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w
 constexpr int kSeekWriteAttempts = 4;
 
 ApiError seekNotFound(const std::string& id) {
-    return {ErrorStatus::not_found, "not_found", "no seek '" + id + "'"};
+    return {ErrorStatus::not_found, errors::not_found, "no seek '" + id + "'"};
 }
 
 ApiError seekStoreError(StoreStatus status, const std::string& id) {
@@ -23,20 +24,20 @@ ApiError seekStoreError(StoreStatus status, const std::string& id) {
         case StoreStatus::NotFound:
             return seekNotFound(id);
         case StoreStatus::Unavailable:
-            return {ErrorStatus::service_unavailable, "store_unavailable",
+            return {ErrorStatus::service_unavailable, errors::store_unavailable,
                     "the game store is unavailable", 1};
         default:
-            return {ErrorStatus::internal_server_error, "internal",
+            return {ErrorStatus::internal_server_error, errors::internal,
                     std::string("store: ") + toString(status)};
     }
 }
 
 ApiError seekTaken() {
-    return {ErrorStatus::conflict, "seek_taken", "the seek was accepted by someone else"};
+    return {ErrorStatus::conflict, errors::seek_taken, "the seek was accepted by someone else"};
 }
 
 ApiError seekClosed(const std::string& status) {
-    return {ErrorStatus::conflict, "seek_closed", "the seek is " + status};
+    return {ErrorStatus::conflict, errors::seek_closed, "the seek is " + status};
 }
 
 }  // namespace
@@ -70,7 +71,7 @@ std::variant<Seek, ApiError> SeekService::read(const std::string& id) {
     if (read.status != StoreStatus::Ok) return seekStoreError(read.status, id);
     std::optional<Seek> seek = fromSeekDoc(*read.seek);
     if (!seek) {
-        return ApiError{ErrorStatus::internal_server_error, "internal",
+        return ApiError{ErrorStatus::internal_server_error, errors::internal,
                         "the stored seek '" + id + "' is damaged"};
     }
     return *seek;
@@ -89,7 +90,7 @@ std::variant<SeekCreated, ApiError> SeekService::create(const nlohmann::json& bo
     for (const Seek& other : std::get<std::vector<Seek>>(open))
         if (other.clientKey == seek.clientKey) ++mine;
     if (mine >= kMaxOpenSeeksPerClient) {
-        return ApiError{ErrorStatus::too_many_requests, "too_many_seeks",
+        return ApiError{ErrorStatus::too_many_requests, errors::too_many_seeks,
                         "this client has " + std::to_string(mine) +
                             " open seeks already; cancel one first (see docs/play.md)",
                         context_.config.retryAfterSeconds};
@@ -132,13 +133,13 @@ std::variant<std::vector<Seek>, ApiError> SeekService::list() {
 std::variant<Seek, ApiError> SeekService::getOwned(const std::string& id,
                                                    const std::optional<std::string>& token) {
     if (!token || token->empty()) {
-        return ApiError{ErrorStatus::unauthorized, "unauthorized",
+        return ApiError{ErrorStatus::unauthorized, errors::unauthorized,
                         "a seek is read with its seek token (Authorization: Bearer <seekToken>)"};
     }
     auto loaded = read(id);
     if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
     if (!tokenMatches(*token, std::get<Seek>(loaded).tokenHash))
-        return ApiError{ErrorStatus::forbidden, "forbidden", "wrong seek token for this seek"};
+        return ApiError{ErrorStatus::forbidden, errors::forbidden, "wrong seek token for this seek"};
     return loaded;
 }
 
@@ -166,7 +167,7 @@ std::variant<Seek, ApiError> SeekService::cancel(const std::string& id,
             GameEvent{GameEvent::Kind::Presence, seekChannel(id), cancelled.version, event.dump()});
         return cancelled;
     }
-    return ApiError{ErrorStatus::conflict, "version_conflict", "the seek changed meanwhile; retry"};
+    return ApiError{ErrorStatus::conflict, errors::version_conflict, "the seek changed meanwhile; retry"};
 }
 
 std::variant<SeekAccepted, ApiError> SeekService::accept(const std::string& id,
@@ -181,7 +182,7 @@ std::variant<SeekAccepted, ApiError> SeekService::accept(const std::string& id,
         if (status == "accepted") return seekTaken();
         if (status != "open") return seekClosed(status);
         if (token && tokenMatches(*token, seek.tokenHash)) {
-            return ApiError{ErrorStatus::conflict, "own_seek", "this is your own seek"};
+            return ApiError{ErrorStatus::conflict, errors::own_seek, "this is your own seek"};
         }
         Seek accepted = seek;
         accepted.state = "accepted";
@@ -222,7 +223,7 @@ std::variant<SeekAccepted, ApiError> SeekService::accept(const std::string& id,
         result.seek = std::move(accepted);
         return result;
     }
-    return ApiError{ErrorStatus::conflict, "version_conflict", "the seek changed meanwhile; retry"};
+    return ApiError{ErrorStatus::conflict, errors::version_conflict, "the seek changed meanwhile; retry"};
 }
 
 }  // namespace outpost::server
