@@ -22,7 +22,7 @@ Statement prepareOnce(sqlite3* db, const char* sql) {
     return Statement(statement);
 }
 
-void bind(sqlite3_stmt* statement, int index, std::string_view text) {
+void bindText(sqlite3_stmt* statement, int index, std::string_view text) {
     sqlite3_bind_text(statement, index, text.data(), static_cast<int>(text.size()),
                       SQLITE_TRANSIENT);
 }
@@ -35,12 +35,12 @@ std::string columnText(sqlite3_stmt* statement, int column) {
 
 // ?1 id, ?2 version, ?3 open, ?4 created_at, ?5 expires_at, ?6 doc.
 void bindSeek(sqlite3_stmt* statement, const SeekDoc& seek) {
-    bind(statement, 1, seek.id);
+    bindText(statement, 1, seek.id);
     sqlite3_bind_int64(statement, 2, static_cast<sqlite3_int64>(seek.version));
     sqlite3_bind_int(statement, 3, seek.open ? 1 : 0);
     sqlite3_bind_int64(statement, 4, seek.createdAtMs);
     sqlite3_bind_int64(statement, 5, seek.expiresAtMs);
-    bind(statement, 6, seek.doc);
+    bindText(statement, 6, seek.doc);
 }
 
 }  // namespace
@@ -77,7 +77,7 @@ SeekReadResult SqliteGameStore::getSeek(std::string_view id) {
     if (!lobbyTablesLocked()) return {StoreStatus::Unavailable, std::nullopt};
     Statement statement = prepareOnce(db_, "SELECT version, doc FROM seeks WHERE id = ?1");
     if (!statement) return {StoreStatus::Unavailable, std::nullopt};
-    bind(statement.get(), 1, id);
+    bindText(statement.get(), 1, id);
     const int rc = sqlite3_step(statement.get());
     if (rc == SQLITE_DONE) return {StoreStatus::NotFound, std::nullopt};
     if (rc != SQLITE_ROW) return {StoreStatus::Unavailable, std::nullopt};
@@ -102,7 +102,7 @@ StoreStatus SqliteGameStore::updateSeek(const SeekDoc& seek, std::uint64_t expec
     if (sqlite3_changes(db_) == 1) return StoreStatus::Ok;
     Statement exists = prepareOnce(db_, "SELECT 1 FROM seeks WHERE id = ?1");
     if (!exists) return StoreStatus::Unavailable;
-    bind(exists.get(), 1, seek.id);
+    bindText(exists.get(), 1, seek.id);
     return sqlite3_step(exists.get()) == SQLITE_ROW ? StoreStatus::VersionConflict
                                                     : StoreStatus::NotFound;
 }
@@ -143,10 +143,10 @@ StoreStatus SqliteGameStore::appendChat(std::string_view gameId, const std::stri
         "DELETE FROM chat_lines WHERE game_id = ?1 AND seq NOT IN (SELECT seq FROM chat_lines "
         "WHERE game_id = ?1 ORDER BY seq DESC LIMIT ?2)");
     if (!insert || !trim) return StoreStatus::Unavailable;
-    bind(insert.get(), 1, gameId);
-    bind(insert.get(), 2, line);
+    bindText(insert.get(), 1, gameId);
+    bindText(insert.get(), 2, line);
     if (sqlite3_step(insert.get()) != SQLITE_DONE) return StoreStatus::Unavailable;
-    bind(trim.get(), 1, gameId);
+    bindText(trim.get(), 1, gameId);
     sqlite3_bind_int64(trim.get(), 2, static_cast<sqlite3_int64>(keep));
     if (sqlite3_step(trim.get()) != SQLITE_DONE) return StoreStatus::Unavailable;
     return StoreStatus::Ok;
@@ -158,7 +158,7 @@ ChatReadResult SqliteGameStore::chatLines(std::string_view gameId) {
     Statement statement =
         prepareOnce(db_, "SELECT doc FROM chat_lines WHERE game_id = ?1 ORDER BY seq");
     if (!statement) return {StoreStatus::Unavailable, {}};
-    bind(statement.get(), 1, gameId);
+    bindText(statement.get(), 1, gameId);
     ChatReadResult result;
     int rc = SQLITE_ROW;
     while ((rc = sqlite3_step(statement.get())) == SQLITE_ROW)

@@ -46,7 +46,8 @@ std::vector<std::string> listedIds(HandlerFixture& f) {
     auto listed = f.call(verb::get, "/api/v1/seeks");
     REQUIRE(listed->status() == 200);
     std::vector<std::string> ids;
-    for (const auto& seek : listed->json().at("seeks")) {
+    const nlohmann::json body = listed->json();  // kept: the loop reads into it
+    for (const auto& seek : body.at("seeks")) {
         CHECK_FALSE(seek.contains("seekToken"));
         CHECK_FALSE(seek.contains("tokenHash"));
         ids.push_back(seek.at("id"));
