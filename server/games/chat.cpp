@@ -1,6 +1,6 @@
-#include "errors/error_codes.h"
 #include "games/chat.h"
 
+#include "errors/error_codes.h"
 #include "games/game_clock.h"
 #include "games/game_service.h"
 #include "ops/tokens.h"
@@ -18,8 +18,8 @@ bool isSpace(unsigned char c) {
 }
 
 ApiError storeFailed() {
-    return {ErrorStatus::service_unavailable, errors::store_unavailable, "the game store is unavailable",
-            1};
+    return {ErrorStatus::service_unavailable, errors::store_unavailable,
+            "the game store is unavailable", 1};
 }
 
 }  // namespace
@@ -27,7 +27,8 @@ ApiError storeFailed() {
 std::variant<std::string, ApiError> chatText(const nlohmann::json& body) {
     if (auto error = rejectUnknownFields(body, {"text"}, "the chat line")) return *error;
     if (!body.contains("text") || !body.at("text").is_string())
-        return ApiError{ErrorStatus::bad_request, errors::bad_request, "'text' (a string) is required"};
+        return ApiError{ErrorStatus::bad_request, errors::bad_request,
+                        "'text' (a string) is required"};
     const std::string& raw = body.at("text").get_ref<const std::string&>();
     std::size_t first = 0;
     std::size_t last = raw.size();

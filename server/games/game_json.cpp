@@ -16,8 +16,8 @@ namespace {
 // The Game object's fields that are absent when the game has none; the gameState event carries
 // them as null instead.
 constexpr std::initializer_list<const char*> kOptionalLiveFields = {
-    "reason",   "winner", "clock",  "firstMoveDeadlineMs", "drawOffer", "takebackOffer",
-    "presence", "gone",   "opening", "rematch"};
+    "reason", "winner",  "clock",  "firstMoveDeadlineMs", "drawOffer", "takebackOffer", "presence",
+    "gone",   "opening", "rematch"};
 
 }  // namespace
 

@@ -266,7 +266,8 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     std::string color = "white";
     if (body.contains("color") && !body.at("color").is_null()) {
         if (!body.at("color").is_string())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request, "'color' must be a string"};
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
+                            "'color' must be a string"};
         color = body.at("color").get<std::string>();
         if (color != "white" && color != "black" && color != "random") {
             return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
@@ -594,9 +595,9 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
     if (auto error = store(game, before)) return done(*error);
     if (!played) {
         return done(conflict(errors::game_over, game.status == "aborted"
-                                              ? "the first move came after its deadline: the "
-                                                "game is aborted"
-                                              : "your flag fell before the move"));
+                                                    ? "the first move came after its deadline: the "
+                                                      "game is aborted"
+                                                    : "your flag fell before the move"));
     }
     if (owesEngineReply(game, state)) {
         if (waitForEngine) return startEngine(game, std::nullopt, client, true, std::move(done));

@@ -1,6 +1,6 @@
-#include "errors/error_codes.h"
 #include "games/rematch.h"
 
+#include "errors/error_codes.h"
 #include "games/game_clock.h"
 #include "games/game_service.h"
 #include "ops/tokens.h"
@@ -125,7 +125,8 @@ RematchOutcome RematchService::answer(const std::string& id,
         }
         return RematchReply{std::move(game), std::move(created)};
     }
-    return ApiError{ErrorStatus::conflict, errors::version_conflict, "the game changed meanwhile; retry"};
+    return ApiError{ErrorStatus::conflict, errors::version_conflict,
+                    "the game changed meanwhile; retry"};
 }
 
 }  // namespace outpost::server

@@ -1,5 +1,6 @@
-#include "errors/error_codes.h"
 #include "lobby/seek.h"
+
+#include "errors/error_codes.h"
 
 namespace outpost::server {
 
@@ -28,7 +29,8 @@ std::variant<Seek, ApiError> parseSeekRequest(const nlohmann::json& body) {
     if (body.contains("clock") && !body.at("clock").is_null()) {
         const auto& clock = body.at("clock");
         if (!clock.is_object())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request, "'clock' must be an object"};
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
+                            "'clock' must be an object"};
         if (auto error = rejectUnknownFields(clock, {"initial", "increment"}, "clock"))
             return *error;
         if (!clock.contains("initial") || !clock.at("initial").is_number_integer() ||
@@ -47,7 +49,8 @@ std::variant<Seek, ApiError> parseSeekRequest(const nlohmann::json& body) {
     }
     if (body.contains("color") && !body.at("color").is_null()) {
         if (!body.at("color").is_string())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request, "'color' must be a string"};
+            return ApiError{ErrorStatus::bad_request, errors::bad_request,
+                            "'color' must be a string"};
         seek.color = body.at("color").get<std::string>();
         if (seek.color != "white" && seek.color != "black" && seek.color != "random") {
             return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,

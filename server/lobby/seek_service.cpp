@@ -1,8 +1,8 @@
-#include "errors/error_codes.h"
 #include "lobby/seek_service.h"
 
 #include <random>
 
+#include "errors/error_codes.h"
 #include "games/game_clock.h"
 #include "games/game_service.h"
 #include "ops/tokens.h"
@@ -139,7 +139,8 @@ std::variant<Seek, ApiError> SeekService::getOwned(const std::string& id,
     auto loaded = read(id);
     if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
     if (!tokenMatches(*token, std::get<Seek>(loaded).tokenHash))
-        return ApiError{ErrorStatus::forbidden, errors::forbidden, "wrong seek token for this seek"};
+        return ApiError{ErrorStatus::forbidden, errors::forbidden,
+                        "wrong seek token for this seek"};
     return loaded;
 }
 
@@ -167,7 +168,8 @@ std::variant<Seek, ApiError> SeekService::cancel(const std::string& id,
             GameEvent{GameEvent::Kind::Presence, seekChannel(id), cancelled.version, event.dump()});
         return cancelled;
     }
-    return ApiError{ErrorStatus::conflict, errors::version_conflict, "the seek changed meanwhile; retry"};
+    return ApiError{ErrorStatus::conflict, errors::version_conflict,
+                    "the seek changed meanwhile; retry"};
 }
 
 std::variant<SeekAccepted, ApiError> SeekService::accept(const std::string& id,
@@ -223,7 +225,8 @@ std::variant<SeekAccepted, ApiError> SeekService::accept(const std::string& id,
         result.seek = std::move(accepted);
         return result;
     }
-    return ApiError{ErrorStatus::conflict, errors::version_conflict, "the seek changed meanwhile; retry"};
+    return ApiError{ErrorStatus::conflict, errors::version_conflict,
+                    "the seek changed meanwhile; retry"};
 }
 
 }  // namespace outpost::server
