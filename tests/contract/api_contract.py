@@ -35,6 +35,8 @@ IO_TIMEOUT_S = 10
 class Schemas:
     def __init__(self, document):
         self.document = document
+        self.expanding = set()  # the $refs being converted: a schema that holds itself (a Game's
+        # rematch holds the new Game) is checked to one level, its inner copy accepted as is
 
     def resolve(self, ref):
         node = self.document
@@ -47,7 +49,14 @@ class Schemas:
         if not isinstance(node, dict):
             return node
         if "$ref" in node:
-            return self.convert(self.resolve(node["$ref"]))
+            ref = node["$ref"]
+            if ref in self.expanding:
+                return {}
+            self.expanding.add(ref)
+            try:
+                return self.convert(self.resolve(ref))
+            finally:
+                self.expanding.discard(ref)
         node = dict(node)
         if "allOf" in node:
             merged = {}

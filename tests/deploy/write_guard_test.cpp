@@ -118,7 +118,7 @@ TEST_CASE(
 
 TEST_CASE(
     "Write guard: a write the replicas do not acknowledge in time is Unconfirmed, never "
-    "Ok; the unreplicated mode is asked by name",
+    "Ok, and the unreplicated mode is asked by name",
     "[deploy][sentinel][replication]") {
     RedisServerProcess primary;
     RedisServerProcess replica;

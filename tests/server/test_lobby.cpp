@@ -99,7 +99,7 @@ TEST_CASE("lobby: a seek's status by the time, and its request checked", "[serve
     CHECK(*back == seek);
 }
 
-TEST_CASE("lobby: seek, list, accept; the seeker learns the game and plays it with its token",
+TEST_CASE("lobby: seek, list, accept, then the seeker learns the game and plays it with its token",
           "[server][lobby]") {
     HandlerFixture f;
     auto bad = f.call(verb::post, "/api/v1/seeks", R"({"color":"purple"})");
@@ -161,7 +161,7 @@ TEST_CASE("lobby: seek, list, accept; the seeker learns the game and plays it wi
     CHECK(cancel->errorCode() == "seek_taken");
 }
 
-TEST_CASE("lobby: a seek cancelled leaves the list; a client's open seeks are bounded",
+TEST_CASE("lobby: a seek cancelled leaves the list, and a client's open seeks are bounded",
           "[server][lobby]") {
     HandlerFixture f;
     std::vector<MadeSeek> seeks;
