@@ -328,7 +328,7 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     }
     // Creating the game is the creator's first sign of life (White between people).
     if (game.engine.side == "none") context_.presence.seen(game, true, false);
-    game.presence = context_.presence.read(game);
+    game.presence = presenceOf(game);
     created.game = std::move(game);
     return created;
 }
@@ -372,6 +372,12 @@ void GameService::noteActivity(const GameRecord& game) {
     }
 }
 
+std::optional<GamePresence> GameService::presenceOf(const GameRecord& game) {
+    std::optional<GamePresence> presence = context_.presence.read(game);
+    if (presence) presence->spectators = context_.spectators.count(game.id);
+    return presence;
+}
+
 std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
     StoreReadResult read = context_.store->get(id);
     if (read.status != StoreStatus::Ok) return storeError(read.status, id);
@@ -384,8 +390,7 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
             {{"event", errors::corrupt_game}, {"game", id}, {"error", error.what()}});
         return corruptGame(id, "its moves do not replay");
     }
-    game.presence = context_.presence.read(game);
-    if (game.presence) game.presence->spectators = context_.spectators.count(id);
+    game.presence = presenceOf(game);
     if (game.status != "ongoing") return game;
     if (game.clock) {
         const std::uint64_t before = game.version;
@@ -425,8 +430,7 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
     // refused or not; the game then shows it.
     if (game.engine.side == "none" && game.status == "ongoing") {
         GameRecord& shown = std::get<GameRecord>(loaded);
-        if (context_.presence.seen(shown, white, black))
-            shown.presence = context_.presence.read(shown);
+        if (context_.presence.seen(shown, white, black)) shown.presence = presenceOf(shown);
     }
     if (game.engine.side != "none" || use == TokenUse::Resign || (white && black)) return loaded;
     // A move in a finished game is refused as game_over by the caller, whoever asks.
@@ -458,9 +462,7 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
     std::optional<GameRecord> withPresence;
     if (!updated.presence) {
         withPresence = updated;
-        withPresence->presence = context_.presence.read(updated);
-        if (withPresence->presence)
-            withPresence->presence->spectators = context_.spectators.count(updated.id);
+        withPresence->presence = presenceOf(updated);
     }
     const GameRecord& shown = withPresence ? *withPresence : updated;
     context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
@@ -866,7 +868,7 @@ std::optional<ApiError> GameService::createPrepared(GameRecord& game, const Clie
         watchDeadlines(game, state);
         startEngine(game, std::nullopt, client, true, [](GameOutcome) {});
     }
-    game.presence = context_.presence.read(game);
+    game.presence = presenceOf(game);
     return std::nullopt;
 }
 

@@ -104,6 +104,9 @@ class GameService {
     std::optional<ApiError> createPrepared(GameRecord& game, const ClientInfo& client);
 
   private:
+    // The game's presence as this replica shows it: the sides' signs of life (games/presence.h)
+    // and the spectators it serves (games/spectators.h).
+    std::optional<GamePresence> presenceOf(const GameRecord& game);
     // What a token is asked to do. Against the engine the one token does everything; between
     // people each side has its own token: a move (or engine-move) needs the side to move's, a
     // takeback the side that moved last's, a resignation either (that side resigns).
