@@ -19,22 +19,6 @@ using http::verb;
 
 namespace {
 
-using Headers = std::vector<std::pair<std::string, std::string>>;
-
-Headers as(const std::string& token) {
-    return {{"Authorization", "Bearer " + token}};
-}
-
-template <typename Check>
-bool eventually(Check check) {
-    const auto deadline = std::chrono::steady_clock::now() + kWait;
-    while (!check()) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return true;
-}
-
 // One replica: handlers without sockets over `store`, with its own wall clock (offset from the
 // real one by `clockOffsetMs`, as a machine whose clock is off).
 struct Replica {

@@ -203,16 +203,6 @@ std::uint64_t internalErrors(LiveServer& live, const std::string& where) {
     return live.server->context().metrics.internalErrors(where);
 }
 
-template <typename Condition>
-bool eventually(Condition condition) {
-    const auto deadline = std::chrono::steady_clock::now() + kWait;
-    while (!condition()) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    return true;
-}
-
 }  // namespace
 
 TEST_CASE("live server: a handler that throws gets 500 internal, counted, and serving goes on",

@@ -14,22 +14,6 @@ using http::verb;
 
 namespace {
 
-using Headers = std::vector<std::pair<std::string, std::string>>;
-
-Headers as(const std::string& token) {
-    return {{"Authorization", "Bearer " + token}};
-}
-
-template <typename Check>
-bool eventually(Check check) {
-    const auto deadline = std::chrono::steady_clock::now() + kWait;
-    while (!check()) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return true;
-}
-
 struct MadeSeek {
     std::string id;
     std::string token;

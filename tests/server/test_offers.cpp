@@ -16,12 +16,6 @@ using http::verb;
 
 namespace {
 
-using Headers = std::vector<std::pair<std::string, std::string>>;
-
-Headers as(const std::string& token) {
-    return {{"Authorization", "Bearer " + token}};
-}
-
 // A game between people, and each side's token.
 struct PeopleGame {
     HandlerFixture& f;
@@ -46,17 +40,6 @@ struct PeopleGame {
     }
     nlohmann::json get() { return f.call(verb::get, "/api/v1/games/" + id)->json(); }
 };
-
-// Polls `check` until it holds (or kWait); true when it did.
-template <typename Check>
-bool eventually(Check check) {
-    const auto deadline = std::chrono::steady_clock::now() + kWait;
-    while (!check()) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    return true;
-}
 
 // Short presence timings, so the tests see a player go and a grace end in a fraction of a second
 // (a heartbeat of 100 ms leaves a live entry 300 ms: slack for a slow sanitizer build).

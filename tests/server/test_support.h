@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "fake_searcher.h"
@@ -20,6 +21,23 @@
 namespace outpost::server::testing {
 
 inline constexpr auto kWait = std::chrono::seconds(20);
+
+// Request headers, and a player's token as its bearer.
+using Headers = std::vector<std::pair<std::string, std::string>>;
+inline Headers as(const std::string& token) {
+    return {{"Authorization", "Bearer " + token}};
+}
+
+// Polls `check` until it holds (or kWait); true when it did.
+template <typename Check>
+bool eventually(Check check) {
+    const auto deadline = std::chrono::steady_clock::now() + kWait;
+    while (!check()) {
+        if (std::chrono::steady_clock::now() > deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return true;
+}
 
 // Records what a handler answers; wait() blocks until the exchange is complete. The exchange
 // ends (onEnd callbacks run) with respond(), endStream() or disconnect(), as in a session.
