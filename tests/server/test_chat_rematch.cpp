@@ -108,6 +108,8 @@ TEST_CASE("chat: players post lines, the stream carries them, the history keeps 
     CHECK(f.call(verb::get, "/api/v1/games/nope/chat")->status() == 404);
     // A line is no change of the game.
     CHECK(f.call(verb::get, "/api/v1/games/" + game.id)->json()["version"] == 1);
+    stream->disconnect();  // the exchange ends: the stream unsubscribes (and frees what it holds)
+    CHECK(f.bus->active() == 0);
 }
 
 TEST_CASE("chat: the history keeps the last lines only", "[server][chat]") {
