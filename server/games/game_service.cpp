@@ -239,24 +239,9 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
         }
     }
     if (body.contains("clock") && !body.at("clock").is_null()) {
-        const auto& clock = body.at("clock");
-        if (!clock.is_object())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'clock' must be an object"};
-        if (auto error = rejectUnknownFields(clock, {"initial", "increment"}, "clock"))
-            return *error;
-        if (!clock.contains("initial") || !clock.at("initial").is_number_integer() ||
-            (clock.contains("increment") && !clock.at("increment").is_number_integer())) {
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'clock' needs integer 'initial' and 'increment' (ms)"};
-        }
-        const auto initial = clock.at("initial").get<std::int64_t>();
-        const auto increment = clock.value("increment", std::int64_t{0});
-        constexpr std::int64_t kMaxClockMs = 24LL * 3600 * 1000;
-        if (initial <= 0 || initial > kMaxClockMs || increment < 0 || increment > kMaxClockMs) {
-            return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
-                            "clock times must be in (0, 24h] ms"};
-        }
+        auto asked = parseClockRequest(body.at("clock"));
+        if (auto* error = std::get_if<ApiError>(&asked)) return *error;
+        const auto [initial, increment] = std::get<ClockRequest>(asked);
         game.clock = ClockState{initial, increment, initial, initial, 0, false};
         // Between people the clocks wait for both first moves, each with its deadline.
         if (game.engine.side == "none") game.firstMoveMs = context_.config.firstMoveDeadlineMs;

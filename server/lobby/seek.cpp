@@ -1,13 +1,11 @@
 #include "lobby/seek.h"
 
 #include "errors/error_codes.h"
+#include "games/game_clock.h"
 
 namespace outpost::server {
 
 namespace {
-
-// The longest clock a seek may ask for (as a game's: 24 hours).
-constexpr std::int64_t kMaxSeekClockMs = 24LL * 3600 * 1000;
 
 nlohmann::json clockJson(const std::optional<SeekClock>& clock) {
     if (!clock) return nullptr;
@@ -27,24 +25,9 @@ std::variant<Seek, ApiError> parseSeekRequest(const nlohmann::json& body) {
     if (auto error = rejectUnknownFields(body, {"clock", "color"}, "the seek")) return *error;
     Seek seek;
     if (body.contains("clock") && !body.at("clock").is_null()) {
-        const auto& clock = body.at("clock");
-        if (!clock.is_object())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'clock' must be an object"};
-        if (auto error = rejectUnknownFields(clock, {"initial", "increment"}, "clock"))
-            return *error;
-        if (!clock.contains("initial") || !clock.at("initial").is_number_integer() ||
-            (clock.contains("increment") && !clock.at("increment").is_number_integer())) {
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'clock' needs integer 'initial' and 'increment' (ms)"};
-        }
-        const auto initial = clock.at("initial").get<std::int64_t>();
-        const auto increment = clock.value("increment", std::int64_t{0});
-        if (initial <= 0 || initial > kMaxSeekClockMs || increment < 0 ||
-            increment > kMaxSeekClockMs) {
-            return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
-                            "clock times must be in (0, 24h] ms"};
-        }
+        auto asked = parseClockRequest(body.at("clock"));
+        if (auto* error = std::get_if<ApiError>(&asked)) return *error;
+        const auto [initial, increment] = std::get<ClockRequest>(asked);
         seek.clock = SeekClock{initial, increment};
     }
     if (body.contains("color") && !body.at("color").is_null()) {
