@@ -32,7 +32,15 @@ class ScriptedStore final : public GameStore {
   public:
     StoreStatus create(const GameRecord& game) override { return inner.create(game); }
     StoreReadResult get(std::string_view id) override {
-        if (auto hook = std::exchange(beforeGet, nullptr)) hook();
+        // Other threads read games too (the presence heartbeat): the hook is taken under a lock,
+        // and only once `getHookWhen` says the moment has come.
+        std::function<void()> hook;
+        {
+            std::lock_guard lock(hookMutex);
+            if (beforeGet && (!getHookWhen || getHookWhen()))
+                hook = std::exchange(beforeGet, nullptr);
+        }
+        if (hook) hook();
         return inner.get(id);
     }
     StoreManyResult getMany(const std::vector<std::string>& ids) override {
@@ -45,7 +53,9 @@ class ScriptedStore final : public GameStore {
     std::uint64_t count() override { return inner.count(); }
 
     MemoryGameStore inner;
-    std::function<void()> beforeGet;
+    std::mutex hookMutex;
+    std::function<void()> beforeGet;    // set under hookMutex once other threads may read
+    std::function<bool()> getHookWhen;  // beforeGet waits for this, when set
     std::function<void()> beforeUpdate;
 };
 
@@ -206,6 +216,9 @@ struct MoveBeforeLoad {
     MoveBeforeLoad() : store(std::make_shared<ScriptedStore>()), f(testConfig(), store) {
         std::tie(id, token) = f.createGame();
         blackToken = f.lastInviteToken;
+        // After a subscriber is on the bus, so not at a presence heartbeat's read before it.
+        std::lock_guard lock(store->hookMutex);
+        store->getHookWhen = [this] { return f.bus->active() > 0; };
         store->beforeGet = [this] { REQUIRE(move("e4") == 200); };
     }
     unsigned move(const std::string& text, bool black = false) {
