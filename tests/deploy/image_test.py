@@ -420,6 +420,13 @@ class ImageTopology(Topology):
 
     def replica_command(self, index, port):
         env = dict(self.environment)
+        # The loopback topology has one Redis and no sentinels or replicas: the compose file's
+        # Sentinel settings and its replica acknowledgements (which such a Redis can never give,
+        # so every write would be refused) do not apply here.
+        for name in ("OUTPOST_REDIS_SENTINELS", "OUTPOST_REDIS_MASTER_NAME",
+                     "OUTPOST_REDIS_SENTINEL_PASSWORD", "OUTPOST_REDIS_REPLICA_MAX_LAG"):
+            env.pop(name, None)
+        env["OUTPOST_REDIS_MIN_REPLICA_ACKS"] = "0"
         # What differs from the compose file: addresses. Redis and nginx are on loopback.
         env.update({"OUTPOST_BIND": "127.0.0.1", "OUTPOST_PORT": str(port),
                     "OUTPOST_REDIS_URL": f"redis://127.0.0.1:{self.redis_port}",
