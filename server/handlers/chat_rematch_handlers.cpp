@@ -4,30 +4,17 @@
 #include "games/game_json.h"
 #include "games/rematch.h"
 #include "http/api_error_response.h"
+#include "http/bearer.h"
 #include "http/json_response.h"
 
 namespace outpost::server {
-
-namespace {
-
-// "Authorization: Bearer <token>"; nullopt when absent or not a bearer token.
-std::optional<std::string> bearer(const Request& request) {
-    const auto header = request[http::field::authorization];
-    constexpr std::string_view kBearer = "Bearer ";
-    std::string_view value(header.data(), header.size());
-    if (value.size() <= kBearer.size() || value.substr(0, kBearer.size()) != kBearer)
-        return std::nullopt;
-    return std::string(value.substr(kBearer.size()));
-}
-
-}  // namespace
 
 void handlePostChat(ServerContext& context, const std::string& gameId, const Request& request,
                     const std::shared_ptr<ResponseSink>& sink) {
     auto body = parseJsonObject(request.body());
     if (auto* error = std::get_if<ApiError>(&body)) return sink->respond(errorFor(request, *error));
     auto posted =
-        ChatService(context).post(gameId, bearer(request), std::get<nlohmann::json>(body));
+        ChatService(context).post(gameId, bearerToken(request), std::get<nlohmann::json>(body));
     if (auto* error = std::get_if<ApiError>(&posted))
         return sink->respond(errorFor(request, *error));
     sink->respond(jsonFor(request, http::status::created, std::get<nlohmann::json>(posted)));
@@ -48,7 +35,7 @@ void handleRematch(ServerContext& context, bool yes, const std::string& gameId,
     if (auto* error = std::get_if<ApiError>(&body)) return sink->respond(errorFor(request, *error));
     if (auto error = rejectUnknownFields(std::get<nlohmann::json>(body), {}, "the request"))
         return sink->respond(errorFor(request, *error));
-    auto outcome = RematchService(context).answer(gameId, bearer(request), yes, client);
+    auto outcome = RematchService(context).answer(gameId, bearerToken(request), yes, client);
     if (auto* error = std::get_if<ApiError>(&outcome))
         return sink->respond(errorFor(request, *error));
     const RematchReply& reply = std::get<RematchReply>(outcome);

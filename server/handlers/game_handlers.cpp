@@ -8,22 +8,13 @@
 #include "games/pgn_writer.h"
 #include "handlers/ordered_stream.h"
 #include "http/api_error_response.h"
+#include "http/bearer.h"
 #include "http/json_response.h"
 #include "review/review_pgn.h"
 
 namespace outpost::server {
 
 namespace {
-
-// "Authorization: Bearer <token>"; nullopt when absent or not a bearer token.
-std::optional<std::string> bearerToken(const Request& request) {
-    const auto header = request[http::field::authorization];
-    constexpr std::string_view kBearer = "Bearer ";
-    if (header.size() <= kBearer.size()) return std::nullopt;
-    std::string_view value(header.data(), header.size());
-    if (value.substr(0, kBearer.size()) != kBearer) return std::nullopt;
-    return std::string(value.substr(kBearer.size()));
-}
 
 // "?review=1" (or true) on the PGN export.
 bool wantsReview(const Request& request) {

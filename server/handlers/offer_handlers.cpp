@@ -2,23 +2,10 @@
 
 #include "games/game_json.h"
 #include "http/api_error_response.h"
+#include "http/bearer.h"
 #include "http/json_response.h"
 
 namespace outpost::server {
-
-namespace {
-
-// "Authorization: Bearer <token>"; nullopt when absent or not a bearer token.
-std::optional<std::string> bearer(const Request& request) {
-    const auto header = request[http::field::authorization];
-    constexpr std::string_view kBearer = "Bearer ";
-    std::string_view value(header.data(), header.size());
-    if (value.size() <= kBearer.size() || value.substr(0, kBearer.size()) != kBearer)
-        return std::nullopt;
-    return std::string(value.substr(kBearer.size()));
-}
-
-}  // namespace
 
 void handleOfferAction(ServerContext& context, OfferAction action, const std::string& gameId,
                        const Request& request, const ClientInfo& client,
@@ -28,7 +15,7 @@ void handleOfferAction(ServerContext& context, OfferAction action, const std::st
     if (auto error = rejectUnknownFields(std::get<nlohmann::json>(body), {}, "the request"))
         return sink->respond(errorFor(request, *error));
     OfferService(context).act(
-        action, gameId, bearer(request), client,
+        action, gameId, bearerToken(request), client,
         [sink, version = request.version(),
          keepAlive = request.keep_alive()](OfferOutcome outcome) {
             if (auto* error = std::get_if<ApiError>(&outcome)) {

@@ -6,22 +6,13 @@
 #include "games/game_json.h"
 #include "handlers/ordered_stream.h"
 #include "http/api_error_response.h"
+#include "http/bearer.h"
 #include "http/json_response.h"
 #include "lobby/seek_service.h"
 
 namespace outpost::server {
 
 namespace {
-
-// "Authorization: Bearer <token>"; nullopt when absent or not a bearer token.
-std::optional<std::string> bearer(const Request& request) {
-    const auto header = request[http::field::authorization];
-    constexpr std::string_view kBearer = "Bearer ";
-    std::string_view value(header.data(), header.size());
-    if (value.size() <= kBearer.size() || value.substr(0, kBearer.size()) != kBearer)
-        return std::nullopt;
-    return std::string(value.substr(kBearer.size()));
-}
 
 // The last line of a seek's stream once it is no longer open.
 nlohmann::json closedEvent(const Seek& seek, const std::string& token) {
@@ -35,7 +26,7 @@ nlohmann::json closedEvent(const Seek& seek, const std::string& token) {
 
 void streamSeek(ServerContext& context, const std::string& seekId, const Request& request,
                 const ClientInfo& client, const std::shared_ptr<ResponseSink>& sink) {
-    const std::optional<std::string> token = bearer(request);
+    const std::optional<std::string> token = bearerToken(request);
     SeekService service(context);
     // Authorized first (no subscription for a stranger), then subscribed, then read again: an
     // acceptance between the two reads comes on the bus, one before the first is in the read.
@@ -140,7 +131,7 @@ void handleSeekAction(ServerContext& context, SeekAction action, const std::stri
                       const Request& request, const ClientInfo& client,
                       const std::shared_ptr<ResponseSink>& sink) {
     SeekService service(context);
-    const std::optional<std::string> token = bearer(request);
+    const std::optional<std::string> token = bearerToken(request);
     switch (action) {
         case SeekAction::Get:
         case SeekAction::Cancel: {
