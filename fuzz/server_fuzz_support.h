@@ -50,6 +50,36 @@ class CountingStore final : public server::GameStore {
     server::StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override {
         return inner_.runningClocks(untilMs, limit);
     }
+    // Presence, seeks and chat as the memory store keeps them too. A presence heartbeat is a
+    // replica's own bookkeeping (a GET writes one), so it is not counted as a change.
+    server::StoreStatus putPresence(std::string_view gameId,
+                                    const server::PresenceEntry& entry) override {
+        return inner_.putPresence(gameId, entry);
+    }
+    server::PresenceReadResult getPresence(std::string_view gameId) override {
+        return inner_.getPresence(gameId);
+    }
+    server::StoreStatus removePresence(std::string_view gameId) override {
+        return inner_.removePresence(gameId);
+    }
+    server::StoreStatus createSeek(const server::SeekDoc& seek) override {
+        return counted(inner_.createSeek(seek));
+    }
+    server::SeekReadResult getSeek(std::string_view id) override { return inner_.getSeek(id); }
+    server::StoreStatus updateSeek(const server::SeekDoc& seek,
+                                   std::uint64_t expectedVersion) override {
+        return counted(inner_.updateSeek(seek, expectedVersion));
+    }
+    server::SeekListResult openSeeks(std::int64_t nowMs, std::size_t limit) override {
+        return inner_.openSeeks(nowMs, limit);
+    }
+    server::StoreStatus appendChat(std::string_view gameId, const std::string& line,
+                                   std::size_t keep) override {
+        return counted(inner_.appendChat(gameId, line, keep));
+    }
+    server::ChatReadResult chatLines(std::string_view gameId) override {
+        return inner_.chatLines(gameId);
+    }
 
     std::uint64_t writes() const { return writes_.load(); }
 
