@@ -65,10 +65,16 @@ return out
 )lua";
 
 // KEYS[1] chat key; ARGV[1] line, ARGV[2] lines kept, ARGV[3] seconds to keep the key (0: no
-// expiry).
+// expiry). Keeping no line leaves none (LTRIM from "-0" is a script error: 0 lines asked
+// answered Unavailable before the store contract test, tests/deploy/store_contract_test.cpp).
 constexpr const char* kAppendChatScript = R"lua(
+local kept = tonumber(ARGV[2])
+if kept < 1 then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
 redis.call('RPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('LTRIM', KEYS[1], -kept, -1)
 local keep = tonumber(ARGV[3])
 if keep > 0 then redis.call('EXPIRE', KEYS[1], keep) end
 return 1
