@@ -1,13 +1,14 @@
-// Lobby seeks and chat lines in every store (compare-and-set, the open list, expiry, the kept
-// lines), and two replicas over one Redis: a seek made on one is listed and accepted on the
-// other, two acceptors on the two race and exactly one wins, the seeker's stream on the first
-// hears of it, and a chat line posted on one is read on the other.
+// Lobby seeks and chat lines: kept in the SQLite file, a seek's Redis key expiring at its expiry,
+// and two replicas over one Redis: a seek made on one is listed and accepted on the other, two
+// acceptors on the two race and exactly one wins, the seeker's stream on the first hears of it,
+// and a chat line posted on one is read on the other. What every store does with seeks and chat
+// (compare-and-set, the open list oldest first, expiry, the kept lines) is the store contract
+// (store_contract_test.cpp).
 #include <catch2/catch.hpp>
 #include <future>
 
 #include "fake_searcher.h"
 #include "server.h"
-#include "store/memory_game_store.h"
 #include "store/redis_event_bus.h"
 #include "store/redis_game_store.h"
 #include "store/sqlite_game_store.h"
@@ -42,38 +43,6 @@ std::vector<std::string> ids(const SeekListResult& listed) {
     return out;
 }
 
-void checkLobbyStore(GameStore& store, std::int64_t now) {
-    const std::int64_t later = now + 3'600'000;
-    REQUIRE(store.createSeek(seekDoc("b", 1, true, now + 2, later)) == StoreStatus::Ok);
-    REQUIRE(store.createSeek(seekDoc("a", 1, true, now + 1, later)) == StoreStatus::Ok);
-    CHECK(store.createSeek(seekDoc("a", 1, true, now + 5, later)) == StoreStatus::AlreadyExists);
-    CHECK(ids(store.openSeeks(now, 10)) == std::vector<std::string>{"a", "b"});  // oldest first
-    CHECK(ids(store.openSeeks(now, 1)) == std::vector<std::string>{"a"});
-    auto read = store.getSeek("a");
-    REQUIRE(read.status == StoreStatus::Ok);
-    CHECK(read.seek->version == 1);
-    CHECK(read.seek->doc == seekDoc("a", 1, true, now + 1, later).doc);
-    CHECK(store.getSeek("zzz").status == StoreStatus::NotFound);
-    // Compare-and-set: of two writers that read version 1, one wins.
-    REQUIRE(store.updateSeek(seekDoc("a", 2, false, now + 1, later), 1) == StoreStatus::Ok);
-    CHECK(store.updateSeek(seekDoc("a", 2, true, now + 1, later), 1) ==
-          StoreStatus::VersionConflict);
-    CHECK(store.updateSeek(seekDoc("zzz", 2, true, now, later), 1) == StoreStatus::NotFound);
-    CHECK(store.getSeek("a").seek->doc == seekDoc("a", 2, false, now + 1, later).doc);
-    CHECK(ids(store.openSeeks(now, 10)) == std::vector<std::string>{"b"});  // closed: unlisted
-
-    // Chat: the last `keep` lines, oldest first, per game.
-    CHECK(store.chatLines("g").lines.empty());
-    for (int i = 0; i < 7; ++i)
-        REQUIRE(store.appendChat("g", "line " + std::to_string(i), 5) == StoreStatus::Ok);
-    REQUIRE(store.appendChat("h", "other", 5) == StoreStatus::Ok);
-    const auto kept = store.chatLines("g");
-    REQUIRE(kept.status == StoreStatus::Ok);
-    REQUIRE(kept.lines.size() == 5);
-    CHECK(kept.lines.front() == "line 2");
-    CHECK(kept.lines.back() == "line 6");
-}
-
 std::int64_t epochMs() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::system_clock::now().time_since_epoch())
@@ -82,27 +51,34 @@ std::int64_t epochMs() {
 
 }  // namespace
 
-TEST_CASE("memory and SQLite stores: lobby seeks by compare-and-set, chat lines kept",
+TEST_CASE("SQLite store: lobby seeks and chat lines are kept in the file",
           "[deploy][sqlite][lobby]") {
-    MemoryGameStore memory;
-    checkLobbyStore(memory, epochMs());
     TempDir dir;
     SqliteStoreOptions options;
     options.path = (dir.path() / "games.db").string();
+    const std::int64_t now = epochMs();
+    const std::int64_t later = now + 3'600'000;
     {
         SqliteGameStore sqlite(options);
-        checkLobbyStore(sqlite, epochMs());
-        // Past its expiry a seek leaves the list.
-        const std::int64_t now = epochMs();
-        REQUIRE(sqlite.createSeek(seekDoc("old", 1, true, now - 10, now - 1)) == StoreStatus::Ok);
-        CHECK(ids(sqlite.openSeeks(now, 10)) == std::vector<std::string>{"b"});
+        REQUIRE(sqlite.createSeek(seekDoc("a", 1, true, now + 1, later)) == StoreStatus::Ok);
+        REQUIRE(sqlite.createSeek(seekDoc("b", 1, true, now + 2, later)) == StoreStatus::Ok);
+        REQUIRE(sqlite.updateSeek(seekDoc("a", 2, false, now + 1, later), 1) == StoreStatus::Ok);
+        for (int i = 0; i < 7; ++i)
+            REQUIRE(sqlite.appendChat("g", "line " + std::to_string(i), 5) == StoreStatus::Ok);
     }
-    SqliteGameStore reopened(options);  // kept in the file
-    CHECK(reopened.getSeek("a").seek->version == 2);
-    CHECK(reopened.chatLines("g").lines.size() == 5);
+    SqliteGameStore reopened(options);
+    const auto read = reopened.getSeek("a");
+    REQUIRE(read.status == StoreStatus::Ok);
+    CHECK(read.seek->version == 2);
+    CHECK(read.seek->doc == seekDoc("a", 2, false, now + 1, later).doc);
+    CHECK(ids(reopened.openSeeks(now, 10)) == std::vector<std::string>{"b"});
+    const auto lines = reopened.chatLines("g").lines;
+    REQUIRE(lines.size() == 5);
+    CHECK(lines.front() == "line 2");
+    CHECK(lines.back() == "line 6");
 }
 
-TEST_CASE("Redis store: lobby seeks by compare-and-set, chat lines kept",
+TEST_CASE("Redis store: a seek's key expires at its expiry and leaves the open list",
           "[deploy][redis][lobby]") {
     RedisServerProcess redis;
     if (!redis.available()) {
@@ -114,9 +90,8 @@ TEST_CASE("Redis store: lobby seeks by compare-and-set, chat lines kept",
     options.url = redis.url();
     options.timeout = 1000ms;
     RedisGameStore store(options);
-    checkLobbyStore(store, epochMs());
-    // A seek's key expires at its expiry, and leaves the index.
     const std::int64_t now = epochMs();
+    REQUIRE(store.createSeek(seekDoc("b", 1, true, now + 2, now + 3'600'000)) == StoreStatus::Ok);
     // (Made "later" than b, so it is listed after it whatever the clock did meanwhile.)
     REQUIRE(store.createSeek(seekDoc("brief", 1, true, now + 10'000, now + 150)) ==
             StoreStatus::Ok);

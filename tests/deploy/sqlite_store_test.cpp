@@ -1,13 +1,12 @@
-// The embedded store: compare-and-set semantics, persistence, retention, and no acknowledged
-// update lost when the process is killed with SIGKILL.
+// The embedded store: persistence, retention, and no acknowledged update lost when the process is
+// killed with SIGKILL. Its compare-and-set and racing writers are the store contract
+// (store_contract_test.cpp).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <catch2/catch.hpp>
 #include <stdexcept>
-#include <thread>
 
 #include "store/sqlite_game_store.h"
 #include "test_support.h"
@@ -42,38 +41,6 @@ std::uint64_t appendMove(GameStore& store, const std::string& id, const std::str
 
 }  // namespace
 
-TEST_CASE("SQLite store: create, get, compare-and-set update", "[deploy][sqlite]") {
-    TempDir dir;
-    SqliteGameStore store(optionsFor(dir));
-    GameRecord game = sampleGame("g1");
-    REQUIRE(store.create(game) == StoreStatus::Ok);
-    REQUIRE(store.create(game) == StoreStatus::AlreadyExists);
-    REQUIRE(store.get("nope").status == StoreStatus::NotFound);
-
-    StoreReadResult read = store.get("g1");
-    REQUIRE(read.status == StoreStatus::Ok);
-    REQUIRE(*read.game == game);
-
-    GameRecord next = game;
-    next.moves = {"e2e4"};
-    next.version = 2;
-    REQUIRE(store.update(next, 1) == StoreStatus::Ok);
-    // A second writer that read version 1 loses.
-    GameRecord stale = game;
-    stale.moves = {"d2d4"};
-    stale.version = 2;
-    REQUIRE(store.update(stale, 1) == StoreStatus::VersionConflict);
-    GameRecord missing = sampleGame("g2");
-    missing.version = 2;
-    REQUIRE(store.update(missing, 1) == StoreStatus::NotFound);
-
-    read = store.get("g1");
-    REQUIRE(read.game->moves == std::vector<std::string>{"e2e4"});
-    REQUIRE(read.game->version == 2);
-    REQUIRE(store.count() == 1);
-    REQUIRE(store.healthy());
-}
-
 TEST_CASE("SQLite store: the database is in WAL mode and survives reopening", "[deploy][sqlite]") {
     TempDir dir;
     {
@@ -95,32 +62,6 @@ TEST_CASE("SQLite store: the database is in WAL mode and survives reopening", "[
     REQUIRE(read.status == StoreStatus::Ok);
     CHECK(read.game->moves == std::vector<std::string>{"e2e4"});
     CHECK(read.game->version == 2);
-}
-
-TEST_CASE("SQLite store: racing writers on one game lose no update", "[deploy][sqlite]") {
-    TempDir dir;
-    SqliteGameStore store(optionsFor(dir));
-    REQUIRE(store.create(sampleGame("race")) == StoreStatus::Ok);
-    constexpr int kThreads = 4;
-    constexpr int kMovesPerThread = 25;
-    std::atomic<int> failures{0};
-    std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
-        threads.emplace_back([&, t] {
-            try {
-                for (int i = 0; i < kMovesPerThread; ++i) {
-                    appendMove(store, "race", std::to_string(t) + ":" + std::to_string(i));
-                }
-            } catch (const std::exception&) {
-                ++failures;
-            }
-        });
-    }
-    for (auto& thread : threads) thread.join();
-    REQUIRE(failures == 0);
-    StoreReadResult read = store.get("race");
-    REQUIRE(read.game->moves.size() == kThreads * kMovesPerThread);
-    REQUIRE(read.game->version == 1 + kThreads * kMovesPerThread);
 }
 
 TEST_CASE("SQLite store: finished games expire after the retention, ongoing ones stay",

@@ -197,6 +197,7 @@ TEMPLATE_TEST_CASE("Store contract: create, get, AlreadyExists", "[deploy][store
                    STORE_BACKENDS) {
     START_BACKEND(backend);
     GameStore& store = backend.store();
+    CHECK(store.healthy());
     CHECK(store.get("g1").status == StoreStatus::NotFound);
 
     // Every field is stored and read back as written.

@@ -1,5 +1,7 @@
+// The stored JSON, the in-process event bus and the subscriber registry. What every GameStore
+// does (create, compare-and-set, racing updates, listings) is the store contract, checked on the
+// memory store beside SQLite and Redis: tests/deploy/store_contract_test.cpp.
 #include <catch2/catch.hpp>
-#include <thread>
 #include <vector>
 
 #include "store/game_record_json.h"
@@ -24,54 +26,6 @@ GameRecord sampleGame(const std::string& id) {
     return game;
 }
 }  // namespace
-
-TEST_CASE("memory store: create, get, compare-and-set update", "[server][store]") {
-    MemoryGameStore store;
-    GameRecord game = sampleGame("g1");
-    REQUIRE(store.create(game) == StoreStatus::Ok);
-    REQUIRE(store.create(game) == StoreStatus::AlreadyExists);
-    REQUIRE(store.count() == 1);
-    REQUIRE(store.get("nope").status == StoreStatus::NotFound);
-
-    auto read = store.get("g1");
-    REQUIRE(read.status == StoreStatus::Ok);
-    REQUIRE(*read.game == game);
-
-    GameRecord next = game;
-    next.moves.push_back("g1f3");
-    next.version = 2;
-    REQUIRE(store.update(next, 1) == StoreStatus::Ok);
-    // A second writer that read version 1 loses.
-    GameRecord stale = game;
-    stale.moves.push_back("d2d4");
-    stale.version = 2;
-    REQUIRE(store.update(stale, 1) == StoreStatus::VersionConflict);
-    REQUIRE(store.get("g1").game->moves.back() == "g1f3");
-    GameRecord missing = sampleGame("zz");
-    REQUIRE(store.update(missing, 1) == StoreStatus::NotFound);
-}
-
-TEST_CASE("memory store: racing updates, exactly one wins each version", "[server][store]") {
-    MemoryGameStore store;
-    REQUIRE(store.create(sampleGame("race")) == StoreStatus::Ok);
-    constexpr int kThreads = 8;
-    std::atomic<int> wins{0};
-    std::vector<std::thread> threads;
-    for (int i = 0; i < kThreads; ++i) {
-        threads.emplace_back([&, i] {
-            GameRecord game = *store.get("race").game;
-            const auto expected = game.version;
-            game.moves.push_back("move" + std::to_string(i));
-            game.version = expected + 1;
-            if (store.update(game, expected) == StoreStatus::Ok) ++wins;
-        });
-    }
-    for (auto& thread : threads) thread.join();
-    const GameRecord final = *store.get("race").game;
-    REQUIRE(final.version == 1 + static_cast<std::uint64_t>(wins.load()));
-    REQUIRE(final.moves.size() == 2 + static_cast<std::size_t>(wins.load()));
-    REQUIRE(wins.load() >= 1);
-}
 
 TEST_CASE("stored JSON round-trips every field", "[server][store]") {
     GameRecord game = sampleGame("json");
