@@ -12,7 +12,9 @@
 // - the store's clock: openSeeks' expiry is checked against the real time, since Redis expires a
 //   seek's key on its own clock whatever nowMs says.
 // - "a second handle" on the same store is the same object in memory, a second connection to
-//   the file in SQLite and a second client of the same Redis (another replica).
+//   the file in SQLite and a second client of the same Redis (another replica). Presence in
+//   the memory and SQLite stores lives in the process that wrote it (store/presence_table.h), so
+//   the presence case reads it on the handle that wrote it.
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
