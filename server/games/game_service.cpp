@@ -9,6 +9,7 @@
 #include "api/json_types.h"
 #include "errors/error_codes.h"
 #include "games/game_view.h"
+#include "games/sides.h"
 #include "ops/tokens.h"
 #include "search/levels.h"
 #include "store/clock_deadline.h"
@@ -34,8 +35,6 @@ constexpr std::size_t kMaxClocksPerSweep = 10000;
 constexpr std::int64_t kReplyRecheckMs = 1000;
 // GameRecord::moveClocksMs of a ply whose clock is not known (moves given at creation).
 constexpr std::int64_t kUnknownMoveClock = -1;
-// Plies after which the clocks of a game between people run: each side has moved once.
-constexpr std::size_t kPliesToStart = 2;
 
 ApiError notFound(const std::string& id) {
     return {ErrorStatus::not_found, errors::not_found, "no game '" + id + "'"};
@@ -73,10 +72,6 @@ ApiError storeError(StoreStatus status, const std::string& id) {
             std::string("store: ") + toString(status)};
 }
 
-const char* sideName(bool white) {
-    return white ? "white" : "black";
-}
-
 void endGame(GameRecord& game, std::string status, std::string result, std::string reason,
              std::string winner) {
     game.status = std::move(status);
@@ -98,10 +93,6 @@ std::string replyKey(const std::string& gameId, std::uint64_t version) {
     return gameId + "@" + std::to_string(version);
 }
 }  // namespace
-
-bool owesEngineReply(const GameRecord& game, const ChessState& state) {
-    return game.status == "ongoing" && game.engine.side == sideName(state.whiteToMove());
-}
 
 std::int64_t levelMovetimeMs(int level) {
     if (level < kMinLevel || level > kMaxLevel) return 0;
@@ -147,7 +138,8 @@ bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std:
         ClockState& clock = *game.clock;
         // Between people the clocks wait for both first moves (and then start with the side to
         // move's turn); against the engine they start with the first move, as they always did.
-        const bool beforeClocks = game.firstMoveMs > 0 && game.moves.size() + 1 < kPliesToStart;
+        const bool beforeClocks =
+            game.firstMoveMs > 0 && game.moves.size() + 1 < kPliesBeforeClocks;
         const bool waited = game.firstMoveMs > 0 && !clock.running;
         if (clock.running) {
             const ClockReading reading = readClock(clock, white, nowMs);
@@ -294,7 +286,7 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     game.version = 1;
     game.createdAtMs = game.updatedAtMs = nowEpochMs();
     // Moves given at creation may have begun the game already: the next move starts the clocks.
-    if (game.moves.size() >= kPliesToStart) game.firstMoveMs = 0;
+    if (game.moves.size() >= kPliesBeforeClocks) game.firstMoveMs = 0;
     if (game.clock) game.clock->turnStartedAtMs = game.createdAtMs;  // White's first-move time
     if (auto end = state.outcome())
         endGame(game, end->status, end->result, end->reason, end->winner);
@@ -305,8 +297,8 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     noteActivity(game);
 
     // A first move owed between people is watched from now; so is an engine reply (below).
-    watchDeadlines(game, state);
-    if (owesEngineReply(game, state)) {
+    watchDeadlines(game);
+    if (owesEngineReply(game)) {
         // The engine moves first: start at once; the creator sees the move through the stream.
         // Refused (draining, full), the reply is taken up at its deadline, watched above.
         startEngine(game, std::nullopt, client, true, [](GameOutcome) {});
@@ -391,7 +383,7 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
     }
     // Whoever reads a game that waits for the engine watches that reply too: after a drain or a
     // crash the board reconnects to another replica, and that one delivers it.
-    if (owesEngineReply(game, *state)) watchDeadlines(game, *state);
+    if (owesEngineReply(game)) watchDeadlines(game);
     return game;
 }
 
@@ -420,7 +412,7 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
     if (game.engine.side != "none" || use == TokenUse::Resign || (white && black)) return loaded;
     // A move in a finished game is refused as game_over by the caller, whoever asks.
     if (use == TokenUse::Move && game.status != "ongoing") return loaded;
-    const bool whiteToMove = replay(game).whiteToMove();
+    const bool whiteToMove = whiteToPlay(game);
     if (use == TokenUse::Takeback && game.moves.empty()) return loaded;
     // Move: the side to move; takeback: the side that moved last.
     const bool needWhite = use == TokenUse::Move ? whiteToMove : !whiteToMove;
@@ -452,7 +444,7 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
     const GameRecord& shown = withPresence ? *withPresence : updated;
     context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
                                     gameEventPayload(shown)});
-    if (updated.status == "ongoing") watchDeadlines(updated, replay(updated));
+    if (updated.status == "ongoing") watchDeadlines(updated);
     // An ended game needs no presence: its entries go (every ending is stored here).
     if (updated.status != "ongoing" && updated.engine.side == "none")
         context_.presence.forget(updated.id);
@@ -461,10 +453,10 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
     return std::nullopt;
 }
 
-void GameService::watchDeadlines(const GameRecord& game, const ChessState& state) {
+void GameService::watchDeadlines(const GameRecord& game) {
     if (game.status != "ongoing") return;
     std::optional<std::int64_t> next = clockDeadlineMs(game);  // a flag, or a first move owed
-    if (owesEngineReply(game, state)) {
+    if (owesEngineReply(game)) {
         const std::int64_t overdue = replyDeadlineMs(game);
         next = next ? std::min(*next, overdue) : overdue;
     }
@@ -501,7 +493,7 @@ void GameService::checkDeadlines(const std::string& id, std::uint64_t version) {
     const std::int64_t now = nowEpochMs();
     const bool flagFell = applyTimeouts(game, state, now);
     if (!flagFell) {
-        if (owesEngineReply(game, state) && now >= replyDeadlineMs(game)) {
+        if (owesEngineReply(game) && now >= replyDeadlineMs(game)) {
             if (context_.replies.contains(replyKey(id, version))) {
                 // This replica is still at it (a long queue): look again later.
                 context_.flags.watch(id, version, now + kReplyRecheckMs);
@@ -512,7 +504,7 @@ void GameService::checkDeadlines(const std::string& id, std::uint64_t version) {
             return;
         }
         // Woken before any deadline (the wall clock was stepped back): wait again.
-        watchDeadlines(game, state);
+        watchDeadlines(game);
         return;
     }
     if (auto error = store(game, version)) {
@@ -568,10 +560,8 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
     if (game.status != "ongoing") {
         return done(conflict(errors::game_over, "the game is over (" + game.status + ")"));
     }
+    if (enginesTurn(game)) return done(conflict(errors::not_your_turn, "it is the engine's turn"));
     ChessState state = replay(game);
-    if (game.engine.side == sideName(state.whiteToMove())) {
-        return done(conflict(errors::not_your_turn, "it is the engine's turn"));
-    }
     ParsedMove parsed = state.parse(moveText);
     if (parsed.uci.empty()) {
         return done(ApiError{ErrorStatus::unprocessable_entity, errors::illegal_move,
@@ -586,7 +576,7 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
                                                       "game is aborted"
                                                     : "your flag fell before the move"));
     }
-    if (owesEngineReply(game, state)) {
+    if (owesEngineReply(game)) {
         if (waitForEngine) return startEngine(game, std::nullopt, client, true, std::move(done));
         // The reply reaches the subscribers through the bus; nobody waits for it here.
         startEngine(game, std::nullopt, client, true, [](const GameOutcome&) {});
@@ -764,7 +754,7 @@ void GameService::finishEngine(const GameRecord& searched, const JobOutcome& out
                          {"searchMs", outcome.timing.searchMs}});
     // The engine was asked to play the player's side (engine-move): now it is the engine's own
     // turn, so it replies as it would to a move of the player's.
-    if (owesEngineReply(current, position)) {
+    if (owesEngineReply(current)) {
         endReply.now();  // this reply is stored; the next one is a search of its own
         return startEngine(current, std::nullopt, client, true, std::move(done));
     }
@@ -791,14 +781,12 @@ std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
     const std::uint64_t before = game.version;
     game.moves.pop_back();
     // Against the engine, take back its reply too, so it is the player's turn again.
-    if (game.engine.side != "none" && !game.moves.empty()) {
-        const ChessState state = replay(game);
-        if (game.engine.side == sideName(state.whiteToMove())) game.moves.pop_back();
-    }
+    if (game.engine.side != "none" && !game.moves.empty() && enginesTurn(game))
+        game.moves.pop_back();
     endGame(game, "ongoing", "*", "", "");
     if (game.clock) {
         game.clock->running =
-            game.firstMoveMs > 0 ? game.moves.size() >= kPliesToStart : !game.moves.empty();
+            game.firstMoveMs > 0 ? game.moves.size() >= kPliesBeforeClocks : !game.moves.empty();
         game.clock->turnStartedAtMs = nowEpochMs();
     }
     const ChessState state = replay(game);
@@ -818,18 +806,11 @@ std::variant<GameRecord, ApiError> GameService::resign(const std::string& id,
     if (game.status != "ongoing")
         return conflict(errors::game_over, "the game is over (" + game.status + ")");
     const std::uint64_t before = game.version;
-    const ChessState state = replay(game);
     // The player resigns: against the engine that is the engine's opponent; between people the
     // side of the token (the side to move when one token holds both, as in older games).
-    bool resigningWhite = state.whiteToMove();
-    if (game.engine.side == "white") resigningWhite = false;
-    if (game.engine.side == "black") resigningWhite = true;
-    if (game.engine.side == "none") {
-        const bool white = tokenMatches(*token, game.whiteTokenHash);
-        if (white != tokenMatches(*token, game.blackTokenHash)) resigningWhite = white;
-    }
+    const bool resigningWhite = actsForWhite(game, *token);
     if (game.clock && game.clock->running) {
-        const ClockReading reading = readClock(*game.clock, state.whiteToMove(), nowEpochMs());
+        const ClockReading reading = readClock(*game.clock, whiteToPlay(game), nowEpochMs());
         game.clock->whiteMs = reading.whiteMs;
         game.clock->blackMs = reading.blackMs;
     }
@@ -848,9 +829,8 @@ std::optional<ApiError> GameService::createPrepared(GameRecord& game, const Clie
     if (status != StoreStatus::Ok) return storeError(status, game.id);
     context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
     noteActivity(game);
-    const ChessState state = replay(game);
-    if (owesEngineReply(game, state)) {
-        watchDeadlines(game, state);
+    if (owesEngineReply(game)) {
+        watchDeadlines(game);
         startEngine(game, std::nullopt, client, true, [](GameOutcome) {});
     }
     game.presence = presenceOf(game);

@@ -12,6 +12,7 @@
 #include "errors/api_error.h"
 #include "errors/client_info.h"
 #include "games/chess_rules.h"
+#include "games/sides.h"
 #include "search/search_pool.h"
 #include "server_context.h"
 #include "store/game_record.h"
@@ -119,7 +120,7 @@ class GameService {
     std::optional<ApiError> store(const GameRecord& updated, std::uint64_t expectedVersion);
     // Watches the next deadline of `game` (flag fall while its clock runs, the overdue time of an
     // engine reply it owes); nothing when it has none.
-    void watchDeadlines(const GameRecord& game, const ChessState& state);
+    void watchDeadlines(const GameRecord& game);
     // Queues the engine's reply in the search pool. `owed`: a move of the player's is stored
     // and waits for this reply, so a refusal is no error: done() gets the game with
     // enginePending, and the reply is taken up later (checkDeadlines).
@@ -134,8 +135,6 @@ class GameService {
     ServerContext& context_;
 };
 
-// True when the game is ongoing and the engine plays the side to move.
-bool owesEngineReply(const GameRecord& game, const ChessState& state);
 // Thinking time per playing level (1..8) when a game sets no limits and no clock; 0 for any other
 // number.
 std::int64_t levelMovetimeMs(int level);

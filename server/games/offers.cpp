@@ -9,7 +9,9 @@
 #include "games/game_replay.h"
 #include "games/game_service.h"
 #include "games/presence.h"
+#include "games/sides.h"
 #include "ops/tokens.h"
+#include "store/clock_deadline.h"
 
 namespace outpost::server {
 
@@ -17,23 +19,12 @@ namespace {
 
 // A mate in the engine's evaluation, as centipawns: beyond any real score.
 constexpr int kMateAsCp = 100'000;
-// Plies after which the clocks of a game between people run: each side has moved once.
-constexpr std::size_t kPliesBeforeClocks = 2;
-
-const char* sideName(bool white) {
-    return white ? "white" : "black";
-}
-
 ApiError conflict(std::string code, std::string message) {
     return {ErrorStatus::conflict, std::move(code), std::move(message)};
 }
 
 ApiError gameOver(const GameRecord& game) {
     return conflict(errors::game_over, "the game is over (" + game.status + ")");
-}
-
-bool whiteToMove(const GameRecord& game) {
-    return replay(game).whiteToMove();
 }
 
 void changed(GameRecord& game, std::int64_t nowMs) {
@@ -45,7 +36,7 @@ void changed(GameRecord& game, std::int64_t nowMs) {
 void endNow(GameRecord& game, std::string status, std::string result, std::string reason,
             std::string winner, std::int64_t nowMs) {
     if (game.clock && game.clock->running) {
-        const ClockReading reading = readClock(*game.clock, whiteToMove(game), nowMs);
+        const ClockReading reading = readClock(*game.clock, whiteToPlay(game), nowMs);
         game.clock->whiteMs = reading.whiteMs;
         game.clock->blackMs = reading.blackMs;
     }
@@ -63,7 +54,7 @@ void endNow(GameRecord& game, std::string status, std::string result, std::strin
 // replied since; 0 when it has no move in the game.
 std::size_t pliesToUndo(const GameRecord& game, bool white) {
     if (game.moves.empty()) return 0;
-    const bool movedLast = whiteToMove(game) != white;
+    const bool movedLast = whiteToPlay(game) != white;
     if (movedLast) return 1;
     return game.moves.size() >= 2 ? 2 : 0;
 }
@@ -104,7 +95,7 @@ std::size_t pliesPlayed(const GameRecord& game) {
 void undoPlies(GameRecord& game, std::size_t plies, std::int64_t nowMs) {
     if (game.clock) {
         // What each side has left now stays theirs; the clock runs again from the new turn.
-        const ClockReading reading = readClock(*game.clock, whiteToMove(game), nowMs);
+        const ClockReading reading = readClock(*game.clock, whiteToPlay(game), nowMs);
         game.clock->whiteMs = reading.whiteMs;
         game.clock->blackMs = reading.blackMs;
     }
@@ -216,12 +207,7 @@ void OfferService::act(OfferAction action, const std::string& id,
     const bool againstEngine = game.engine.side != "none";
     // The asking side: the token's; against the engine the player's; a token of both sides (an
     // old game) asks for the side to move.
-    bool white = tokenMatches(*token, game.whiteTokenHash);
-    if (againstEngine) {
-        white = game.engine.side == "black";
-    } else if (white && tokenMatches(*token, game.blackTokenHash)) {
-        white = whiteToMove(game);
-    }
+    const bool white = actsForWhite(game, *token);
 
     if (againstEngine) {
         switch (action) {
@@ -282,7 +268,7 @@ void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& c
             {{"drawOfferAnswer",
               {{"accepted", false}, {"reason", "too_early"}, {"minPlies", kEngineDrawMinPlies}}}}});
     }
-    const bool engineToMove = game.engine.side == sideName(whiteToMove(game));
+    const bool engineToMove = enginesTurn(game);
     SearchRequest request;
     request.fen = game.initialFen;
     request.moves = game.moves;

@@ -4,14 +4,11 @@
 #include "games/game_clock.h"
 #include "games/game_service.h"
 #include "ops/tokens.h"
+#include "store/game_turn.h"
 
 namespace outpost::server {
 
 namespace {
-
-const char* sideName(bool white) {
-    return white ? "white" : "black";
-}
 
 std::string swappedSide(const std::string& side) {
     if (side == "white") return "black";
