@@ -8,8 +8,10 @@
 #include "analysis/search_record.h"
 #include "api/json_types.h"
 #include "errors/error_codes.h"
+#include "games/finisher.h"
 #include "games/game_view.h"
 #include "games/sides.h"
+#include "games/undo.h"
 #include "ops/tokens.h"
 #include "search/levels.h"
 #include "store/clock_deadline.h"
@@ -72,18 +74,6 @@ ApiError storeError(StoreStatus status, const std::string& id) {
             std::string("store: ") + toString(status)};
 }
 
-void endGame(GameRecord& game, std::string status, std::string result, std::string reason,
-             std::string winner) {
-    game.status = std::move(status);
-    game.result = std::move(result);
-    game.reason = std::move(reason);
-    game.winner = std::move(winner);
-    if (game.clock) game.clock->running = false;
-    // Nothing is left to answer once the game is over (nor after a takeback reopens it).
-    game.drawOffer.clear();
-    game.takebackOffer.clear();
-}
-
 }  // namespace
 
 namespace {
@@ -97,38 +87,6 @@ std::string replyKey(const std::string& gameId, std::uint64_t version) {
 std::int64_t levelMovetimeMs(int level) {
     if (level < kMinLevel || level > kMaxLevel) return 0;
     return kLevelMovetimeMs[static_cast<std::size_t>(level - 1)];
-}
-
-bool applyFlagFall(GameRecord& game, const ChessState& state, std::int64_t nowMs) {
-    if (game.status != "ongoing" || !game.clock || !game.clock->running) return false;
-    const bool white = state.whiteToMove();
-    const ClockReading reading = readClock(*game.clock, white, nowMs);
-    if ((white ? reading.whiteMs : reading.blackMs) > 0) return false;
-    game.clock->whiteMs = reading.whiteMs;
-    game.clock->blackMs = reading.blackMs;
-    // The side that did not run out wins, unless it could never mate: then it is a draw.
-    if (state.canMate(!white)) {
-        endGame(game, "timeout", white ? "0-1" : "1-0", "timeout", sideName(!white));
-    } else {
-        endGame(game, "draw", "1/2-1/2", "insufficient_material", "");
-    }
-    game.version += 1;
-    game.updatedAtMs = nowMs;
-    return true;
-}
-
-bool applyFirstMoveTimeout(GameRecord& game, std::int64_t nowMs) {
-    const auto deadline = firstMoveDeadlineMs(game);
-    if (!deadline || nowMs < *deadline) return false;
-    // Nobody loses a game that never began: it is aborted, with no result (Lichess's rule).
-    endGame(game, "aborted", "*", kFirstMoveMissed, "");
-    game.version += 1;
-    game.updatedAtMs = nowMs;
-    return true;
-}
-
-bool applyTimeouts(GameRecord& game, const ChessState& state, std::int64_t nowMs) {
-    return applyFirstMoveTimeout(game, nowMs) || applyFlagFall(game, state, nowMs);
 }
 
 bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std::int64_t nowMs) {
@@ -159,10 +117,11 @@ bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std:
     // A move answers every offer: the other side declines by playing on (Lichess's rule).
     game.drawOffer.clear();
     game.takebackOffer.clear();
-    if (auto end = state.outcome())
-        endGame(game, end->status, end->result, end->reason, end->winner);
-    game.version += 1;
-    game.updatedAtMs = nowMs;
+    if (auto end = state.outcome()) {
+        finish(game, *end, nowMs);
+    } else {
+        markChanged(game, nowMs);
+    }
     return true;
 }
 
@@ -283,13 +242,13 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
         (creatorWhite ? game.blackTokenHash : game.whiteTokenHash) = tokenHash(created.inviteToken);
     }
     game.moves = std::move(uciMoves);
+    // A position that is over already (mate given at creation) makes a game that is over.
+    if (auto end = state.outcome()) finish(game, *end, nowEpochMs());
     game.version = 1;
     game.createdAtMs = game.updatedAtMs = nowEpochMs();
     // Moves given at creation may have begun the game already: the next move starts the clocks.
     if (game.moves.size() >= kPliesBeforeClocks) game.firstMoveMs = 0;
     if (game.clock) game.clock->turnStartedAtMs = game.createdAtMs;  // White's first-move time
-    if (auto end = state.outcome())
-        endGame(game, end->status, end->result, end->reason, end->winner);
 
     const StoreStatus status = context_.store->create(game);
     if (status != StoreStatus::Ok) return storeError(status, game.id);
@@ -779,21 +738,10 @@ std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
     }
     if (game.moves.empty()) return conflict(errors::nothing_to_take_back, "no move to take back");
     const std::uint64_t before = game.version;
-    game.moves.pop_back();
-    // Against the engine, take back its reply too, so it is the player's turn again.
-    if (game.engine.side != "none" && !game.moves.empty() && enginesTurn(game))
-        game.moves.pop_back();
-    endGame(game, "ongoing", "*", "", "");
-    if (game.clock) {
-        game.clock->running =
-            game.firstMoveMs > 0 ? game.moves.size() >= kPliesBeforeClocks : !game.moves.empty();
-        game.clock->turnStartedAtMs = nowEpochMs();
-    }
-    const ChessState state = replay(game);
-    if (auto end = state.outcome())
-        endGame(game, end->status, end->result, end->reason, end->winner);
-    game.version += 1;
-    game.updatedAtMs = nowEpochMs();
+    // The player's last move; against the engine its reply too (when the engine moved last), so
+    // it is the player's turn again.
+    const std::size_t plies = game.moves.size() >= 2 && !enginesTurn(game) ? 2 : 1;
+    undoPlies(game, plies, nowEpochMs());
     if (auto error = store(game, before)) return *error;
     return game;
 }
@@ -808,15 +756,7 @@ std::variant<GameRecord, ApiError> GameService::resign(const std::string& id,
     const std::uint64_t before = game.version;
     // The player resigns: against the engine that is the engine's opponent; between people the
     // side of the token (the side to move when one token holds both, as in older games).
-    const bool resigningWhite = actsForWhite(game, *token);
-    if (game.clock && game.clock->running) {
-        const ClockReading reading = readClock(*game.clock, whiteToPlay(game), nowEpochMs());
-        game.clock->whiteMs = reading.whiteMs;
-        game.clock->blackMs = reading.blackMs;
-    }
-    endGame(game, "resigned", resigningWhite ? "0-1" : "1-0", "", sideName(!resigningWhite));
-    game.version += 1;
-    game.updatedAtMs = nowEpochMs();
+    finish(game, resignation(actsForWhite(game, *token)), nowEpochMs());
     if (auto error = store(game, before)) return *error;
     return game;
 }

@@ -12,6 +12,7 @@
 #include "errors/api_error.h"
 #include "errors/client_info.h"
 #include "games/chess_rules.h"
+#include "games/finisher.h"
 #include "games/sides.h"
 #include "search/search_pool.h"
 #include "server_context.h"
@@ -138,16 +139,6 @@ class GameService {
 // Thinking time per playing level (1..8) when a game sets no limits and no clock; 0 for any other
 // number.
 std::int64_t levelMovetimeMs(int level);
-// Records a flag fall if the side to move ran out of time by nowMs. True when it changed game.
-bool applyFlagFall(GameRecord& game, const ChessState& state, std::int64_t nowMs);
-// The reason of a game aborted because a side of a game between people missed its first-move
-// deadline (GameRecord::firstMoveMs).
-inline constexpr const char* kFirstMoveMissed = "first_move_missed";
-// Aborts a game between people whose side to move missed its first-move deadline by nowMs
-// (store/clock_deadline.h). True when it changed game.
-bool applyFirstMoveTimeout(GameRecord& game, std::int64_t nowMs);
-// Either of the two above: every deadline of a game's clocks, in one place.
-bool applyTimeouts(GameRecord& game, const ChessState& state, std::int64_t nowMs);
 // Plays a legal move on game and state: clocks, result, version. False when the mover's flag
 // fell (or its first-move deadline passed) before the move: the game then ends on time (or is
 // aborted) and the move is not played. Between people the clocks start once both sides moved.

@@ -5,11 +5,13 @@
 #include "analysis/analysis.h"
 #include "analysis/search_record.h"
 #include "errors/error_codes.h"
+#include "games/finisher.h"
 #include "games/game_clock.h"
 #include "games/game_replay.h"
 #include "games/game_service.h"
 #include "games/presence.h"
 #include "games/sides.h"
+#include "games/undo.h"
 #include "ops/tokens.h"
 #include "store/clock_deadline.h"
 
@@ -25,29 +27,6 @@ ApiError conflict(std::string code, std::string message) {
 
 ApiError gameOver(const GameRecord& game) {
     return conflict(errors::game_over, "the game is over (" + game.status + ")");
-}
-
-void changed(GameRecord& game, std::int64_t nowMs) {
-    game.version += 1;
-    game.updatedAtMs = nowMs;
-}
-
-// Ends the game now: the clocks keep what each side has left and stop; offers go.
-void endNow(GameRecord& game, std::string status, std::string result, std::string reason,
-            std::string winner, std::int64_t nowMs) {
-    if (game.clock && game.clock->running) {
-        const ClockReading reading = readClock(*game.clock, whiteToPlay(game), nowMs);
-        game.clock->whiteMs = reading.whiteMs;
-        game.clock->blackMs = reading.blackMs;
-    }
-    if (game.clock) game.clock->running = false;
-    game.status = std::move(status);
-    game.result = std::move(result);
-    game.reason = std::move(reason);
-    game.winner = std::move(winner);
-    game.drawOffer.clear();
-    game.takebackOffer.clear();
-    changed(game, nowMs);
 }
 
 // How many plies undo `white`'s last move: one if it moved last, two if the other side has
@@ -69,7 +48,7 @@ std::optional<ApiError> answer(GameRecord& game, std::string& offer, const char*
         if (!offer.empty() && offer != me) return accept();
         if (offer == me) return std::nullopt;  // offered already: nothing changes
         offer = me;
-        changed(game, nowMs);
+        markChanged(game, nowMs);
         return std::nullopt;
     }
     if (offer.empty()) {
@@ -77,7 +56,7 @@ std::optional<ApiError> answer(GameRecord& game, std::string& offer, const char*
                         std::string("there is no ") + kind + " offer to decline or withdraw");
     }
     offer.clear();
-    changed(game, nowMs);
+    markChanged(game, nowMs);
     return std::nullopt;
 }
 
@@ -92,33 +71,12 @@ std::size_t pliesPlayed(const GameRecord& game) {
     return game.moves.size();
 }
 
-void undoPlies(GameRecord& game, std::size_t plies, std::int64_t nowMs) {
-    if (game.clock) {
-        // What each side has left now stays theirs; the clock runs again from the new turn.
-        const ClockReading reading = readClock(*game.clock, whiteToPlay(game), nowMs);
-        game.clock->whiteMs = reading.whiteMs;
-        game.clock->blackMs = reading.blackMs;
-    }
-    for (std::size_t i = 0; i < plies && !game.moves.empty(); ++i) game.moves.pop_back();
-    if (game.moveClocksMs.size() > game.moves.size()) game.moveClocksMs.resize(game.moves.size());
-    if (game.clock) {
-        game.clock->turnStartedAtMs = nowMs;
-        // Between people back before both first moves, the clocks wait again (and the side to
-        // move's first-move deadline counts from now).
-        game.clock->running =
-            game.firstMoveMs > 0 ? game.moves.size() >= kPliesBeforeClocks : !game.moves.empty();
-    }
-    game.drawOffer.clear();
-    game.takebackOffer.clear();
-    changed(game, nowMs);
-}
-
 std::optional<ApiError> applyDrawAnswer(GameRecord& game, bool white, bool yes,
                                         std::int64_t nowMs) {
     if (game.status != "ongoing") return gameOver(game);
     return answer(game, game.drawOffer, "draw", white, yes, nowMs,
                   [&]() -> std::optional<ApiError> {
-                      endNow(game, "draw", "1/2-1/2", "agreement", "", nowMs);
+                      finish(game, drawAgreed(), nowMs);
                       return std::nullopt;
                   });
 }
@@ -151,7 +109,7 @@ std::optional<ApiError> applyAbort(GameRecord& game, std::int64_t nowMs) {
                         "both sides have moved: resign, offer a draw, or claim if the other "
                         "side is gone");
     }
-    endNow(game, "aborted", "*", "", "", nowMs);
+    finish(game, abortion(""), nowMs);
     return std::nullopt;
 }
 
@@ -189,11 +147,7 @@ std::optional<ApiError> applyClaim(GameRecord& game, bool white, bool victory, s
                 : std::string(sideName(otherWhite)) + " showed life " + std::to_string(goneFor) +
                       " ms ago; it may be claimed against in " + std::to_string(claimIn) + " ms");
     }
-    if (victory) {
-        endNow(game, "abandoned", white ? "1-0" : "0-1", "abandoned", sideName(white), nowMs);
-    } else {
-        endNow(game, "draw", "1/2-1/2", "abandoned", "", nowMs);
-    }
+    finish(game, abandonment(white, victory), nowMs);
     return std::nullopt;
 }
 
@@ -310,7 +264,7 @@ void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& c
             if (!accepted) return done(OfferReply{std::move(current), answer});
             if (current.status != "ongoing") return done(gameOver(current));
             const std::uint64_t before = current.version;
-            endNow(current, "draw", "1/2-1/2", "agreement", "", nowEpochMs());
+            finish(current, drawAgreed(), nowEpochMs());
             if (auto error = games.save(current, before)) return done(*error);
             done(OfferReply{std::move(current), answer});
         });
