@@ -368,7 +368,7 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
         GameRecord& shown = std::get<GameRecord>(loaded);
         if (context_.presence.seen(shown, white, black)) shown.presence = presenceOf(shown);
     }
-    if (game.engine.side != "none" || use == TokenUse::Resign || (white && black)) return loaded;
+    if (game.engine.side != "none" || use == TokenUse::Play || (white && black)) return loaded;
     // A move in a finished game is refused as game_over by the caller, whoever asks.
     if (use == TokenUse::Move && game.status != "ongoing") return loaded;
     const bool whiteToMove = whiteToPlay(game);
@@ -384,6 +384,23 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
                                              " may take back its last move"));
     }
     return loaded;
+}
+
+std::variant<GameRecord, ApiError> GameService::update(const std::string& id,
+                                                       const std::optional<std::string>& token,
+                                                       TokenUse use, const GameChange& change,
+                                                       int attempts) {
+    for (int attempt = 1;; ++attempt) {
+        auto loaded = loadAuthorized(id, token, use);
+        if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
+        GameRecord game = std::move(std::get<GameRecord>(loaded));
+        const std::uint64_t before = game.version;
+        if (auto refused = change(game)) return *refused;
+        if (game.version == before) return game;
+        auto error = store(game, before);
+        if (!error) return game;
+        if (error->code != errors::version_conflict || attempt >= attempts) return *error;
+    }
 }
 
 std::optional<ApiError> GameService::store(const GameRecord& updated,
@@ -508,27 +525,31 @@ void GameService::resendGame(const std::string& id) {
 void GameService::move(const std::string& id, const std::optional<std::string>& token,
                        const std::string& moveText, std::optional<std::uint64_t> version,
                        bool waitForEngine, const ClientInfo& client, GameDone done) {
-    auto loaded = loadAuthorized(id, token, TokenUse::Move);
-    if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
-    GameRecord game = std::move(std::get<GameRecord>(loaded));
-    if (version && *version != game.version) {
-        return done(conflict(errors::version_conflict, "the game is at version " +
-                                                           std::to_string(game.version) + ", not " +
-                                                           std::to_string(*version)));
-    }
-    if (game.status != "ongoing") {
-        return done(conflict(errors::game_over, "the game is over (" + game.status + ")"));
-    }
-    if (enginesTurn(game)) return done(conflict(errors::not_your_turn, "it is the engine's turn"));
-    ChessState state = replay(game);
-    ParsedMove parsed = state.parse(moveText);
-    if (parsed.uci.empty()) {
-        return done(ApiError{ErrorStatus::unprocessable_entity, errors::illegal_move,
-                             "'" + moveText + "': " + parsed.error});
-    }
-    const std::uint64_t before = game.version;
-    const bool played = applyMove(game, state, parsed.uci, nowEpochMs());
-    if (auto error = store(game, before)) return done(*error);
+    bool played = false;
+    auto updated =
+        update(id, token, TokenUse::Move, [&](GameRecord& game) -> std::optional<ApiError> {
+            if (version && *version != game.version) {
+                return conflict(errors::version_conflict, "the game is at version " +
+                                                              std::to_string(game.version) +
+                                                              ", not " + std::to_string(*version));
+            }
+            if (game.status != "ongoing") {
+                return conflict(errors::game_over, "the game is over (" + game.status + ")");
+            }
+            if (enginesTurn(game))
+                return conflict(errors::not_your_turn, "it is the engine's turn");
+            ChessState state = replay(game);
+            ParsedMove parsed = state.parse(moveText);
+            if (parsed.uci.empty()) {
+                return ApiError{ErrorStatus::unprocessable_entity, errors::illegal_move,
+                                "'" + moveText + "': " + parsed.error};
+            }
+            // Not played when the mover's time ran out first: the ending is stored, and refused.
+            played = applyMove(game, state, parsed.uci, nowEpochMs());
+            return std::nullopt;
+        });
+    if (auto* error = std::get_if<ApiError>(&updated)) return done(*error);
+    GameRecord game = std::move(std::get<GameRecord>(updated));
     if (!played) {
         return done(conflict(errors::game_over, game.status == "aborted"
                                                     ? "the first move came after its deadline: the "
@@ -722,43 +743,41 @@ void GameService::finishEngine(const GameRecord& searched, const JobOutcome& out
 
 std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
                                                          const std::optional<std::string>& token) {
-    auto loaded = loadAuthorized(id, token, TokenUse::Takeback);
-    if (auto* error = std::get_if<ApiError>(&loaded)) {
-        if (error->code != errors::not_your_turn) return *error;
-    }
     // Between people a takeback needs the other side's consent (games/offers.h).
-    if (auto* game = std::get_if<GameRecord>(&loaded); !game || game->engine.side == "none") {
+    const auto needsConsent = [] {
         return conflict(errors::takeback_needs_consent,
                         "between people a takeback needs the other side's consent: ask with "
                         "POST /api/v1/games/{id}/takeback/yes");
-    }
-    GameRecord game = std::move(std::get<GameRecord>(loaded));
-    if (game.status == "resigned" || game.status == "timeout" || game.status == "aborted") {
-        return conflict(errors::game_over, "the game is over (" + game.status + ")");
-    }
-    if (game.moves.empty()) return conflict(errors::nothing_to_take_back, "no move to take back");
-    const std::uint64_t before = game.version;
-    // The player's last move; against the engine its reply too (when the engine moved last), so
-    // it is the player's turn again.
-    const std::size_t plies = game.moves.size() >= 2 && !enginesTurn(game) ? 2 : 1;
-    undoPlies(game, plies, nowEpochMs());
-    if (auto error = store(game, before)) return *error;
-    return game;
+    };
+    auto undone =
+        update(id, token, TokenUse::Takeback, [&](GameRecord& game) -> std::optional<ApiError> {
+            if (game.engine.side == "none") return needsConsent();
+            if (game.status == "resigned" || game.status == "timeout" || game.status == "aborted") {
+                return conflict(errors::game_over, "the game is over (" + game.status + ")");
+            }
+            if (game.moves.empty())
+                return conflict(errors::nothing_to_take_back, "no move to take back");
+            // The player's last move; against the engine its reply too (when the engine moved
+            // last), so it is the player's turn again.
+            undoPlies(game, game.moves.size() >= 2 && !enginesTurn(game) ? 2 : 1, nowEpochMs());
+            return std::nullopt;
+        });
+    // Only between people is a token refused for the turn.
+    if (auto* error = std::get_if<ApiError>(&undone); error && error->code == errors::not_your_turn)
+        return needsConsent();
+    return undone;
 }
 
 std::variant<GameRecord, ApiError> GameService::resign(const std::string& id,
                                                        const std::optional<std::string>& token) {
-    auto loaded = loadAuthorized(id, token, TokenUse::Resign);
-    if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
-    GameRecord game = std::move(std::get<GameRecord>(loaded));
-    if (game.status != "ongoing")
-        return conflict(errors::game_over, "the game is over (" + game.status + ")");
-    const std::uint64_t before = game.version;
-    // The player resigns: against the engine that is the engine's opponent; between people the
-    // side of the token (the side to move when one token holds both, as in older games).
-    finish(game, resignation(actsForWhite(game, *token)), nowEpochMs());
-    if (auto error = store(game, before)) return *error;
-    return game;
+    return update(id, token, TokenUse::Play, [&](GameRecord& game) -> std::optional<ApiError> {
+        if (game.status != "ongoing")
+            return conflict(errors::game_over, "the game is over (" + game.status + ")");
+        // The player resigns: against the engine that is the engine's opponent; between people
+        // the side of the token (the side to move when one token holds both, as in older games).
+        finish(game, resignation(actsForWhite(game, *token)), nowEpochMs());
+        return std::nullopt;
+    });
 }
 
 std::optional<ApiError> GameService::createPrepared(GameRecord& game, const ClientInfo& client) {

@@ -37,6 +37,10 @@ struct CreatedGame {
 };
 using GameDone = std::function<void(GameOutcome)>;
 
+// A change of a loaded game (GameService::update): an error refuses it (nothing is stored); a
+// change that leaves the version as it was stores nothing.
+using GameChange = std::function<std::optional<ApiError>(GameRecord& game)>;
+
 class GameService {
   public:
     explicit GameService(ServerContext& context) : context_(context) {}
@@ -89,16 +93,28 @@ class GameService {
     // engine may think for it, plus --engine-reply-grace.
     std::int64_t replyDeadlineMs(const GameRecord& game) const;
 
-    // For offers and claims (games/offers.h): the game, when `token` plays either of its sides
-    // (the caller works out which), with its presence; and the compare-and-set store of a change
-    // (published, deadlines watched).
+    // What a token is asked to do. Against the engine the one token does everything; between
+    // people each side has its own token: a move (or engine-move) needs the side to move's, a
+    // takeback the side that moved last's; Play (a resignation, an offer, a claim, a chat line,
+    // a rematch) either side's (the caller works out which).
+    enum class TokenUse { Move, Takeback, Play };
+
+    // The game, when `token` may do `use` (its side shows life), with its presence: to read.
     std::variant<GameRecord, ApiError> loadForPlayer(const std::string& id,
-                                                     const std::optional<std::string>& token) {
-        return loadAuthorized(id, token, TokenUse::Resign);
+                                                     const std::optional<std::string>& token,
+                                                     TokenUse use = TokenUse::Play) {
+        return loadAuthorized(id, token, use);
     }
-    std::optional<ApiError> save(const GameRecord& updated, std::uint64_t expectedVersion) {
-        return store(updated, expectedVersion);
-    }
+
+    // The one write step of every change a player asks for: load (as loadForPlayer), change,
+    // compare-and-set (stored only if the game is still at the loaded version), publish (and
+    // watch its deadlines). `change` refuses with an error, or changes the game (counting the
+    // change: games/finisher.h markChanged) or leaves it as it is (nothing stored). A lost
+    // compare-and-set starts again from a fresh load, `attempts` times in all; the last one's
+    // conflict is the answer (409 version_conflict). The game as stored, or as it was.
+    std::variant<GameRecord, ApiError> update(const std::string& id,
+                                              const std::optional<std::string>& token, TokenUse use,
+                                              const GameChange& change, int attempts = 1);
 
     // A game made elsewhere (a lobby seek accepted, a rematch: lobby/, games/rematch.h): stores
     // `game` as given (the caller sets its id and its tokens' hashes), then starts the engine
@@ -109,10 +125,6 @@ class GameService {
     // The game's presence as this replica shows it: the sides' signs of life (games/presence.h)
     // and the spectators it serves (games/spectators.h).
     std::optional<GamePresence> presenceOf(const GameRecord& game);
-    // What a token is asked to do. Against the engine the one token does everything; between
-    // people each side has its own token: a move (or engine-move) needs the side to move's, a
-    // takeback the side that moved last's, a resignation either (that side resigns).
-    enum class TokenUse { Move, Takeback, Resign };
     std::variant<GameRecord, ApiError> loadAuthorized(const std::string& id,
                                                       const std::optional<std::string>& token,
                                                       TokenUse use);

@@ -155,65 +155,64 @@ void OfferService::act(OfferAction action, const std::string& id,
                        const std::optional<std::string>& token, const ClientInfo& client,
                        OfferDone done) {
     GameService games(context_);
-    auto loaded = games.loadForPlayer(id, token);
-    if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
-    GameRecord game = std::move(std::get<GameRecord>(loaded));
-    const bool againstEngine = game.engine.side != "none";
-    // The asking side: the token's; against the engine the player's; a token of both sides (an
-    // old game) asks for the side to move.
-    const bool white = actsForWhite(game, *token);
-
-    if (againstEngine) {
-        switch (action) {
-            case OfferAction::DrawYes:
-                if (game.status != "ongoing") return done(gameOver(game));
-                return offerDrawToEngine(game, client, std::move(done));
-            case OfferAction::TakebackYes: {
-                // The engine consents: the takeback of POST /takeback.
-                auto result = games.takeback(id, token);
-                if (auto* error = std::get_if<ApiError>(&result)) return done(*error);
-                return done(OfferReply{std::move(std::get<GameRecord>(result))});
+    // Against the engine a draw offer and a takeback are the engine's to answer (below).
+    std::optional<GameRecord> toEngine;
+    auto updated = games.update(
+        id, token, GameService::TokenUse::Play, [&](GameRecord& game) -> std::optional<ApiError> {
+            if (game.engine.side != "none") {
+                switch (action) {
+                    case OfferAction::DrawYes:
+                        if (game.status != "ongoing") return gameOver(game);
+                        toEngine = game;
+                        return std::nullopt;
+                    case OfferAction::TakebackYes:
+                        toEngine = game;
+                        return std::nullopt;
+                    case OfferAction::DrawNo:
+                    case OfferAction::TakebackNo:
+                        if (game.status != "ongoing") return gameOver(game);
+                        return conflict(action == OfferAction::DrawNo ? errors::no_draw_offer
+                                                                      : errors::no_takeback_offer,
+                                        "the engine offers nothing: there is nothing to decline");
+                    default:
+                        break;  // abort and claims: the same rules as between people
+                }
             }
-            case OfferAction::DrawNo:
-            case OfferAction::TakebackNo:
-                if (game.status != "ongoing") return done(gameOver(game));
-                return done(conflict(action == OfferAction::DrawNo ? errors::no_draw_offer
-                                                                   : errors::no_takeback_offer,
-                                     "the engine offers nothing: there is nothing to decline"));
-            default:
-                break;  // abort and claims: the same rules as between people
-        }
+            // The asking side: the token's; against the engine the player's; a token of both
+            // sides (an old game) asks for the side to move.
+            const bool white = actsForWhite(game, *token);
+            const std::int64_t now = nowEpochMs();
+            switch (action) {
+                case OfferAction::DrawYes:
+                case OfferAction::DrawNo:
+                    return applyDrawAnswer(game, white, action == OfferAction::DrawYes, now);
+                case OfferAction::TakebackYes:
+                case OfferAction::TakebackNo:
+                    return applyTakebackAnswer(game, white, action == OfferAction::TakebackYes,
+                                               now);
+                case OfferAction::Abort:
+                    return applyAbort(game, now);
+                case OfferAction::ClaimVictory:
+                case OfferAction::ClaimDraw:
+                    return applyClaim(game, white, action == OfferAction::ClaimVictory, now);
+            }
+            return std::nullopt;
+        });
+    if (auto* error = std::get_if<ApiError>(&updated)) return done(*error);
+    if (toEngine && action == OfferAction::DrawYes)
+        return offerDrawToEngine(*toEngine, token, client, std::move(done));
+    if (toEngine) {
+        // The engine consents: the takeback of POST /takeback.
+        auto result = games.takeback(id, token);
+        if (auto* error = std::get_if<ApiError>(&result)) return done(*error);
+        return done(OfferReply{std::move(std::get<GameRecord>(result))});
     }
-
-    const std::uint64_t before = game.version;
-    const std::int64_t now = nowEpochMs();
-    std::optional<ApiError> error;
-    switch (action) {
-        case OfferAction::DrawYes:
-        case OfferAction::DrawNo:
-            error = applyDrawAnswer(game, white, action == OfferAction::DrawYes, now);
-            break;
-        case OfferAction::TakebackYes:
-        case OfferAction::TakebackNo:
-            error = applyTakebackAnswer(game, white, action == OfferAction::TakebackYes, now);
-            break;
-        case OfferAction::Abort:
-            error = applyAbort(game, now);
-            break;
-        case OfferAction::ClaimVictory:
-        case OfferAction::ClaimDraw:
-            error = applyClaim(game, white, action == OfferAction::ClaimVictory, now);
-            break;
-    }
-    if (error) return done(*error);
-    if (game.version != before) {
-        if (auto stored = games.save(game, before)) return done(*stored);
-    }
-    done(OfferReply{std::move(game)});
+    done(OfferReply{std::move(std::get<GameRecord>(updated))});
 }
 
-void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& client,
-                                     OfferDone done) {
+void OfferService::offerDrawToEngine(const GameRecord& game,
+                                     const std::optional<std::string>& token,
+                                     const ClientInfo& client, OfferDone done) {
     const std::size_t plies = pliesPlayed(game);
     if (plies < kEngineDrawMinPlies) {
         // Declined by the rule alone: no search.
@@ -231,10 +230,10 @@ void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& c
     ServerContext& context = context_;
     JobCallbacks callbacks;
     // The search thread only hands the result on: the store is the store executor's.
-    callbacks.onDone = [&context, id = game.id, asked = game.version, plies, engineToMove,
+    callbacks.onDone = [&context, id = game.id, token, asked = game.version, plies, engineToMove,
                         done](const JobOutcome& outcome) {
         recordSearchMetrics(context.metrics, outcome);
-        context.storeWork.post([&context, id, asked, plies, engineToMove, outcome, done] {
+        context.storeWork.post([&context, id, token, asked, plies, engineToMove, outcome, done] {
             if (!outcome.error.empty()) {
                 return done(
                     ApiError{ErrorStatus::internal_server_error, errors::internal,
@@ -249,23 +248,27 @@ void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& c
             const nlohmann::json answer = {
                 {"drawOfferAnswer",
                  {{"accepted", accepted}, {"reason", "evaluation"}, {"engineCp", engineCp}}}};
-            GameService games(context);
-            auto loaded = games.load(id);
-            if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
-            GameRecord current = std::move(std::get<GameRecord>(loaded));
-            if (current.version != asked) {
-                // The game moved past the offer while the engine thought (its reply was under
-                // way, a takeback, the end): as between people, a move answers the offer, and
-                // the evaluation of a position that is gone decides nothing.
+            // The game moved past the offer while the engine thought (its reply was under way,
+            // a takeback, the end): as between people, a move answers the offer, and the
+            // evaluation of a position that is gone decides nothing.
+            bool movedOn = false;
+            auto updated =
+                GameService(context).update(id, token, GameService::TokenUse::Play,
+                                            [&](GameRecord& current) -> std::optional<ApiError> {
+                                                movedOn = current.version != asked;
+                                                if (movedOn || !accepted) return std::nullopt;
+                                                if (current.status != "ongoing")
+                                                    return gameOver(current);
+                                                finish(current, drawAgreed(), nowEpochMs());
+                                                return std::nullopt;
+                                            });
+            if (auto* error = std::get_if<ApiError>(&updated)) return done(*error);
+            GameRecord current = std::move(std::get<GameRecord>(updated));
+            if (movedOn) {
                 return done(OfferReply{
                     std::move(current),
                     {{"drawOfferAnswer", {{"accepted", false}, {"reason", "moved_on"}}}}});
             }
-            if (!accepted) return done(OfferReply{std::move(current), answer});
-            if (current.status != "ongoing") return done(gameOver(current));
-            const std::uint64_t before = current.version;
-            finish(current, drawAgreed(), nowEpochMs());
-            if (auto error = games.save(current, before)) return done(*error);
             done(OfferReply{std::move(current), answer});
         });
     };

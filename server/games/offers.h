@@ -77,7 +77,8 @@ class OfferService {
              const ClientInfo& client, OfferDone done);
 
   private:
-    void offerDrawToEngine(const GameRecord& game, const ClientInfo& client, OfferDone done);
+    void offerDrawToEngine(const GameRecord& game, const std::optional<std::string>& token,
+                           const ClientInfo& client, OfferDone done);
 
     ServerContext& context_;
 };
