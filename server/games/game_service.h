@@ -1,5 +1,8 @@
-// Game rules on top of the store: create, move, engine move, takeback, resign, with tokens,
-// optimistic concurrency (version), clocks and flag fall, and events for subscribers.
+// The game actions on top of the store: create, move, engine move, takeback, resign, with tokens
+// and the one "load, change, compare-and-set, publish" step (update) every change goes through.
+// The rules themselves are elsewhere: moves and clocks (applyMove, below), the endings
+// (games/finisher.h), the takeback (games/undo.h), whose turn (games/sides.h); so are the
+// engine's replies (games/engine_replies.h) and the deadlines (games/deadlines.h).
 // Shared by the REST handlers and the WebSocket protocol. Stateless: construct one per use.
 #pragma once
 
@@ -13,6 +16,7 @@
 #include "errors/client_info.h"
 #include "games/chess_rules.h"
 #include "games/finisher.h"
+#include "games/move_rules.h"
 #include "games/sides.h"
 #include "search/search_pool.h"
 #include "server_context.h"
@@ -71,27 +75,10 @@ class GameService {
     std::variant<GameRecord, ApiError> resign(const std::string& id,
                                               const std::optional<std::string>& token);
 
-    // The FlagWatch's callback, for game `id` still at `version`: records the flag fall if the
-    // side to move has run out of time (compare-and-set; subscribers get the event), and takes up
-    // an engine reply that is owed and overdue (its replica died, drained, or could not queue
-    // it) unless this replica is computing it. A change stored since, or a lost race, ends the
-    // watch: whoever stored or reads the newer version watches it. Call on the watch's thread,
-    // never on an I/O thread (it reads the store).
-    void checkDeadlines(const std::string& id, std::uint64_t version);
-
-    // The clock sweep (games/clock_sweep.h): watches the flag falls of the running clocks the
-    // store lists, due within the next sweeps, whichever replica stored them. Call on the sweep's
-    // thread (it reads the store).
-    void rearmClocks();
-
     // The event bus was cut off and subscribed to game `id` again: sends the game as stored to
     // its subscribers (a feed forwards it only when it is newer than what it sent), since the
     // events published meanwhile were lost. Call on the store executor.
     void resendGame(const std::string& id);
-
-    // When an owed engine reply counts as overdue: the game's last change, plus the time the
-    // engine may think for it, plus --engine-reply-grace.
-    std::int64_t replyDeadlineMs(const GameRecord& game) const;
 
     // What a token is asked to do. Against the engine the one token does everything; between
     // people each side has its own token: a move (or engine-move) needs the side to move's, a
@@ -116,6 +103,11 @@ class GameService {
                                               const std::optional<std::string>& token, TokenUse use,
                                               const GameChange& change, int attempts = 1);
 
+    // The compare-and-set half of update, for the server's own changes (the engine's move, a
+    // flag fall): stores `updated` if the game is still at expectedVersion, then publishes it
+    // and watches its deadlines (games/deadlines.h). A player's change goes through update.
+    std::optional<ApiError> commit(const GameRecord& updated, std::uint64_t expectedVersion);
+
     // A game made elsewhere (a lobby seek accepted, a rematch: lobby/, games/rematch.h): stores
     // `game` as given (the caller sets its id and its tokens' hashes), then starts the engine
     // when it moves first. Fills game.presence.
@@ -128,32 +120,7 @@ class GameService {
     std::variant<GameRecord, ApiError> loadAuthorized(const std::string& id,
                                                       const std::optional<std::string>& token,
                                                       TokenUse use);
-    // Stores `updated` if the game is still at expectedVersion, then publishes it, and watches
-    // its deadlines (flag fall, owed engine reply).
-    std::optional<ApiError> store(const GameRecord& updated, std::uint64_t expectedVersion);
-    // Watches the next deadline of `game` (flag fall while its clock runs, the overdue time of an
-    // engine reply it owes); nothing when it has none.
-    void watchDeadlines(const GameRecord& game);
-    // Queues the engine's reply in the search pool. `owed`: a move of the player's is stored
-    // and waits for this reply, so a refusal is no error: done() gets the game with
-    // enginePending, and the reply is taken up later (checkDeadlines).
-    void startEngine(const GameRecord& game, const std::optional<LimitsSpec>& limits,
-                     const ClientInfo& client, bool owed, GameDone done);
-    // The search finished (on the store executor): stores the engine's move if the game is still
-    // where the search began.
-    void finishEngine(const GameRecord& searched, const JobOutcome& outcome,
-                      const nlohmann::json& applied, const ClientInfo& client, bool owed,
-                      GameDone done);
-
     ServerContext& context_;
 };
-
-// Thinking time per playing level (1..8) when a game sets no limits and no clock; 0 for any other
-// number.
-std::int64_t levelMovetimeMs(int level);
-// Plays a legal move on game and state: clocks, result, version. False when the mover's flag
-// fell (or its first-move deadline passed) before the move: the game then ends on time (or is
-// aborted) and the move is not played. Between people the clocks start once both sides moved.
-bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std::int64_t nowMs);
 
 }  // namespace outpost::server

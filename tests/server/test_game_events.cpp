@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "games/deadlines.h"
 #include "games/flag_watch.h"
 #include "games/game_clock.h"
 #include "games/game_feed.h"
@@ -289,12 +290,12 @@ TEST_CASE("handlers: the flag watch records a timeout, only for the version it w
     EventLog log(*f.context.bus, id);
     // Black's minute is up, in a version stored since the watch began (version 3).
     const std::uint64_t aged = ageClock(*f.context.store, id, 2 * kMinuteMs);
-    GameService service(f.context);
+    GameDeadlines deadlines(f.context);
     // The watch of version 2 is stale: whoever stored version 3 watches that one.
-    service.checkDeadlines(id, aged - 1);
+    deadlines.check(id, aged - 1);
     REQUIRE(f.context.store->get(id).game->status == "ongoing");
     REQUIRE(log.events().empty());
-    service.checkDeadlines(id, aged);
+    deadlines.check(id, aged);
     const GameRecord game = *f.context.store->get(id).game;
     REQUIRE(game.status == "timeout");
     REQUIRE(game.result == "1-0");
@@ -324,7 +325,7 @@ TEST_CASE("handlers: a move stored in time wins the race with the flag watch",
         game.version += 1;
         REQUIRE(store->inner.update(game, aged) == StoreStatus::Ok);
     };
-    GameService(f.context).checkDeadlines(id, aged);
+    GameDeadlines(f.context).check(id, aged);
     const GameRecord game = *store->get(id).game;
     REQUIRE(game.status == "ongoing");  // the move won; the watch lost the compare-and-set
     REQUIRE(game.moves.size() == 2);
