@@ -5,6 +5,7 @@
 #include "games/game_feed.h"
 #include "games/game_json.h"
 #include "games/game_service.h"
+#include "games/move_request.h"
 #include "games/pgn_writer.h"
 #include "handlers/ordered_stream.h"
 #include "http/api_error_response.h"
@@ -194,33 +195,12 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
 
     switch (action) {
         case GameAction::Move: {
-            if (auto error = rejectUnknownFields(body, {"move", "version", "wait"}, "the move")) {
+            auto parsed = parseMoveRequest(body, {});
+            if (auto* error = std::get_if<ApiError>(&parsed))
                 return sink->respond(errorFor(request, *error));
-            }
-            if (!body.contains("move") || !body.at("move").is_string()) {
-                return sink->respond(errorFor(request, http::status::bad_request,
-                                              errors::bad_request,
-                                              "'move' (a UCI or SAN string) is required"));
-            }
-            std::optional<std::uint64_t> version;
-            if (body.contains("version") && !body.at("version").is_null()) {
-                if (!body.at("version").is_number_unsigned()) {
-                    return sink->respond(errorFor(request, http::status::bad_request,
-                                                  errors::bad_request,
-                                                  "'version' must be a non-negative integer"));
-                }
-                version = body.at("version").get<std::uint64_t>();
-            }
-            bool wait = false;
-            if (body.contains("wait") && !body.at("wait").is_null()) {
-                if (!body.at("wait").is_boolean()) {
-                    return sink->respond(errorFor(request, http::status::bad_request,
-                                                  errors::bad_request, "'wait' must be a boolean"));
-                }
-                wait = body.at("wait").get<bool>();
-            }
-            return service.move(gameId, token, body.at("move").get<std::string>(), version, wait,
-                                client, respondWith(request, sink));
+            const MoveRequest& move = std::get<MoveRequest>(parsed);
+            return service.move(gameId, token, move.move, move.version, move.wait, client,
+                                respondWith(request, sink));
         }
         case GameAction::EngineMove: {
             if (auto error = rejectUnknownFields(body, {"limits"}, "the engine move")) {

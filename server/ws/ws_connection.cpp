@@ -7,6 +7,7 @@
 #include "games/game_feed.h"
 #include "games/game_json.h"
 #include "games/game_service.h"
+#include "games/move_request.h"
 #include "review/review_service.h"
 
 namespace outpost::server {
@@ -350,36 +351,22 @@ void WsConnection::unsubscribe(const nlohmann::json& message) {
 
 void WsConnection::move(const nlohmann::json& message) {
     const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
-    for (const char* field : {"gameId", "move"}) {
-        if (!message.contains(field) || !message.at(field).is_string()) {
-            return sendError(id, errors::bad_request,
-                             std::string("'") + field + "' (a string) is required");
-        }
-    }
+    if (!message.contains("gameId") || !message.at("gameId").is_string())
+        return sendError(id, errors::bad_request, "'gameId' (a string) is required");
     std::optional<std::string> token;
     if (message.contains("token")) {
         if (!message.at("token").is_string())
             return sendError(id, errors::bad_request, "'token' must be a string");
         token = message.at("token").get<std::string>();
     }
-    std::optional<std::uint64_t> version;
-    if (message.contains("version") && !message.at("version").is_null()) {
-        if (!message.at("version").is_number_unsigned()) {
-            return sendError(id, errors::bad_request, "'version' must be a non-negative integer");
-        }
-        version = message.at("version").get<std::uint64_t>();
-    }
-    bool wait = false;
-    if (message.contains("wait") && !message.at("wait").is_null()) {
-        if (!message.at("wait").is_boolean())
-            return sendError(id, errors::bad_request, "'wait' must be a boolean");
-        wait = message.at("wait").get<bool>();
-    }
+    auto parsed = parseMoveRequest(message, {"type", "id", "gameId", "token"});
+    if (auto* error = std::get_if<ApiError>(&parsed))
+        return sendError(id, error->code, error->message);
+    const MoveRequest& move = std::get<MoveRequest>(parsed);
     std::weak_ptr<WsConnection> weak = weak_from_this();
     GameService service(context_);
-    service.move(message.at("gameId").get<std::string>(), token,
-                 message.at("move").get<std::string>(), version, wait, client_,
-                 [weak, id](GameOutcome outcome) {
+    service.move(message.at("gameId").get<std::string>(), token, move.move, move.version, move.wait,
+                 client_, [weak, id](GameOutcome outcome) {
                      auto self = weak.lock();
                      if (!self) return;
                      if (auto* error = std::get_if<ApiError>(&outcome)) {

@@ -13,6 +13,7 @@
 #include "games/game_json.h"
 #include "games/game_service.h"
 #include "games/pgn_writer.h"
+#include "recording_outbox.h"
 #include "store/game_record_json.h"
 #include "test_support.h"
 #include "ws/ws_connection.h"
@@ -79,31 +80,6 @@ struct EventLog {
     GameEventBus::SubscriptionId subscription_ = 0;
     std::mutex mutex_;
     std::vector<GameEvent> events_;
-};
-
-class RecordingOutbox final : public WsOutbox {
-  public:
-    void send(std::string text, bool) override {
-        std::lock_guard lock(mutex_);
-        messages_.push_back(nlohmann::json::parse(text));
-    }
-    std::vector<nlohmann::json> messages() {
-        std::lock_guard lock(mutex_);
-        return messages_;
-    }
-    // Waits until at least `count` messages were sent (or kWait); true when they were.
-    bool waitFor(std::size_t count) {
-        const auto deadline = std::chrono::steady_clock::now() + kWait;
-        while (messages().size() < count) {
-            if (std::chrono::steady_clock::now() > deadline) return false;
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        }
-        return true;
-    }
-
-  private:
-    std::mutex mutex_;
-    std::vector<nlohmann::json> messages_;
 };
 
 // Moves the running clock's turn start back by `ms`: the side to move has used that much more

@@ -5,7 +5,9 @@
 #include "games/finisher.h"
 #include "games/sides.h"
 #include "games/undo.h"
+#include "recording_outbox.h"
 #include "test_support.h"
+#include "ws/ws_connection.h"
 
 using namespace outpost::server;
 using namespace outpost::server::testing;
@@ -125,4 +127,44 @@ TEST_CASE("sides: whose turn from the record, the engine's turn and the side a t
     game.status = "resigned";
     CHECK_FALSE(owesEngineReply(game));
     CHECK_FALSE(actsForWhite(game, "anything"));  // against the engine: the player's side
+}
+
+TEST_CASE("move request: REST and WebSocket parse a move alike",
+          "[server][handlers][websocket][games]") {
+    HandlerFixture f;
+    auto [id, token] = f.createGame();
+    const std::string base = "/api/v1/games/" + id;
+    auto outbox = std::make_shared<RecordingOutbox>();
+    auto connection = std::make_shared<WsConnection>(f.context, ClientInfo{"127.0.0.1"}, outbox);
+    const auto viaWs = [&](nlohmann::json message) {
+        const std::size_t before = outbox->messages().size();
+        message["type"] = "move";
+        message["gameId"] = id;
+        message["token"] = token;
+        connection->onMessage(message.dump());
+        REQUIRE(outbox->waitFor(before + 1));
+        return outbox->messages().back();
+    };
+    const auto viaRest = [&](const nlohmann::json& body) {
+        return f.call(verb::post, base + "/moves", body.dump(), as(token))->json()["error"];
+    };
+    // A field no move has: refused by both (the WebSocket took it and played the move).
+    for (const nlohmann::json& bad :
+         {nlohmann::json{{"move", "e4"}, {"promotion", "q"}}, nlohmann::json{{"version", 1}},
+          nlohmann::json{{"move", "e4"}, {"version", -1}},
+          nlohmann::json{{"move", "e4"}, {"wait", "yes"}}}) {
+        INFO(bad.dump());
+        const nlohmann::json rest = viaRest(bad);
+        const nlohmann::json ws = viaWs(bad);
+        CHECK(rest["code"] == "bad_request");
+        CHECK(ws["type"] == "error");
+        CHECK(ws["code"] == rest["code"]);
+        CHECK(ws["message"] == rest["message"]);
+    }
+    CHECK(f.context.store->get(id).game->moves.empty());
+    const nlohmann::json played = viaWs({{"id", 3}, {"move", "e4"}, {"version", 1}});
+    CHECK(played["type"] == "game");
+    CHECK(played["id"] == 3);
+    CHECK(played["game"]["moves"].size() == 1);
+    connection->onClose();
 }
