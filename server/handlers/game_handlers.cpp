@@ -6,6 +6,7 @@
 #include "games/game_json.h"
 #include "games/game_service.h"
 #include "games/move_request.h"
+#include "games/open_feed.h"
 #include "games/pgn_writer.h"
 #include "handlers/ordered_stream.h"
 #include "http/api_error_response.h"
@@ -83,39 +84,25 @@ void streamGame(ServerContext& context, const std::string& gameId, const Request
     // never keep the session (and its strand) alive. The stream ends after the state that ends
     // the game.
     std::weak_ptr<OrderedStream> weakStream = stream;
-    const auto [feed, subscription] = subscribeFeed(
-        *context.bus, gameId,
+    auto opened = openGameFeed(
+        context, gameId, bearerToken(request),
         [weakStream](std::string message, bool coalescable) {
             if (auto live = weakStream.lock()) live->line(std::move(message), coalescable);
         },
         [weakStream] {
             if (auto live = weakStream.lock()) live->end();
         });
-    GameService service(context);
-    std::variant<GameRecord, ApiError> loaded;
-    try {
-        loaded = service.load(gameId);
-    } catch (...) {
-        context.bus->unsubscribe(subscription);  // then the session's boundary answers 500
-        throw;
-    }
-    if (auto* error = std::get_if<ApiError>(&loaded)) {
-        context.bus->unsubscribe(subscription);
+    if (auto* error = std::get_if<ApiError>(&opened))
         return sink->respond(errorFor(request, *error));
-    }
+    auto& [feed, subscription, game, presence] = std::get<OpenedFeed>(opened);
     // The exchange keeps the stream until it ends, however it ends (client gone, stream ended
-    // at shutdown); then the subscription goes too.
+    // at shutdown); then the subscription goes too, and the stream's presence (a player's side,
+    // or a spectator).
     std::shared_ptr<GameEventBus> bus = context.bus;
-    // A player's stream (its token as bearer) makes its side present while it is open.
-    auto presence = context.presence.join(std::get<GameRecord>(loaded), bearerToken(request));
-    // Anyone else watches (games/spectators.h).
-    if (!presence) presence = context.spectators.join(gameId);
-    sink->onEnd([bus, id = subscription, stream, lease = std::move(lease), presence] {
-        bus->unsubscribe(id);
-    });
+    sink->onEnd([bus, id = subscription, stream, lease = std::move(lease),
+                 presence = std::move(presence)] { bus->unsubscribe(id); });
     Response header{http::status::ok, request.version()};
     header.set(http::field::content_type, "application/x-ndjson");
-    const GameRecord& game = std::get<GameRecord>(loaded);
     feed->start(gameFullMessage(game).dump(), game.version, endsGame(game));
     stream->start(std::move(header));
 }

@@ -8,6 +8,7 @@
 #include "games/game_json.h"
 #include "games/game_service.h"
 #include "games/move_request.h"
+#include "games/open_feed.h"
 #include "review/review_service.h"
 
 namespace outpost::server {
@@ -286,29 +287,17 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         return send(reply);
     }
     std::weak_ptr<WsConnection> weak = weak_from_this();
-    auto [feed, subscription] =
-        subscribeFeed(*context_.bus, gameId, [weak](std::string text, bool coalescable) {
-            if (auto self = weak.lock()) self->outbox_->send(std::move(text), coalescable);
-        });
-    GameService service(context_);
-    std::variant<GameRecord, ApiError> loaded;
-    try {
-        loaded = service.load(gameId);
-    } catch (...) {
-        context_.bus->unsubscribe(subscription);  // then the boundary in onMessage answers
-        throw;
-    }
-    if (auto* error = std::get_if<ApiError>(&loaded)) {
-        context_.bus->unsubscribe(subscription);
-        return sendError(id, error->code, error->message);
-    }
-    // A player's subscription (its token in "token") makes its side present (games/presence.h).
-    PresenceTracker::Lease presence;
+    // A player's subscription (its token in "token") makes its side present (games/presence.h);
+    // anyone else watches (games/spectators.h).
+    std::optional<std::string> token;
     if (message.contains("token") && message.at("token").is_string())
-        presence = context_.presence.join(std::get<GameRecord>(loaded),
-                                          message.at("token").get<std::string>());
-    // Anyone else watches (games/spectators.h).
-    if (!presence) presence = context_.spectators.join(gameId);
+        token = message.at("token").get<std::string>();
+    auto opened = openGameFeed(context_, gameId, token, [weak](std::string text, bool coalescable) {
+        if (auto self = weak.lock()) self->outbox_->send(std::move(text), coalescable);
+    });
+    if (auto* error = std::get_if<ApiError>(&opened))
+        return sendError(id, error->code, error->message);
+    auto& [feed, subscription, game, presence] = std::get<OpenedFeed>(opened);
     bool keep = false;
     {
         std::lock_guard lock(mutex_);
@@ -323,7 +312,6 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         context_.bus->unsubscribe(subscription);
         return;
     }
-    const GameRecord& game = std::get<GameRecord>(loaded);
     // No end: a subscription outlives the end of its game (a takeback may reopen it).
     feed->start(wireText(withId(gameFullMessage(game), id)), game.version, false);
 }
