@@ -1,6 +1,6 @@
 // The game actions on top of the store: create, move, engine move, takeback, resign, with tokens
 // and the one "load, change, compare-and-set, publish" step (update) every change goes through.
-// The rules themselves are elsewhere: moves and clocks (applyMove, below), the endings
+// The rules themselves are elsewhere: moves and clocks (games/move_rules.h), the endings
 // (games/finisher.h), the takeback (games/undo.h), whose turn (games/sides.h); so are the
 // engine's replies (games/engine_replies.h) and the deadlines (games/deadlines.h).
 // Shared by the REST handlers and the WebSocket protocol. Stateless: construct one per use.
