@@ -3,6 +3,7 @@
 #include <exception>
 #include <vector>
 
+#include "games/deadlines.h"
 #include "games/game_service.h"
 
 namespace outpost::server {
@@ -37,14 +38,14 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
           [this](std::function<void()> task) { storeWork.post(std::move(task)); }, wallClock),
       flags([this](const std::string& gameId, std::uint64_t version) {
           try {
-              GameService(*this).checkDeadlines(gameId, version);
+              GameDeadlines(*this).check(gameId, version);
           } catch (const std::exception& error) {
               logger.log({{"event", "flag_error"}, {"game", gameId}, {"error", error.what()}});
           }
       }),
       clockSweep(std::chrono::milliseconds(config.clockSweepMs), [this] {
           try {
-              GameService(*this).rearmClocks();
+              GameDeadlines(*this).rearm();
           } catch (const std::exception& error) {
               logger.log({{"event", "clock_sweep_failed"}, {"error", error.what()}});
           }

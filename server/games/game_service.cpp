@@ -1,6 +1,5 @@
 #include "games/game_service.h"
 
-#include <array>
 #include <random>
 #include <utility>
 
@@ -8,7 +7,14 @@
 #include "analysis/search_record.h"
 #include "api/json_types.h"
 #include "errors/error_codes.h"
+#include "games/deadlines.h"
+#include "games/engine_replies.h"
+#include "games/finisher.h"
+#include "games/game_errors.h"
 #include "games/game_view.h"
+#include "games/move_rules.h"
+#include "games/sides.h"
+#include "games/undo.h"
 #include "ops/tokens.h"
 #include "search/levels.h"
 #include "store/clock_deadline.h"
@@ -19,160 +25,12 @@ namespace {
 
 using search::kMaxLevel;
 using search::kMinLevel;
-// Thinking time per playing level when a game sets no limits and no clock: short at the low
-// levels (people want quick replies), up to a second at the top.
-constexpr std::array<std::int64_t, kMaxLevel> kLevelMovetimeMs = {50,  100, 150, 200,
-                                                                  300, 500, 700, 1000};
-// When the store cannot be reached at a flag fall: try again after this long.
-constexpr std::int64_t kFlagRetryMs = 1000;
-// The clock sweep watches the flags that fall before its sweep after next (a sweep may come
-// late), at most this many games a sweep (the soonest first; the next sweep takes the rest).
-constexpr std::int64_t kSweepHorizonSweeps = 2;
-constexpr std::size_t kMaxClocksPerSweep = 10000;
-// An overdue engine reply that could not be started (draining, queue full, store down), or that
-// this replica is still computing: look at it again after this long.
-constexpr std::int64_t kReplyRecheckMs = 1000;
-// GameRecord::moveClocksMs of a ply whose clock is not known (moves given at creation).
-constexpr std::int64_t kUnknownMoveClock = -1;
-// Plies after which the clocks of a game between people run: each side has moved once.
-constexpr std::size_t kPliesToStart = 2;
 
-ApiError notFound(const std::string& id) {
-    return {ErrorStatus::not_found, errors::not_found, "no game '" + id + "'"};
-}
-// A stored game this server cannot read or replay (written by something else, or damaged): a
-// clear error for that game, never an exception that takes the request (or more) down.
-ApiError corruptGame(const std::string& id, const std::string& why) {
-    return {ErrorStatus::internal_server_error, errors::corrupt_game,
-            "the stored game '" + id + "' is damaged: " + why};
-}
 ApiError conflict(std::string code, std::string message) {
     return {ErrorStatus::conflict, std::move(code), std::move(message)};
 }
-ApiError storeError(StoreStatus status, const std::string& id) {
-    switch (status) {
-        case StoreStatus::NotFound:
-            return notFound(id);
-        case StoreStatus::VersionConflict:
-            return conflict(errors::version_conflict,
-                            "the game changed meanwhile; reload it and retry");
-        case StoreStatus::Unavailable:
-            return {ErrorStatus::service_unavailable, errors::store_unavailable,
-                    "the game store is unavailable", 1};
-        case StoreStatus::Corrupt:
-            return corruptGame(id, "its stored document cannot be read");
-        case StoreStatus::Unconfirmed:
-            return {ErrorStatus::service_unavailable, errors::write_unconfirmed,
-                    "the change reached the store but too few replicas confirmed it in time: it "
-                    "may be kept or lost; read the game to know",
-                    1};
-        default:
-            break;
-    }
-    return {ErrorStatus::internal_server_error, errors::internal,
-            std::string("store: ") + toString(status)};
-}
-
-const char* sideName(bool white) {
-    return white ? "white" : "black";
-}
-
-void endGame(GameRecord& game, std::string status, std::string result, std::string reason,
-             std::string winner) {
-    game.status = std::move(status);
-    game.result = std::move(result);
-    game.reason = std::move(reason);
-    game.winner = std::move(winner);
-    if (game.clock) game.clock->running = false;
-    // Nothing is left to answer once the game is over (nor after a takeback reopens it).
-    game.drawOffer.clear();
-    game.takebackOffer.clear();
-}
 
 }  // namespace
-
-namespace {
-// A reply is owed by a game at one version: a search for an older version (before a takeback)
-// does not stand for the current one.
-std::string replyKey(const std::string& gameId, std::uint64_t version) {
-    return gameId + "@" + std::to_string(version);
-}
-}  // namespace
-
-bool owesEngineReply(const GameRecord& game, const ChessState& state) {
-    return game.status == "ongoing" && game.engine.side == sideName(state.whiteToMove());
-}
-
-std::int64_t levelMovetimeMs(int level) {
-    if (level < kMinLevel || level > kMaxLevel) return 0;
-    return kLevelMovetimeMs[static_cast<std::size_t>(level - 1)];
-}
-
-bool applyFlagFall(GameRecord& game, const ChessState& state, std::int64_t nowMs) {
-    if (game.status != "ongoing" || !game.clock || !game.clock->running) return false;
-    const bool white = state.whiteToMove();
-    const ClockReading reading = readClock(*game.clock, white, nowMs);
-    if ((white ? reading.whiteMs : reading.blackMs) > 0) return false;
-    game.clock->whiteMs = reading.whiteMs;
-    game.clock->blackMs = reading.blackMs;
-    // The side that did not run out wins, unless it could never mate: then it is a draw.
-    if (state.canMate(!white)) {
-        endGame(game, "timeout", white ? "0-1" : "1-0", "timeout", sideName(!white));
-    } else {
-        endGame(game, "draw", "1/2-1/2", "insufficient_material", "");
-    }
-    game.version += 1;
-    game.updatedAtMs = nowMs;
-    return true;
-}
-
-bool applyFirstMoveTimeout(GameRecord& game, std::int64_t nowMs) {
-    const auto deadline = firstMoveDeadlineMs(game);
-    if (!deadline || nowMs < *deadline) return false;
-    // Nobody loses a game that never began: it is aborted, with no result (Lichess's rule).
-    endGame(game, "aborted", "*", kFirstMoveMissed, "");
-    game.version += 1;
-    game.updatedAtMs = nowMs;
-    return true;
-}
-
-bool applyTimeouts(GameRecord& game, const ChessState& state, std::int64_t nowMs) {
-    return applyFirstMoveTimeout(game, nowMs) || applyFlagFall(game, state, nowMs);
-}
-
-bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std::int64_t nowMs) {
-    if (applyTimeouts(game, state, nowMs)) return false;
-    const bool white = state.whiteToMove();
-    if (game.clock) {
-        ClockState& clock = *game.clock;
-        // Between people the clocks wait for both first moves (and then start with the side to
-        // move's turn); against the engine they start with the first move, as they always did.
-        const bool beforeClocks = game.firstMoveMs > 0 && game.moves.size() + 1 < kPliesToStart;
-        const bool waited = game.firstMoveMs > 0 && !clock.running;
-        if (clock.running) {
-            const ClockReading reading = readClock(clock, white, nowMs);
-            clock.whiteMs = reading.whiteMs;
-            clock.blackMs = reading.blackMs;
-        }
-        // A first move made before the clocks ran used no time: no increment for it either.
-        if (!waited) (white ? clock.whiteMs : clock.blackMs) += clock.incrementMs;
-        clock.turnStartedAtMs = nowMs;
-        clock.running = !beforeClocks;
-        // Each move's clock, by ply (a takeback may have left later plies behind).
-        game.moveClocksMs.resize(game.moves.size(), kUnknownMoveClock);
-        game.moveClocksMs.push_back(white ? clock.whiteMs : clock.blackMs);
-    }
-    game.moves.push_back(uci);
-    state.play(uci);
-    // A move answers every offer: the other side declines by playing on (Lichess's rule).
-    game.drawOffer.clear();
-    game.takebackOffer.clear();
-    if (auto end = state.outcome())
-        endGame(game, end->status, end->result, end->reason, end->winner);
-    game.version += 1;
-    game.updatedAtMs = nowMs;
-    return true;
-}
 
 std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& body,
                                                         const ClientInfo& client) {
@@ -291,13 +149,13 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
         (creatorWhite ? game.blackTokenHash : game.whiteTokenHash) = tokenHash(created.inviteToken);
     }
     game.moves = std::move(uciMoves);
+    // A position that is over already (mate given at creation) makes a game that is over.
+    if (auto end = state.outcome()) finish(game, *end, nowEpochMs());
     game.version = 1;
     game.createdAtMs = game.updatedAtMs = nowEpochMs();
     // Moves given at creation may have begun the game already: the next move starts the clocks.
-    if (game.moves.size() >= kPliesToStart) game.firstMoveMs = 0;
+    if (game.moves.size() >= kPliesBeforeClocks) game.firstMoveMs = 0;
     if (game.clock) game.clock->turnStartedAtMs = game.createdAtMs;  // White's first-move time
-    if (auto end = state.outcome())
-        endGame(game, end->status, end->result, end->reason, end->winner);
 
     const StoreStatus status = context_.store->create(game);
     if (status != StoreStatus::Ok) return storeError(status, game.id);
@@ -305,11 +163,11 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     noteActivity(game);
 
     // A first move owed between people is watched from now; so is an engine reply (below).
-    watchDeadlines(game, state);
-    if (owesEngineReply(game, state)) {
+    GameDeadlines(context_).watch(game);
+    if (owesEngineReply(game)) {
         // The engine moves first: start at once; the creator sees the move through the stream.
         // Refused (draining, full), the reply is taken up at its deadline, watched above.
-        startEngine(game, std::nullopt, client, true, [](GameOutcome) {});
+        EngineReplies(context_).start(game, std::nullopt, client, true, [](GameOutcome) {});
     }
     // Creating the game is the creator's first sign of life (White between people).
     if (game.engine.side == "none") context_.presence.seen(game, true, false);
@@ -380,7 +238,7 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
     if (game.clock) {
         const std::uint64_t before = game.version;
         if (applyTimeouts(game, *state, nowEpochMs())) {
-            if (auto error = store(game, before)) {
+            if (auto error = commit(game, before)) {
                 // Someone else recorded it (or another change won): read again.
                 read = context_.store->get(id);
                 if (read.status != StoreStatus::Ok) return storeError(read.status, id);
@@ -391,7 +249,7 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
     }
     // Whoever reads a game that waits for the engine watches that reply too: after a drain or a
     // crash the board reconnects to another replica, and that one delivers it.
-    if (owesEngineReply(game, *state)) watchDeadlines(game, *state);
+    if (owesEngineReply(game)) GameDeadlines(context_).watch(game);
     return game;
 }
 
@@ -417,10 +275,10 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
         GameRecord& shown = std::get<GameRecord>(loaded);
         if (context_.presence.seen(shown, white, black)) shown.presence = presenceOf(shown);
     }
-    if (game.engine.side != "none" || use == TokenUse::Resign || (white && black)) return loaded;
+    if (game.engine.side != "none" || use == TokenUse::Play || (white && black)) return loaded;
     // A move in a finished game is refused as game_over by the caller, whoever asks.
     if (use == TokenUse::Move && game.status != "ongoing") return loaded;
-    const bool whiteToMove = replay(game).whiteToMove();
+    const bool whiteToMove = whiteToPlay(game);
     if (use == TokenUse::Takeback && game.moves.empty()) return loaded;
     // Move: the side to move; takeback: the side that moved last.
     const bool needWhite = use == TokenUse::Move ? whiteToMove : !whiteToMove;
@@ -435,8 +293,25 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
     return loaded;
 }
 
-std::optional<ApiError> GameService::store(const GameRecord& updated,
-                                           std::uint64_t expectedVersion) {
+std::variant<GameRecord, ApiError> GameService::update(const std::string& id,
+                                                       const std::optional<std::string>& token,
+                                                       TokenUse use, const GameChange& change,
+                                                       int attempts) {
+    for (int attempt = 1;; ++attempt) {
+        auto loaded = loadAuthorized(id, token, use);
+        if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
+        GameRecord game = std::move(std::get<GameRecord>(loaded));
+        const std::uint64_t before = game.version;
+        if (auto refused = change(game)) return *refused;
+        if (game.version == before) return game;
+        auto error = commit(game, before);
+        if (!error) return game;
+        if (error->code != errors::version_conflict || attempt >= attempts) return *error;
+    }
+}
+
+std::optional<ApiError> GameService::commit(const GameRecord& updated,
+                                            std::uint64_t expectedVersion) {
     const StoreStatus status = context_.store->update(updated, expectedVersion);
     // Unconfirmed: the store holds it (perhaps not for long); published as any state, so no
     // player is left behind a state the others act on, and answered write_unconfirmed.
@@ -452,92 +327,13 @@ std::optional<ApiError> GameService::store(const GameRecord& updated,
     const GameRecord& shown = withPresence ? *withPresence : updated;
     context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
                                     gameEventPayload(shown)});
-    if (updated.status == "ongoing") watchDeadlines(updated, replay(updated));
+    if (updated.status == "ongoing") GameDeadlines(context_).watch(updated);
     // An ended game needs no presence: its entries go (every ending is stored here).
     if (updated.status != "ongoing" && updated.engine.side == "none")
         context_.presence.forget(updated.id);
     noteActivity(updated);
     if (status == StoreStatus::Unconfirmed) return storeError(status, updated.id);
     return std::nullopt;
-}
-
-void GameService::watchDeadlines(const GameRecord& game, const ChessState& state) {
-    if (game.status != "ongoing") return;
-    std::optional<std::int64_t> next = clockDeadlineMs(game);  // a flag, or a first move owed
-    if (owesEngineReply(game, state)) {
-        const std::int64_t overdue = replyDeadlineMs(game);
-        next = next ? std::min(*next, overdue) : overdue;
-    }
-    if (next) context_.flags.watch(game.id, game.version, *next);
-}
-
-std::int64_t GameService::replyDeadlineMs(const GameRecord& game) const {
-    const ServerConfig& config = context_.config;
-    std::int64_t thinkMs = config.maxMovetimeMs;  // depth, nodes, a clock: bounded by the cap
-    if (game.engine.limits) {
-        if (game.engine.limits->movetimeMs && !game.engine.limits->depth &&
-            !game.engine.limits->nodes) {
-            thinkMs = std::min(*game.engine.limits->movetimeMs, config.maxMovetimeMs);
-        }
-    } else if (!game.clock) {
-        thinkMs =
-            game.engine.level ? levelMovetimeMs(*game.engine.level) : config.defaultMovetimeMs;
-    }
-    return game.updatedAtMs + thinkMs + config.engineReplyGraceMs;
-}
-
-void GameService::checkDeadlines(const std::string& id, std::uint64_t version) {
-    StoreReadResult read = context_.store->get(id);
-    if (read.status == StoreStatus::Unavailable) {
-        context_.flags.watch(id, version, nowEpochMs() + kFlagRetryMs);
-        return;
-    }
-    if (read.status != StoreStatus::Ok) return;
-    GameRecord game = std::move(*read.game);
-    // Changed since (a move in time, a takeback, the game ended): not this watch's business.
-    if (game.version != version) return;
-    if (game.status != "ongoing") return;
-    const ChessState state = replay(game);
-    const std::int64_t now = nowEpochMs();
-    const bool flagFell = applyTimeouts(game, state, now);
-    if (!flagFell) {
-        if (owesEngineReply(game, state) && now >= replyDeadlineMs(game)) {
-            if (context_.replies.contains(replyKey(id, version))) {
-                // This replica is still at it (a long queue): look again later.
-                context_.flags.watch(id, version, now + kReplyRecheckMs);
-                return;
-            }
-            context_.logger.log({{"event", "engine_reply_resumed"}, {"game", id}});
-            startEngine(game, std::nullopt, ClientInfo{"server"}, true, [](GameOutcome) {});
-            return;
-        }
-        // Woken before any deadline (the wall clock was stepped back): wait again.
-        watchDeadlines(game, state);
-        return;
-    }
-    if (auto error = store(game, version)) {
-        // Lost the compare-and-set: a move that came in time, or another replica recording this
-        // flag fall, won; the winner's writer watches what it stored. A store that failed is
-        // asked again later.
-        if (error->status == ErrorStatus::service_unavailable)
-            context_.flags.watch(id, version, nowEpochMs() + kFlagRetryMs);
-        return;
-    }
-    context_.logger.log(
-        {{"event", "flag_fall"}, {"game", id}, {"status", game.status}, {"result", game.result}});
-}
-
-void GameService::rearmClocks() {
-    const std::int64_t until = nowEpochMs() + kSweepHorizonSweeps * context_.config.clockSweepMs;
-    StoreManyResult due = context_.store->runningClocks(until, kMaxClocksPerSweep);
-    if (due.status != StoreStatus::Ok) {
-        context_.logger.log({{"event", "clock_sweep_failed"}, {"store", toString(due.status)}});
-        return;
-    }
-    for (const GameRecord& game : due.games) {
-        if (const auto deadline = clockDeadlineMs(game))
-            context_.flags.adopt(game.id, game.version, *deadline);
-    }
 }
 
 void GameService::resendGame(const std::string& id) {
@@ -557,39 +353,42 @@ void GameService::resendGame(const std::string& id) {
 void GameService::move(const std::string& id, const std::optional<std::string>& token,
                        const std::string& moveText, std::optional<std::uint64_t> version,
                        bool waitForEngine, const ClientInfo& client, GameDone done) {
-    auto loaded = loadAuthorized(id, token, TokenUse::Move);
-    if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
-    GameRecord game = std::move(std::get<GameRecord>(loaded));
-    if (version && *version != game.version) {
-        return done(conflict(errors::version_conflict, "the game is at version " +
-                                                           std::to_string(game.version) + ", not " +
-                                                           std::to_string(*version)));
-    }
-    if (game.status != "ongoing") {
-        return done(conflict(errors::game_over, "the game is over (" + game.status + ")"));
-    }
-    ChessState state = replay(game);
-    if (game.engine.side == sideName(state.whiteToMove())) {
-        return done(conflict(errors::not_your_turn, "it is the engine's turn"));
-    }
-    ParsedMove parsed = state.parse(moveText);
-    if (parsed.uci.empty()) {
-        return done(ApiError{ErrorStatus::unprocessable_entity, errors::illegal_move,
-                             "'" + moveText + "': " + parsed.error});
-    }
-    const std::uint64_t before = game.version;
-    const bool played = applyMove(game, state, parsed.uci, nowEpochMs());
-    if (auto error = store(game, before)) return done(*error);
+    bool played = false;
+    auto updated =
+        update(id, token, TokenUse::Move, [&](GameRecord& game) -> std::optional<ApiError> {
+            if (version && *version != game.version) {
+                return conflict(errors::version_conflict, "the game is at version " +
+                                                              std::to_string(game.version) +
+                                                              ", not " + std::to_string(*version));
+            }
+            if (game.status != "ongoing") {
+                return conflict(errors::game_over, "the game is over (" + game.status + ")");
+            }
+            if (enginesTurn(game))
+                return conflict(errors::not_your_turn, "it is the engine's turn");
+            ChessState state = replay(game);
+            ParsedMove parsed = state.parse(moveText);
+            if (parsed.uci.empty()) {
+                return ApiError{ErrorStatus::unprocessable_entity, errors::illegal_move,
+                                "'" + moveText + "': " + parsed.error};
+            }
+            // Not played when the mover's time ran out first: the ending is stored, and refused.
+            played = applyMove(game, state, parsed.uci, nowEpochMs());
+            return std::nullopt;
+        });
+    if (auto* error = std::get_if<ApiError>(&updated)) return done(*error);
+    GameRecord game = std::move(std::get<GameRecord>(updated));
     if (!played) {
         return done(conflict(errors::game_over, game.status == "aborted"
                                                     ? "the first move came after its deadline: the "
                                                       "game is aborted"
                                                     : "your flag fell before the move"));
     }
-    if (owesEngineReply(game, state)) {
-        if (waitForEngine) return startEngine(game, std::nullopt, client, true, std::move(done));
+    if (owesEngineReply(game)) {
+        if (waitForEngine)
+            return EngineReplies(context_).start(game, std::nullopt, client, true, std::move(done));
         // The reply reaches the subscribers through the bus; nobody waits for it here.
-        startEngine(game, std::nullopt, client, true, [](const GameOutcome&) {});
+        EngineReplies(context_).start(game, std::nullopt, client, true, [](const GameOutcome&) {});
     }
     done(GameReply{std::move(game), nullptr});
 }
@@ -603,241 +402,46 @@ void GameService::engineMove(const std::string& id, const std::optional<std::str
     if (game.status != "ongoing") {
         return done(conflict(errors::game_over, "the game is over (" + game.status + ")"));
     }
-    startEngine(game, limits, client, false, std::move(done));
-}
-
-void GameService::startEngine(const GameRecord& game, const std::optional<LimitsSpec>& limits,
-                              const ClientInfo& client, bool owed, GameDone done) {
-    const ChessState state = replay(game);
-    SearchRequest request;
-    request.fen = game.initialFen;
-    request.moves = game.moves;
-    request.level = game.engine.level.value_or(0);
-    // Per-game memory is keyed by the game, and a level's choice is seeded by the game and ply.
-    request.game = game.id;
-    request.seed = search::levelSeed(game.id, game.moves.size());
-    nlohmann::json applied;
-    const LimitsSpec* chosen = limits && !limits->empty() ? &*limits
-                               : game.engine.limits       ? &*game.engine.limits
-                                                          : nullptr;
-    if (chosen) {
-        CappedLimits capped = capLimits(*chosen, context_.config);
-        request.limits = capped.limits;
-        applied = capped.applied;
-    } else if (game.clock) {
-        // The engine plays on its own clock with its time management.
-        const ClockReading reading = readClock(*game.clock, state.whiteToMove(), nowEpochMs());
-        request.limits.wtimeMs = reading.whiteMs;
-        request.limits.btimeMs = reading.blackMs;
-        request.limits.wincMs = game.clock->incrementMs;
-        request.limits.bincMs = game.clock->incrementMs;
-        applied = {{"wtime", reading.whiteMs},
-                   {"btime", reading.blackMs},
-                   {"winc", game.clock->incrementMs},
-                   {"binc", game.clock->incrementMs}};
-        capSearchTime(request.limits, applied, context_.config);
-    } else {
-        LimitsSpec byLevel;
-        byLevel.movetimeMs = game.engine.level ? levelMovetimeMs(*game.engine.level)
-                                               : context_.config.defaultMovetimeMs;
-        CappedLimits capped = capLimits(byLevel, context_.config);
-        request.limits = capped.limits;
-        applied = capped.applied;
-    }
-
-    const std::string reply = replyKey(game.id, game.version);
-    if (!context_.replies.begin(reply)) {
-        // A search for this game runs here already; its move reaches every subscriber.
-        return done(GameReply{game, nullptr, true});
-    }
-    const bool whiteToMove = state.whiteToMove();
-    auto root = std::make_shared<const ChessState>(state);
-    ServerContext& context = context_;
-    const std::string gameId = game.id;
-    const std::uint64_t version = game.version;
-    JobCallbacks callbacks;
-    callbacks.onInfo = [&context, gameId, version, whiteToMove, root](const SearchInfo& info) {
-        nlohmann::json payload = api::infoJson(info, whiteToMove, root->sanLine(info.pv));
-        payload["type"] = "info";
-        payload["gameId"] = gameId;
-        context.bus->publish(
-            GameEvent{GameEvent::Kind::EngineInfo, gameId, version, payload.dump()});
-    };
-    // The search thread only hands the result on: reading and writing the store is the store
-    // executor's work, so a slow store never holds a searcher.
-    callbacks.onDone = [&context, searched = game, applied, client, owed,
-                        done](const JobOutcome& outcome) {
-        recordSearchMetrics(context.metrics, outcome);
-        context.storeWork.post([&context, searched, outcome, applied, client, owed, done] {
-            GameService(context).finishEngine(searched, outcome, applied, client, owed, done);
-        });
-    };
-    Submission submission = context_.pool->submit(client.address, std::move(request),
-                                                  std::move(callbacks), JobPriority::Game);
-    if (submission.admission == Admission::Accepted) return;
-    context_.replies.end(reply);
-    context_.metrics.searchRejected(toString(submission.admission));
-    if (!owed) return done(admissionError(submission.admission, context_.config));
-    // The player's move is stored: it is accepted, and the engine owes the reply. This replica
-    // tries again shortly; any replica that reads the game takes it up once it is overdue.
-    context_.logger.log({{"event", "engine_reply_deferred"},
-                         {"game", game.id},
-                         {"reason", toString(submission.admission)}});
-    context_.flags.watch(game.id, game.version, nowEpochMs() + kReplyRecheckMs);
-    done(GameReply{game, nullptr, true});
-}
-
-void GameService::finishEngine(const GameRecord& searched, const JobOutcome& outcome,
-                               const nlohmann::json& applied, const ClientInfo& client, bool owed,
-                               GameDone done) {
-    const std::string& gameId = searched.id;
-    // Whatever happens below, this replica no longer computes the reply (a deadline check may
-    // take it up again if it was not stored).
-    struct EndReply {
-        RepliesInFlight& replies;
-        const std::string key;
-        bool pending = true;
-        void now() {
-            if (std::exchange(pending, false)) replies.end(key);
-        }
-        ~EndReply() { now(); }
-    } endReply{context_.replies, replyKey(gameId, searched.version)};
-    // Answering ends this replica's search for the reply first: the answer lets the client
-    // move again at once, and that move's reply must find no search in flight.
-    auto finish = [&](GameOutcome answer) {
-        endReply.now();
-        done(std::move(answer));
-    };
-    // Not delivered: a stored move waits for it (the deadline watch takes it up again), or the
-    // request that asked for it gets the error.
-    auto notDelivered = [&](ApiError error) {
-        if (!owed) return finish(std::move(error));
-        context_.flags.watch(gameId, searched.version, nowEpochMs() + kReplyRecheckMs);
-        finish(GameReply{searched, nullptr, true});
-    };
-    const std::string& best = outcome.result.bestmove;
-    if (!outcome.error.empty() || best.empty() || best == "0000") {
-        context_.logger.log(
-            {{"event", "engine_no_move"}, {"game", gameId}, {"error", outcome.error}});
-        return notDelivered(ApiError{
-            ErrorStatus::internal_server_error, errors::internal,
-            "the engine found no move" + (outcome.error.empty() ? "" : ": " + outcome.error)});
-    }
-    StoreReadResult read = context_.store->get(gameId);
-    if (read.status != StoreStatus::Ok) return notDelivered(storeError(read.status, gameId));
-    GameRecord current = std::move(*read.game);
-    if (current.version != searched.version || current.status != "ongoing") {
-        // The game moved on while the engine thought (a takeback, a resignation, a flag, the
-        // same reply from another replica): the answer is the game as it is now.
-        return finish(GameReply{std::move(current), nullptr});
-    }
-    ChessState position = replay(current);
-    const ChessState root = position;
-    const std::string san = position.san(best);
-    const bool played = applyMove(current, position, best, nowEpochMs());
-    if (auto error = store(current, searched.version)) {
-        if (error->code != errors::version_conflict) return notDelivered(*error);
-        read = context_.store->get(gameId);  // lost the race: answer with what won
-        if (read.status != StoreStatus::Ok) return notDelivered(storeError(read.status, gameId));
-        return finish(GameReply{std::move(*read.game), nullptr});
-    }
-    if (!played) return finish(GameReply{std::move(current), nullptr});  // the engine's flag fell
-    const SearchInfo& info = outcome.result.info;
-    nlohmann::json engineMove = {
-        {"move", best},
-        {"san", san},
-        {"score", api::scoreJson(info.score, root.whiteToMove())},
-        {"depth", info.depth},
-        {"nodes", info.nodes},
-        {"pv", info.pv},
-        {"pvSan", root.sanLine(info.pv)},
-        {"timeMs", info.timeMs},
-        {"queueWaitMs", outcome.timing.queueWaitMs},
-        {"limitsApplied", applied},
-    };
-    context_.logger.log({{"event", "engine_move"},
-                         {"game", gameId},
-                         {"move", best},
-                         {"depth", info.depth},
-                         {"nodes", info.nodes},
-                         {"queueWaitMs", outcome.timing.queueWaitMs},
-                         {"searchMs", outcome.timing.searchMs}});
-    // The engine was asked to play the player's side (engine-move): now it is the engine's own
-    // turn, so it replies as it would to a move of the player's.
-    if (owesEngineReply(current, position)) {
-        endReply.now();  // this reply is stored; the next one is a search of its own
-        return startEngine(current, std::nullopt, client, true, std::move(done));
-    }
-    finish(GameReply{std::move(current), std::move(engineMove)});
+    EngineReplies(context_).start(game, limits, client, false, std::move(done));
 }
 
 std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
                                                          const std::optional<std::string>& token) {
-    auto loaded = loadAuthorized(id, token, TokenUse::Takeback);
-    if (auto* error = std::get_if<ApiError>(&loaded)) {
-        if (error->code != errors::not_your_turn) return *error;
-    }
     // Between people a takeback needs the other side's consent (games/offers.h).
-    if (auto* game = std::get_if<GameRecord>(&loaded); !game || game->engine.side == "none") {
+    const auto needsConsent = [] {
         return conflict(errors::takeback_needs_consent,
                         "between people a takeback needs the other side's consent: ask with "
                         "POST /api/v1/games/{id}/takeback/yes");
-    }
-    GameRecord game = std::move(std::get<GameRecord>(loaded));
-    if (game.status == "resigned" || game.status == "timeout" || game.status == "aborted") {
-        return conflict(errors::game_over, "the game is over (" + game.status + ")");
-    }
-    if (game.moves.empty()) return conflict(errors::nothing_to_take_back, "no move to take back");
-    const std::uint64_t before = game.version;
-    game.moves.pop_back();
-    // Against the engine, take back its reply too, so it is the player's turn again.
-    if (game.engine.side != "none" && !game.moves.empty()) {
-        const ChessState state = replay(game);
-        if (game.engine.side == sideName(state.whiteToMove())) game.moves.pop_back();
-    }
-    endGame(game, "ongoing", "*", "", "");
-    if (game.clock) {
-        game.clock->running =
-            game.firstMoveMs > 0 ? game.moves.size() >= kPliesToStart : !game.moves.empty();
-        game.clock->turnStartedAtMs = nowEpochMs();
-    }
-    const ChessState state = replay(game);
-    if (auto end = state.outcome())
-        endGame(game, end->status, end->result, end->reason, end->winner);
-    game.version += 1;
-    game.updatedAtMs = nowEpochMs();
-    if (auto error = store(game, before)) return *error;
-    return game;
+    };
+    auto undone =
+        update(id, token, TokenUse::Takeback, [&](GameRecord& game) -> std::optional<ApiError> {
+            if (game.engine.side == "none") return needsConsent();
+            if (game.status == "resigned" || game.status == "timeout" || game.status == "aborted") {
+                return conflict(errors::game_over, "the game is over (" + game.status + ")");
+            }
+            if (game.moves.empty())
+                return conflict(errors::nothing_to_take_back, "no move to take back");
+            // The player's last move; against the engine its reply too (when the engine moved
+            // last), so it is the player's turn again.
+            undoPlies(game, game.moves.size() >= 2 && !enginesTurn(game) ? 2 : 1, nowEpochMs());
+            return std::nullopt;
+        });
+    // Only between people is a token refused for the turn.
+    if (auto* error = std::get_if<ApiError>(&undone); error && error->code == errors::not_your_turn)
+        return needsConsent();
+    return undone;
 }
 
 std::variant<GameRecord, ApiError> GameService::resign(const std::string& id,
                                                        const std::optional<std::string>& token) {
-    auto loaded = loadAuthorized(id, token, TokenUse::Resign);
-    if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
-    GameRecord game = std::move(std::get<GameRecord>(loaded));
-    if (game.status != "ongoing")
-        return conflict(errors::game_over, "the game is over (" + game.status + ")");
-    const std::uint64_t before = game.version;
-    const ChessState state = replay(game);
-    // The player resigns: against the engine that is the engine's opponent; between people the
-    // side of the token (the side to move when one token holds both, as in older games).
-    bool resigningWhite = state.whiteToMove();
-    if (game.engine.side == "white") resigningWhite = false;
-    if (game.engine.side == "black") resigningWhite = true;
-    if (game.engine.side == "none") {
-        const bool white = tokenMatches(*token, game.whiteTokenHash);
-        if (white != tokenMatches(*token, game.blackTokenHash)) resigningWhite = white;
-    }
-    if (game.clock && game.clock->running) {
-        const ClockReading reading = readClock(*game.clock, state.whiteToMove(), nowEpochMs());
-        game.clock->whiteMs = reading.whiteMs;
-        game.clock->blackMs = reading.blackMs;
-    }
-    endGame(game, "resigned", resigningWhite ? "0-1" : "1-0", "", sideName(!resigningWhite));
-    game.version += 1;
-    game.updatedAtMs = nowEpochMs();
-    if (auto error = store(game, before)) return *error;
-    return game;
+    return update(id, token, TokenUse::Play, [&](GameRecord& game) -> std::optional<ApiError> {
+        if (game.status != "ongoing")
+            return conflict(errors::game_over, "the game is over (" + game.status + ")");
+        // The player resigns: against the engine that is the engine's opponent; between people
+        // the side of the token (the side to move when one token holds both, as in older games).
+        finish(game, resignation(actsForWhite(game, *token)), nowEpochMs());
+        return std::nullopt;
+    });
 }
 
 std::optional<ApiError> GameService::createPrepared(GameRecord& game, const ClientInfo& client) {
@@ -848,10 +452,9 @@ std::optional<ApiError> GameService::createPrepared(GameRecord& game, const Clie
     if (status != StoreStatus::Ok) return storeError(status, game.id);
     context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
     noteActivity(game);
-    const ChessState state = replay(game);
-    if (owesEngineReply(game, state)) {
-        watchDeadlines(game, state);
-        startEngine(game, std::nullopt, client, true, [](GameOutcome) {});
+    if (owesEngineReply(game)) {
+        GameDeadlines(context_).watch(game);
+        EngineReplies(context_).start(game, std::nullopt, client, true, [](GameOutcome) {});
     }
     game.presence = presenceOf(game);
     return std::nullopt;

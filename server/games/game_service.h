@@ -1,5 +1,8 @@
-// Game rules on top of the store: create, move, engine move, takeback, resign, with tokens,
-// optimistic concurrency (version), clocks and flag fall, and events for subscribers.
+// The game actions on top of the store: create, move, engine move, takeback, resign, with tokens
+// and the one "load, change, compare-and-set, publish" step (update) every change goes through.
+// The rules themselves are elsewhere: moves and clocks (games/move_rules.h), the endings
+// (games/finisher.h), the takeback (games/undo.h), whose turn (games/sides.h); so are the
+// engine's replies (games/engine_replies.h) and the deadlines (games/deadlines.h).
 // Shared by the REST handlers and the WebSocket protocol. Stateless: construct one per use.
 #pragma once
 
@@ -12,6 +15,9 @@
 #include "errors/api_error.h"
 #include "errors/client_info.h"
 #include "games/chess_rules.h"
+#include "games/finisher.h"
+#include "games/move_rules.h"
+#include "games/sides.h"
 #include "search/search_pool.h"
 #include "server_context.h"
 #include "store/game_record.h"
@@ -34,6 +40,10 @@ struct CreatedGame {
     std::string inviteToken;  // people on both sides: moves the other side, for the invited player
 };
 using GameDone = std::function<void(GameOutcome)>;
+
+// A change of a loaded game (GameService::update): an error refuses it (nothing is stored); a
+// change that leaves the version as it was stores nothing.
+using GameChange = std::function<std::optional<ApiError>(GameRecord& game)>;
 
 class GameService {
   public:
@@ -65,38 +75,38 @@ class GameService {
     std::variant<GameRecord, ApiError> resign(const std::string& id,
                                               const std::optional<std::string>& token);
 
-    // The FlagWatch's callback, for game `id` still at `version`: records the flag fall if the
-    // side to move has run out of time (compare-and-set; subscribers get the event), and takes up
-    // an engine reply that is owed and overdue (its replica died, drained, or could not queue
-    // it) unless this replica is computing it. A change stored since, or a lost race, ends the
-    // watch: whoever stored or reads the newer version watches it. Call on the watch's thread,
-    // never on an I/O thread (it reads the store).
-    void checkDeadlines(const std::string& id, std::uint64_t version);
-
-    // The clock sweep (games/clock_sweep.h): watches the flag falls of the running clocks the
-    // store lists, due within the next sweeps, whichever replica stored them. Call on the sweep's
-    // thread (it reads the store).
-    void rearmClocks();
-
     // The event bus was cut off and subscribed to game `id` again: sends the game as stored to
     // its subscribers (a feed forwards it only when it is newer than what it sent), since the
     // events published meanwhile were lost. Call on the store executor.
     void resendGame(const std::string& id);
 
-    // When an owed engine reply counts as overdue: the game's last change, plus the time the
-    // engine may think for it, plus --engine-reply-grace.
-    std::int64_t replyDeadlineMs(const GameRecord& game) const;
+    // What a token is asked to do. Against the engine the one token does everything; between
+    // people each side has its own token: a move (or engine-move) needs the side to move's, a
+    // takeback the side that moved last's; Play (a resignation, an offer, a claim, a chat line,
+    // a rematch) either side's (the caller works out which).
+    enum class TokenUse { Move, Takeback, Play };
 
-    // For offers and claims (games/offers.h): the game, when `token` plays either of its sides
-    // (the caller works out which), with its presence; and the compare-and-set store of a change
-    // (published, deadlines watched).
+    // The game, when `token` may do `use` (its side shows life), with its presence: to read.
     std::variant<GameRecord, ApiError> loadForPlayer(const std::string& id,
-                                                     const std::optional<std::string>& token) {
-        return loadAuthorized(id, token, TokenUse::Resign);
+                                                     const std::optional<std::string>& token,
+                                                     TokenUse use = TokenUse::Play) {
+        return loadAuthorized(id, token, use);
     }
-    std::optional<ApiError> save(const GameRecord& updated, std::uint64_t expectedVersion) {
-        return store(updated, expectedVersion);
-    }
+
+    // The one write step of every change a player asks for: load (as loadForPlayer), change,
+    // compare-and-set (stored only if the game is still at the loaded version), publish (and
+    // watch its deadlines). `change` refuses with an error, or changes the game (counting the
+    // change: games/finisher.h markChanged) or leaves it as it is (nothing stored). A lost
+    // compare-and-set starts again from a fresh load, `attempts` times in all; the last one's
+    // conflict is the answer (409 version_conflict). The game as stored, or as it was.
+    std::variant<GameRecord, ApiError> update(const std::string& id,
+                                              const std::optional<std::string>& token, TokenUse use,
+                                              const GameChange& change, int attempts = 1);
+
+    // The compare-and-set half of update, for the server's own changes (the engine's move, a
+    // flag fall): stores `updated` if the game is still at expectedVersion, then publishes it
+    // and watches its deadlines (games/deadlines.h). A player's change goes through update.
+    std::optional<ApiError> commit(const GameRecord& updated, std::uint64_t expectedVersion);
 
     // A game made elsewhere (a lobby seek accepted, a rematch: lobby/, games/rematch.h): stores
     // `game` as given (the caller sets its id and its tokens' hashes), then starts the engine
@@ -107,51 +117,10 @@ class GameService {
     // The game's presence as this replica shows it: the sides' signs of life (games/presence.h)
     // and the spectators it serves (games/spectators.h).
     std::optional<GamePresence> presenceOf(const GameRecord& game);
-    // What a token is asked to do. Against the engine the one token does everything; between
-    // people each side has its own token: a move (or engine-move) needs the side to move's, a
-    // takeback the side that moved last's, a resignation either (that side resigns).
-    enum class TokenUse { Move, Takeback, Resign };
     std::variant<GameRecord, ApiError> loadAuthorized(const std::string& id,
                                                       const std::optional<std::string>& token,
                                                       TokenUse use);
-    // Stores `updated` if the game is still at expectedVersion, then publishes it, and watches
-    // its deadlines (flag fall, owed engine reply).
-    std::optional<ApiError> store(const GameRecord& updated, std::uint64_t expectedVersion);
-    // Watches the next deadline of `game` (flag fall while its clock runs, the overdue time of an
-    // engine reply it owes); nothing when it has none.
-    void watchDeadlines(const GameRecord& game, const ChessState& state);
-    // Queues the engine's reply in the search pool. `owed`: a move of the player's is stored
-    // and waits for this reply, so a refusal is no error: done() gets the game with
-    // enginePending, and the reply is taken up later (checkDeadlines).
-    void startEngine(const GameRecord& game, const std::optional<LimitsSpec>& limits,
-                     const ClientInfo& client, bool owed, GameDone done);
-    // The search finished (on the store executor): stores the engine's move if the game is still
-    // where the search began.
-    void finishEngine(const GameRecord& searched, const JobOutcome& outcome,
-                      const nlohmann::json& applied, const ClientInfo& client, bool owed,
-                      GameDone done);
-
     ServerContext& context_;
 };
-
-// True when the game is ongoing and the engine plays the side to move.
-bool owesEngineReply(const GameRecord& game, const ChessState& state);
-// Thinking time per playing level (1..8) when a game sets no limits and no clock; 0 for any other
-// number.
-std::int64_t levelMovetimeMs(int level);
-// Records a flag fall if the side to move ran out of time by nowMs. True when it changed game.
-bool applyFlagFall(GameRecord& game, const ChessState& state, std::int64_t nowMs);
-// The reason of a game aborted because a side of a game between people missed its first-move
-// deadline (GameRecord::firstMoveMs).
-inline constexpr const char* kFirstMoveMissed = "first_move_missed";
-// Aborts a game between people whose side to move missed its first-move deadline by nowMs
-// (store/clock_deadline.h). True when it changed game.
-bool applyFirstMoveTimeout(GameRecord& game, std::int64_t nowMs);
-// Either of the two above: every deadline of a game's clocks, in one place.
-bool applyTimeouts(GameRecord& game, const ChessState& state, std::int64_t nowMs);
-// Plays a legal move on game and state: clocks, result, version. False when the mover's flag
-// fell (or its first-move deadline passed) before the move: the game then ends on time (or is
-// aborted) and the move is not played. Between people the clocks start once both sides moved.
-bool applyMove(GameRecord& game, ChessState& state, const std::string& uci, std::int64_t nowMs);
 
 }  // namespace outpost::server

@@ -5,11 +5,15 @@
 #include "analysis/analysis.h"
 #include "analysis/search_record.h"
 #include "errors/error_codes.h"
+#include "games/finisher.h"
 #include "games/game_clock.h"
 #include "games/game_replay.h"
 #include "games/game_service.h"
 #include "games/presence.h"
+#include "games/sides.h"
+#include "games/undo.h"
 #include "ops/tokens.h"
+#include "store/clock_deadline.h"
 
 namespace outpost::server {
 
@@ -17,13 +21,6 @@ namespace {
 
 // A mate in the engine's evaluation, as centipawns: beyond any real score.
 constexpr int kMateAsCp = 100'000;
-// Plies after which the clocks of a game between people run: each side has moved once.
-constexpr std::size_t kPliesBeforeClocks = 2;
-
-const char* sideName(bool white) {
-    return white ? "white" : "black";
-}
-
 ApiError conflict(std::string code, std::string message) {
     return {ErrorStatus::conflict, std::move(code), std::move(message)};
 }
@@ -32,38 +29,11 @@ ApiError gameOver(const GameRecord& game) {
     return conflict(errors::game_over, "the game is over (" + game.status + ")");
 }
 
-bool whiteToMove(const GameRecord& game) {
-    return replay(game).whiteToMove();
-}
-
-void changed(GameRecord& game, std::int64_t nowMs) {
-    game.version += 1;
-    game.updatedAtMs = nowMs;
-}
-
-// Ends the game now: the clocks keep what each side has left and stop; offers go.
-void endNow(GameRecord& game, std::string status, std::string result, std::string reason,
-            std::string winner, std::int64_t nowMs) {
-    if (game.clock && game.clock->running) {
-        const ClockReading reading = readClock(*game.clock, whiteToMove(game), nowMs);
-        game.clock->whiteMs = reading.whiteMs;
-        game.clock->blackMs = reading.blackMs;
-    }
-    if (game.clock) game.clock->running = false;
-    game.status = std::move(status);
-    game.result = std::move(result);
-    game.reason = std::move(reason);
-    game.winner = std::move(winner);
-    game.drawOffer.clear();
-    game.takebackOffer.clear();
-    changed(game, nowMs);
-}
-
 // How many plies undo `white`'s last move: one if it moved last, two if the other side has
 // replied since; 0 when it has no move in the game.
 std::size_t pliesToUndo(const GameRecord& game, bool white) {
     if (game.moves.empty()) return 0;
-    const bool movedLast = whiteToMove(game) != white;
+    const bool movedLast = whiteToPlay(game) != white;
     if (movedLast) return 1;
     return game.moves.size() >= 2 ? 2 : 0;
 }
@@ -78,7 +48,7 @@ std::optional<ApiError> answer(GameRecord& game, std::string& offer, const char*
         if (!offer.empty() && offer != me) return accept();
         if (offer == me) return std::nullopt;  // offered already: nothing changes
         offer = me;
-        changed(game, nowMs);
+        markChanged(game, nowMs);
         return std::nullopt;
     }
     if (offer.empty()) {
@@ -86,7 +56,7 @@ std::optional<ApiError> answer(GameRecord& game, std::string& offer, const char*
                         std::string("there is no ") + kind + " offer to decline or withdraw");
     }
     offer.clear();
-    changed(game, nowMs);
+    markChanged(game, nowMs);
     return std::nullopt;
 }
 
@@ -101,33 +71,12 @@ std::size_t pliesPlayed(const GameRecord& game) {
     return game.moves.size();
 }
 
-void undoPlies(GameRecord& game, std::size_t plies, std::int64_t nowMs) {
-    if (game.clock) {
-        // What each side has left now stays theirs; the clock runs again from the new turn.
-        const ClockReading reading = readClock(*game.clock, whiteToMove(game), nowMs);
-        game.clock->whiteMs = reading.whiteMs;
-        game.clock->blackMs = reading.blackMs;
-    }
-    for (std::size_t i = 0; i < plies && !game.moves.empty(); ++i) game.moves.pop_back();
-    if (game.moveClocksMs.size() > game.moves.size()) game.moveClocksMs.resize(game.moves.size());
-    if (game.clock) {
-        game.clock->turnStartedAtMs = nowMs;
-        // Between people back before both first moves, the clocks wait again (and the side to
-        // move's first-move deadline counts from now).
-        game.clock->running =
-            game.firstMoveMs > 0 ? game.moves.size() >= kPliesBeforeClocks : !game.moves.empty();
-    }
-    game.drawOffer.clear();
-    game.takebackOffer.clear();
-    changed(game, nowMs);
-}
-
 std::optional<ApiError> applyDrawAnswer(GameRecord& game, bool white, bool yes,
                                         std::int64_t nowMs) {
     if (game.status != "ongoing") return gameOver(game);
     return answer(game, game.drawOffer, "draw", white, yes, nowMs,
                   [&]() -> std::optional<ApiError> {
-                      endNow(game, "draw", "1/2-1/2", "agreement", "", nowMs);
+                      finish(game, drawAgreed(), nowMs);
                       return std::nullopt;
                   });
 }
@@ -160,7 +109,7 @@ std::optional<ApiError> applyAbort(GameRecord& game, std::int64_t nowMs) {
                         "both sides have moved: resign, offer a draw, or claim if the other "
                         "side is gone");
     }
-    endNow(game, "aborted", "*", "", "", nowMs);
+    finish(game, abortion(""), nowMs);
     return std::nullopt;
 }
 
@@ -198,11 +147,7 @@ std::optional<ApiError> applyClaim(GameRecord& game, bool white, bool victory, s
                 : std::string(sideName(otherWhite)) + " showed life " + std::to_string(goneFor) +
                       " ms ago; it may be claimed against in " + std::to_string(claimIn) + " ms");
     }
-    if (victory) {
-        endNow(game, "abandoned", white ? "1-0" : "0-1", "abandoned", sideName(white), nowMs);
-    } else {
-        endNow(game, "draw", "1/2-1/2", "abandoned", "", nowMs);
-    }
+    finish(game, abandonment(white, victory), nowMs);
     return std::nullopt;
 }
 
@@ -210,70 +155,64 @@ void OfferService::act(OfferAction action, const std::string& id,
                        const std::optional<std::string>& token, const ClientInfo& client,
                        OfferDone done) {
     GameService games(context_);
-    auto loaded = games.loadForPlayer(id, token);
-    if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
-    GameRecord game = std::move(std::get<GameRecord>(loaded));
-    const bool againstEngine = game.engine.side != "none";
-    // The asking side: the token's; against the engine the player's; a token of both sides (an
-    // old game) asks for the side to move.
-    bool white = tokenMatches(*token, game.whiteTokenHash);
-    if (againstEngine) {
-        white = game.engine.side == "black";
-    } else if (white && tokenMatches(*token, game.blackTokenHash)) {
-        white = whiteToMove(game);
-    }
-
-    if (againstEngine) {
-        switch (action) {
-            case OfferAction::DrawYes:
-                if (game.status != "ongoing") return done(gameOver(game));
-                return offerDrawToEngine(game, client, std::move(done));
-            case OfferAction::TakebackYes: {
-                // The engine consents: the takeback of POST /takeback.
-                auto result = games.takeback(id, token);
-                if (auto* error = std::get_if<ApiError>(&result)) return done(*error);
-                return done(OfferReply{std::move(std::get<GameRecord>(result))});
+    // Against the engine a draw offer and a takeback are the engine's to answer (below).
+    std::optional<GameRecord> toEngine;
+    auto updated = games.update(
+        id, token, GameService::TokenUse::Play, [&](GameRecord& game) -> std::optional<ApiError> {
+            if (game.engine.side != "none") {
+                switch (action) {
+                    case OfferAction::DrawYes:
+                        if (game.status != "ongoing") return gameOver(game);
+                        toEngine = game;
+                        return std::nullopt;
+                    case OfferAction::TakebackYes:
+                        toEngine = game;
+                        return std::nullopt;
+                    case OfferAction::DrawNo:
+                    case OfferAction::TakebackNo:
+                        if (game.status != "ongoing") return gameOver(game);
+                        return conflict(action == OfferAction::DrawNo ? errors::no_draw_offer
+                                                                      : errors::no_takeback_offer,
+                                        "the engine offers nothing: there is nothing to decline");
+                    default:
+                        break;  // abort and claims: the same rules as between people
+                }
             }
-            case OfferAction::DrawNo:
-            case OfferAction::TakebackNo:
-                if (game.status != "ongoing") return done(gameOver(game));
-                return done(conflict(action == OfferAction::DrawNo ? errors::no_draw_offer
-                                                                   : errors::no_takeback_offer,
-                                     "the engine offers nothing: there is nothing to decline"));
-            default:
-                break;  // abort and claims: the same rules as between people
-        }
+            // The asking side: the token's; against the engine the player's; a token of both
+            // sides (an old game) asks for the side to move.
+            const bool white = actsForWhite(game, *token);
+            const std::int64_t now = nowEpochMs();
+            switch (action) {
+                case OfferAction::DrawYes:
+                case OfferAction::DrawNo:
+                    return applyDrawAnswer(game, white, action == OfferAction::DrawYes, now);
+                case OfferAction::TakebackYes:
+                case OfferAction::TakebackNo:
+                    return applyTakebackAnswer(game, white, action == OfferAction::TakebackYes,
+                                               now);
+                case OfferAction::Abort:
+                    return applyAbort(game, now);
+                case OfferAction::ClaimVictory:
+                case OfferAction::ClaimDraw:
+                    return applyClaim(game, white, action == OfferAction::ClaimVictory, now);
+            }
+            return std::nullopt;
+        });
+    if (auto* error = std::get_if<ApiError>(&updated)) return done(*error);
+    if (toEngine && action == OfferAction::DrawYes)
+        return offerDrawToEngine(*toEngine, token, client, std::move(done));
+    if (toEngine) {
+        // The engine consents: the takeback of POST /takeback.
+        auto result = games.takeback(id, token);
+        if (auto* error = std::get_if<ApiError>(&result)) return done(*error);
+        return done(OfferReply{std::move(std::get<GameRecord>(result))});
     }
-
-    const std::uint64_t before = game.version;
-    const std::int64_t now = nowEpochMs();
-    std::optional<ApiError> error;
-    switch (action) {
-        case OfferAction::DrawYes:
-        case OfferAction::DrawNo:
-            error = applyDrawAnswer(game, white, action == OfferAction::DrawYes, now);
-            break;
-        case OfferAction::TakebackYes:
-        case OfferAction::TakebackNo:
-            error = applyTakebackAnswer(game, white, action == OfferAction::TakebackYes, now);
-            break;
-        case OfferAction::Abort:
-            error = applyAbort(game, now);
-            break;
-        case OfferAction::ClaimVictory:
-        case OfferAction::ClaimDraw:
-            error = applyClaim(game, white, action == OfferAction::ClaimVictory, now);
-            break;
-    }
-    if (error) return done(*error);
-    if (game.version != before) {
-        if (auto stored = games.save(game, before)) return done(*stored);
-    }
-    done(OfferReply{std::move(game)});
+    done(OfferReply{std::move(std::get<GameRecord>(updated))});
 }
 
-void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& client,
-                                     OfferDone done) {
+void OfferService::offerDrawToEngine(const GameRecord& game,
+                                     const std::optional<std::string>& token,
+                                     const ClientInfo& client, OfferDone done) {
     const std::size_t plies = pliesPlayed(game);
     if (plies < kEngineDrawMinPlies) {
         // Declined by the rule alone: no search.
@@ -282,7 +221,7 @@ void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& c
             {{"drawOfferAnswer",
               {{"accepted", false}, {"reason", "too_early"}, {"minPlies", kEngineDrawMinPlies}}}}});
     }
-    const bool engineToMove = game.engine.side == sideName(whiteToMove(game));
+    const bool engineToMove = enginesTurn(game);
     SearchRequest request;
     request.fen = game.initialFen;
     request.moves = game.moves;
@@ -291,10 +230,10 @@ void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& c
     ServerContext& context = context_;
     JobCallbacks callbacks;
     // The search thread only hands the result on: the store is the store executor's.
-    callbacks.onDone = [&context, id = game.id, asked = game.version, plies, engineToMove,
+    callbacks.onDone = [&context, id = game.id, token, asked = game.version, plies, engineToMove,
                         done](const JobOutcome& outcome) {
         recordSearchMetrics(context.metrics, outcome);
-        context.storeWork.post([&context, id, asked, plies, engineToMove, outcome, done] {
+        context.storeWork.post([&context, id, token, asked, plies, engineToMove, outcome, done] {
             if (!outcome.error.empty()) {
                 return done(
                     ApiError{ErrorStatus::internal_server_error, errors::internal,
@@ -309,23 +248,27 @@ void OfferService::offerDrawToEngine(const GameRecord& game, const ClientInfo& c
             const nlohmann::json answer = {
                 {"drawOfferAnswer",
                  {{"accepted", accepted}, {"reason", "evaluation"}, {"engineCp", engineCp}}}};
-            GameService games(context);
-            auto loaded = games.load(id);
-            if (auto* error = std::get_if<ApiError>(&loaded)) return done(*error);
-            GameRecord current = std::move(std::get<GameRecord>(loaded));
-            if (current.version != asked) {
-                // The game moved past the offer while the engine thought (its reply was under
-                // way, a takeback, the end): as between people, a move answers the offer, and
-                // the evaluation of a position that is gone decides nothing.
+            // The game moved past the offer while the engine thought (its reply was under way,
+            // a takeback, the end): as between people, a move answers the offer, and the
+            // evaluation of a position that is gone decides nothing.
+            bool movedOn = false;
+            auto updated =
+                GameService(context).update(id, token, GameService::TokenUse::Play,
+                                            [&](GameRecord& current) -> std::optional<ApiError> {
+                                                movedOn = current.version != asked;
+                                                if (movedOn || !accepted) return std::nullopt;
+                                                if (current.status != "ongoing")
+                                                    return gameOver(current);
+                                                finish(current, drawAgreed(), nowEpochMs());
+                                                return std::nullopt;
+                                            });
+            if (auto* error = std::get_if<ApiError>(&updated)) return done(*error);
+            GameRecord current = std::move(std::get<GameRecord>(updated));
+            if (movedOn) {
                 return done(OfferReply{
                     std::move(current),
                     {{"drawOfferAnswer", {{"accepted", false}, {"reason", "moved_on"}}}}});
             }
-            if (!accepted) return done(OfferReply{std::move(current), answer});
-            if (current.status != "ongoing") return done(gameOver(current));
-            const std::uint64_t before = current.version;
-            endNow(current, "draw", "1/2-1/2", "agreement", "", nowEpochMs());
-            if (auto error = games.save(current, before)) return done(*error);
             done(OfferReply{std::move(current), answer});
         });
     };

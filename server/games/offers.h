@@ -56,9 +56,6 @@ std::optional<ApiError> applyTakebackAnswer(GameRecord& game, bool white, bool y
 std::optional<ApiError> applyAbort(GameRecord& game, std::int64_t nowMs);
 // `game.presence` must be set (GameService::load fills it).
 std::optional<ApiError> applyClaim(GameRecord& game, bool white, bool victory, std::int64_t nowMs);
-// Takes back the last `plies` moves of an ongoing game: clocks keep what each side has left now,
-// the side to move's turn starts at nowMs.
-void undoPlies(GameRecord& game, std::size_t plies, std::int64_t nowMs);
 
 // The game at its new version, and what the answer adds to it (the engine's answer to a draw).
 struct OfferReply {
@@ -80,7 +77,8 @@ class OfferService {
              const ClientInfo& client, OfferDone done);
 
   private:
-    void offerDrawToEngine(const GameRecord& game, const ClientInfo& client, OfferDone done);
+    void offerDrawToEngine(const GameRecord& game, const std::optional<std::string>& token,
+                           const ClientInfo& client, OfferDone done);
 
     ServerContext& context_;
 };

@@ -1,17 +1,15 @@
 #include "games/rematch.h"
 
 #include "errors/error_codes.h"
+#include "games/finisher.h"
 #include "games/game_clock.h"
 #include "games/game_service.h"
 #include "ops/tokens.h"
+#include "store/game_turn.h"
 
 namespace outpost::server {
 
 namespace {
-
-const char* sideName(bool white) {
-    return white ? "white" : "black";
-}
 
 std::string swappedSide(const std::string& side) {
     if (side == "white") return "black";
@@ -78,55 +76,50 @@ RematchOutcome RematchService::answer(const std::string& id,
                                       const std::optional<std::string>& token, bool yes,
                                       const ClientInfo& client) {
     GameService games(context_);
-    for (int attempt = 0; attempt < kRematchAttempts; ++attempt) {
-        auto loaded = games.loadForPlayer(id, token);
-        if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
-        GameRecord game = std::get<GameRecord>(loaded);
-        const bool white = tokenMatches(*token, game.whiteTokenHash);
-        const std::uint64_t before = game.version;
-        const std::int64_t now = nowEpochMs();
-        auto step = applyRematchAnswer(game, white, yes, now);
-        if (auto* error = std::get_if<ApiError>(&step)) return *error;
-        switch (std::get<RematchStep>(step)) {
-            case RematchStep::Unchanged:
-                return RematchReply{std::move(game), std::nullopt};
-            case RematchStep::Made: {
-                auto created = games.load(game.rematchGameId);
-                if (auto* error = std::get_if<ApiError>(&created)) return *error;
-                return RematchReply{std::move(game), std::get<GameRecord>(created)};
+    RematchStep step = RematchStep::Unchanged;
+    GameRecord created;
+    // The old game names the new one first (compare-and-set: of two acceptors one makes it),
+    // then the new game is stored; should that fail, the old game forgets it again.
+    auto updated = games.update(
+        id, token, GameService::TokenUse::Play,
+        [&](GameRecord& game) -> std::optional<ApiError> {
+            const bool white = tokenMatches(*token, game.whiteTokenHash);
+            const std::int64_t now = nowEpochMs();
+            auto answered = applyRematchAnswer(game, white, yes, now);
+            if (auto* error = std::get_if<ApiError>(&answered)) return *error;
+            step = std::get<RematchStep>(answered);
+            if (step == RematchStep::Accept) {
+                created = rematchNewGame(game, now);
+                game.rematchOffer.clear();
+                game.rematchGameId = created.id;
+                markChanged(game, now);
             }
-            case RematchStep::Offered:
-            case RematchStep::Withdrawn:
-            case RematchStep::Declined: {
-                auto error = games.save(game, before);
-                if (error && error->code == errors::version_conflict) continue;
-                if (error) return *error;
-                return RematchReply{std::move(game), std::nullopt};
-            }
-            case RematchStep::Accept:
-                break;
-        }
-        // The old game names the new one first (compare-and-set: of two acceptors one makes
-        // it), then the new game is stored; should that fail, the old game forgets it again.
-        GameRecord created = rematchNewGame(game, now);
-        game.rematchOffer.clear();
-        game.rematchGameId = created.id;
-        game.version += 1;
-        game.updatedAtMs = now;
-        auto error = games.save(game, before);
-        if (error && error->code == errors::version_conflict) continue;
-        if (error) return *error;
-        if (auto refused = games.createPrepared(created, client)) {
-            GameRecord undone = game;
-            undone.rematchGameId.clear();
-            undone.version += 1;
-            games.save(undone, game.version);
-            return *refused;
-        }
-        return RematchReply{std::move(game), std::move(created)};
+            return std::nullopt;
+        },
+        kRematchAttempts);
+    if (auto* error = std::get_if<ApiError>(&updated)) {
+        if (error->code != errors::version_conflict) return *error;
+        return ApiError{ErrorStatus::conflict, errors::version_conflict,
+                        "the game changed meanwhile; retry"};
     }
-    return ApiError{ErrorStatus::conflict, errors::version_conflict,
-                    "the game changed meanwhile; retry"};
+    GameRecord game = std::move(std::get<GameRecord>(updated));
+    if (step == RematchStep::Made) {
+        auto made = games.load(game.rematchGameId);
+        if (auto* error = std::get_if<ApiError>(&made)) return *error;
+        return RematchReply{std::move(game), std::get<GameRecord>(made)};
+    }
+    if (step != RematchStep::Accept) return RematchReply{std::move(game), std::nullopt};
+    if (auto refused = games.createPrepared(created, client)) {
+        games.update(id, token, GameService::TokenUse::Play,
+                     [&](GameRecord& named) -> std::optional<ApiError> {
+                         if (named.rematchGameId != created.id) return std::nullopt;
+                         named.rematchGameId.clear();
+                         markChanged(named, nowEpochMs());
+                         return std::nullopt;
+                     });
+        return *refused;
+    }
+    return RematchReply{std::move(game), std::move(created)};
 }
 
 }  // namespace outpost::server

@@ -1,7 +1,7 @@
 // The engine replies this replica is computing now, by game and version ("id@version"). A deadline
-// check that finds a reply owed (games/game_service.h) starts a search only when none is in flight
-// here; another replica may start one too, and then the compare-and-set on the game's version keeps
-// one move.
+// check that finds a reply owed (games/deadlines.h, games/engine_replies.h) starts a search only
+// when none is in flight here; another replica may start one too, and then the compare-and-set on
+// the game's version keeps one move.
 //
 // Thread-safety: every method from any thread.
 #pragma once

@@ -2,7 +2,7 @@
 
 #include "core/cpu.h"
 #include "engine.h"
-#include "games/game_service.h"
+#include "games/engine_replies.h"
 #include "http/json_response.h"
 #include "search/levels.h"
 

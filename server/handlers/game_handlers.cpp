@@ -5,6 +5,8 @@
 #include "games/game_feed.h"
 #include "games/game_json.h"
 #include "games/game_service.h"
+#include "games/move_request.h"
+#include "games/open_feed.h"
 #include "games/pgn_writer.h"
 #include "handlers/ordered_stream.h"
 #include "http/api_error_response.h"
@@ -82,39 +84,25 @@ void streamGame(ServerContext& context, const std::string& gameId, const Request
     // never keep the session (and its strand) alive. The stream ends after the state that ends
     // the game.
     std::weak_ptr<OrderedStream> weakStream = stream;
-    const auto [feed, subscription] = subscribeFeed(
-        *context.bus, gameId,
+    auto opened = openGameFeed(
+        context, gameId, bearerToken(request),
         [weakStream](std::string message, bool coalescable) {
             if (auto live = weakStream.lock()) live->line(std::move(message), coalescable);
         },
         [weakStream] {
             if (auto live = weakStream.lock()) live->end();
         });
-    GameService service(context);
-    std::variant<GameRecord, ApiError> loaded;
-    try {
-        loaded = service.load(gameId);
-    } catch (...) {
-        context.bus->unsubscribe(subscription);  // then the session's boundary answers 500
-        throw;
-    }
-    if (auto* error = std::get_if<ApiError>(&loaded)) {
-        context.bus->unsubscribe(subscription);
+    if (auto* error = std::get_if<ApiError>(&opened))
         return sink->respond(errorFor(request, *error));
-    }
+    auto& [feed, subscription, game, presence] = std::get<OpenedFeed>(opened);
     // The exchange keeps the stream until it ends, however it ends (client gone, stream ended
-    // at shutdown); then the subscription goes too.
+    // at shutdown); then the subscription goes too, and the stream's presence (a player's side,
+    // or a spectator).
     std::shared_ptr<GameEventBus> bus = context.bus;
-    // A player's stream (its token as bearer) makes its side present while it is open.
-    auto presence = context.presence.join(std::get<GameRecord>(loaded), bearerToken(request));
-    // Anyone else watches (games/spectators.h).
-    if (!presence) presence = context.spectators.join(gameId);
-    sink->onEnd([bus, id = subscription, stream, lease = std::move(lease), presence] {
-        bus->unsubscribe(id);
-    });
+    sink->onEnd([bus, id = subscription, stream, lease = std::move(lease),
+                 presence = std::move(presence)] { bus->unsubscribe(id); });
     Response header{http::status::ok, request.version()};
     header.set(http::field::content_type, "application/x-ndjson");
-    const GameRecord& game = std::get<GameRecord>(loaded);
     feed->start(gameFullMessage(game).dump(), game.version, endsGame(game));
     stream->start(std::move(header));
 }
@@ -194,33 +182,12 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
 
     switch (action) {
         case GameAction::Move: {
-            if (auto error = rejectUnknownFields(body, {"move", "version", "wait"}, "the move")) {
+            auto parsed = parseMoveRequest(body, {});
+            if (auto* error = std::get_if<ApiError>(&parsed))
                 return sink->respond(errorFor(request, *error));
-            }
-            if (!body.contains("move") || !body.at("move").is_string()) {
-                return sink->respond(errorFor(request, http::status::bad_request,
-                                              errors::bad_request,
-                                              "'move' (a UCI or SAN string) is required"));
-            }
-            std::optional<std::uint64_t> version;
-            if (body.contains("version") && !body.at("version").is_null()) {
-                if (!body.at("version").is_number_unsigned()) {
-                    return sink->respond(errorFor(request, http::status::bad_request,
-                                                  errors::bad_request,
-                                                  "'version' must be a non-negative integer"));
-                }
-                version = body.at("version").get<std::uint64_t>();
-            }
-            bool wait = false;
-            if (body.contains("wait") && !body.at("wait").is_null()) {
-                if (!body.at("wait").is_boolean()) {
-                    return sink->respond(errorFor(request, http::status::bad_request,
-                                                  errors::bad_request, "'wait' must be a boolean"));
-                }
-                wait = body.at("wait").get<bool>();
-            }
-            return service.move(gameId, token, body.at("move").get<std::string>(), version, wait,
-                                client, respondWith(request, sink));
+            const MoveRequest& move = std::get<MoveRequest>(parsed);
+            return service.move(gameId, token, move.move, move.version, move.wait, client,
+                                respondWith(request, sink));
         }
         case GameAction::EngineMove: {
             if (auto error = rejectUnknownFields(body, {"limits"}, "the engine move")) {

@@ -6,12 +6,16 @@
 // (GameRecord::firstMoveMs).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
 #include "store/game_record.h"
 
 namespace outpost::server {
+
+// Plies after which the clocks of a game between people run: each side has moved once.
+inline constexpr std::size_t kPliesBeforeClocks = 2;
 
 // The wall-clock time (epoch milliseconds) at which the side to move runs out of time; nullopt
 // when the game is over, has no clock, or its clock does not run yet.

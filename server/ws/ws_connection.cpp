@@ -7,6 +7,8 @@
 #include "games/game_feed.h"
 #include "games/game_json.h"
 #include "games/game_service.h"
+#include "games/move_request.h"
+#include "games/open_feed.h"
 #include "review/review_service.h"
 
 namespace outpost::server {
@@ -285,29 +287,17 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         return send(reply);
     }
     std::weak_ptr<WsConnection> weak = weak_from_this();
-    auto [feed, subscription] =
-        subscribeFeed(*context_.bus, gameId, [weak](std::string text, bool coalescable) {
-            if (auto self = weak.lock()) self->outbox_->send(std::move(text), coalescable);
-        });
-    GameService service(context_);
-    std::variant<GameRecord, ApiError> loaded;
-    try {
-        loaded = service.load(gameId);
-    } catch (...) {
-        context_.bus->unsubscribe(subscription);  // then the boundary in onMessage answers
-        throw;
-    }
-    if (auto* error = std::get_if<ApiError>(&loaded)) {
-        context_.bus->unsubscribe(subscription);
-        return sendError(id, error->code, error->message);
-    }
-    // A player's subscription (its token in "token") makes its side present (games/presence.h).
-    PresenceTracker::Lease presence;
+    // A player's subscription (its token in "token") makes its side present (games/presence.h);
+    // anyone else watches (games/spectators.h).
+    std::optional<std::string> token;
     if (message.contains("token") && message.at("token").is_string())
-        presence = context_.presence.join(std::get<GameRecord>(loaded),
-                                          message.at("token").get<std::string>());
-    // Anyone else watches (games/spectators.h).
-    if (!presence) presence = context_.spectators.join(gameId);
+        token = message.at("token").get<std::string>();
+    auto opened = openGameFeed(context_, gameId, token, [weak](std::string text, bool coalescable) {
+        if (auto self = weak.lock()) self->outbox_->send(std::move(text), coalescable);
+    });
+    if (auto* error = std::get_if<ApiError>(&opened))
+        return sendError(id, error->code, error->message);
+    auto& [feed, subscription, game, presence] = std::get<OpenedFeed>(opened);
     bool keep = false;
     {
         std::lock_guard lock(mutex_);
@@ -322,7 +312,6 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         context_.bus->unsubscribe(subscription);
         return;
     }
-    const GameRecord& game = std::get<GameRecord>(loaded);
     // No end: a subscription outlives the end of its game (a takeback may reopen it).
     feed->start(wireText(withId(gameFullMessage(game), id)), game.version, false);
 }
@@ -350,36 +339,22 @@ void WsConnection::unsubscribe(const nlohmann::json& message) {
 
 void WsConnection::move(const nlohmann::json& message) {
     const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();
-    for (const char* field : {"gameId", "move"}) {
-        if (!message.contains(field) || !message.at(field).is_string()) {
-            return sendError(id, errors::bad_request,
-                             std::string("'") + field + "' (a string) is required");
-        }
-    }
+    if (!message.contains("gameId") || !message.at("gameId").is_string())
+        return sendError(id, errors::bad_request, "'gameId' (a string) is required");
     std::optional<std::string> token;
     if (message.contains("token")) {
         if (!message.at("token").is_string())
             return sendError(id, errors::bad_request, "'token' must be a string");
         token = message.at("token").get<std::string>();
     }
-    std::optional<std::uint64_t> version;
-    if (message.contains("version") && !message.at("version").is_null()) {
-        if (!message.at("version").is_number_unsigned()) {
-            return sendError(id, errors::bad_request, "'version' must be a non-negative integer");
-        }
-        version = message.at("version").get<std::uint64_t>();
-    }
-    bool wait = false;
-    if (message.contains("wait") && !message.at("wait").is_null()) {
-        if (!message.at("wait").is_boolean())
-            return sendError(id, errors::bad_request, "'wait' must be a boolean");
-        wait = message.at("wait").get<bool>();
-    }
+    auto parsed = parseMoveRequest(message, {"type", "id", "gameId", "token"});
+    if (auto* error = std::get_if<ApiError>(&parsed))
+        return sendError(id, error->code, error->message);
+    const MoveRequest& move = std::get<MoveRequest>(parsed);
     std::weak_ptr<WsConnection> weak = weak_from_this();
     GameService service(context_);
-    service.move(message.at("gameId").get<std::string>(), token,
-                 message.at("move").get<std::string>(), version, wait, client_,
-                 [weak, id](GameOutcome outcome) {
+    service.move(message.at("gameId").get<std::string>(), token, move.move, move.version, move.wait,
+                 client_, [weak, id](GameOutcome outcome) {
                      auto self = weak.lock();
                      if (!self) return;
                      if (auto* error = std::get_if<ApiError>(&outcome)) {

@@ -6,12 +6,14 @@
 #include <mutex>
 #include <thread>
 
+#include "games/deadlines.h"
 #include "games/flag_watch.h"
 #include "games/game_clock.h"
 #include "games/game_feed.h"
 #include "games/game_json.h"
 #include "games/game_service.h"
 #include "games/pgn_writer.h"
+#include "recording_outbox.h"
 #include "store/game_record_json.h"
 #include "test_support.h"
 #include "ws/ws_connection.h"
@@ -78,31 +80,6 @@ struct EventLog {
     GameEventBus::SubscriptionId subscription_ = 0;
     std::mutex mutex_;
     std::vector<GameEvent> events_;
-};
-
-class RecordingOutbox final : public WsOutbox {
-  public:
-    void send(std::string text, bool) override {
-        std::lock_guard lock(mutex_);
-        messages_.push_back(nlohmann::json::parse(text));
-    }
-    std::vector<nlohmann::json> messages() {
-        std::lock_guard lock(mutex_);
-        return messages_;
-    }
-    // Waits until at least `count` messages were sent (or kWait); true when they were.
-    bool waitFor(std::size_t count) {
-        const auto deadline = std::chrono::steady_clock::now() + kWait;
-        while (messages().size() < count) {
-            if (std::chrono::steady_clock::now() > deadline) return false;
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        }
-        return true;
-    }
-
-  private:
-    std::mutex mutex_;
-    std::vector<nlohmann::json> messages_;
 };
 
 // Moves the running clock's turn start back by `ms`: the side to move has used that much more
@@ -289,12 +266,12 @@ TEST_CASE("handlers: the flag watch records a timeout, only for the version it w
     EventLog log(*f.context.bus, id);
     // Black's minute is up, in a version stored since the watch began (version 3).
     const std::uint64_t aged = ageClock(*f.context.store, id, 2 * kMinuteMs);
-    GameService service(f.context);
+    GameDeadlines deadlines(f.context);
     // The watch of version 2 is stale: whoever stored version 3 watches that one.
-    service.checkDeadlines(id, aged - 1);
+    deadlines.check(id, aged - 1);
     REQUIRE(f.context.store->get(id).game->status == "ongoing");
     REQUIRE(log.events().empty());
-    service.checkDeadlines(id, aged);
+    deadlines.check(id, aged);
     const GameRecord game = *f.context.store->get(id).game;
     REQUIRE(game.status == "timeout");
     REQUIRE(game.result == "1-0");
@@ -324,7 +301,7 @@ TEST_CASE("handlers: a move stored in time wins the race with the flag watch",
         game.version += 1;
         REQUIRE(store->inner.update(game, aged) == StoreStatus::Ok);
     };
-    GameService(f.context).checkDeadlines(id, aged);
+    GameDeadlines(f.context).check(id, aged);
     const GameRecord game = *store->get(id).game;
     REQUIRE(game.status == "ongoing");  // the move won; the watch lost the compare-and-set
     REQUIRE(game.moves.size() == 2);

@@ -6,6 +6,7 @@
 #include "games/game_clock.h"
 #include "games/offers.h"
 #include "games/presence.h"
+#include "recording_outbox.h"
 #include "store/game_record_json.h"
 #include "test_support.h"
 #include "ws/ws_connection.h"
@@ -72,22 +73,6 @@ std::vector<std::string> pliesThatEndNothing(std::size_t count) {
     }
     return moves;
 }
-
-class RecordingOutbox final : public WsOutbox {
-  public:
-    void send(std::string text, bool) override {
-        std::lock_guard lock(mutex_);
-        messages_.push_back(nlohmann::json::parse(text));
-    }
-    std::vector<nlohmann::json> messages() {
-        std::lock_guard lock(mutex_);
-        return messages_;
-    }
-
-  private:
-    std::mutex mutex_;
-    std::vector<nlohmann::json> messages_;
-};
 
 }  // namespace
 

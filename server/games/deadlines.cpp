@@ -1,0 +1,88 @@
+#include "games/deadlines.h"
+
+#include <algorithm>
+
+#include "games/engine_replies.h"
+#include "games/finisher.h"
+#include "games/game_replay.h"
+#include "games/game_service.h"
+#include "games/sides.h"
+#include "store/clock_deadline.h"
+
+namespace outpost::server {
+
+namespace {
+// When the store cannot be reached at a flag fall: try again after this long.
+constexpr std::int64_t kFlagRetryMs = 1000;
+// The clock sweep watches the flags that fall before its sweep after next (a sweep may come
+// late), at most this many games a sweep (the soonest first; the next sweep takes the rest).
+constexpr std::int64_t kSweepHorizonSweeps = 2;
+constexpr std::size_t kMaxClocksPerSweep = 10000;
+}  // namespace
+
+void GameDeadlines::watch(const GameRecord& game) {
+    if (game.status != "ongoing") return;
+    std::optional<std::int64_t> next = clockDeadlineMs(game);  // a flag, or a first move owed
+    if (owesEngineReply(game)) {
+        const std::int64_t overdue = replyDeadlineMs(game, context_.config);
+        next = next ? std::min(*next, overdue) : overdue;
+    }
+    if (next) context_.flags.watch(game.id, game.version, *next);
+}
+
+void GameDeadlines::check(const std::string& id, std::uint64_t version) {
+    StoreReadResult read = context_.store->get(id);
+    if (read.status == StoreStatus::Unavailable) {
+        context_.flags.watch(id, version, nowEpochMs() + kFlagRetryMs);
+        return;
+    }
+    if (read.status != StoreStatus::Ok) return;
+    GameRecord game = std::move(*read.game);
+    // Changed since (a move in time, a takeback, the game ended): not this watch's business.
+    if (game.version != version) return;
+    if (game.status != "ongoing") return;
+    const ChessState state = replay(game);
+    const std::int64_t now = nowEpochMs();
+    const bool flagFell = applyTimeouts(game, state, now);
+    if (!flagFell) {
+        if (owesEngineReply(game) && now >= replyDeadlineMs(game, context_.config)) {
+            if (context_.replies.contains(replyKey(id, version))) {
+                // This replica is still at it (a long queue): look again later.
+                context_.flags.watch(id, version, now + kReplyRecheckMs);
+                return;
+            }
+            context_.logger.log({{"event", "engine_reply_resumed"}, {"game", id}});
+            EngineReplies(context_).start(game, std::nullopt, ClientInfo{"server"}, true,
+                                          [](GameOutcome) {});
+            return;
+        }
+        // Woken before any deadline (the wall clock was stepped back): wait again.
+        watch(game);
+        return;
+    }
+    if (auto error = GameService(context_).commit(game, version)) {
+        // Lost the compare-and-set: a move that came in time, or another replica recording this
+        // flag fall, won; the winner's writer watches what it stored. A store that failed is
+        // asked again later.
+        if (error->status == ErrorStatus::service_unavailable)
+            context_.flags.watch(id, version, nowEpochMs() + kFlagRetryMs);
+        return;
+    }
+    context_.logger.log(
+        {{"event", "flag_fall"}, {"game", id}, {"status", game.status}, {"result", game.result}});
+}
+
+void GameDeadlines::rearm() {
+    const std::int64_t until = nowEpochMs() + kSweepHorizonSweeps * context_.config.clockSweepMs;
+    StoreManyResult due = context_.store->runningClocks(until, kMaxClocksPerSweep);
+    if (due.status != StoreStatus::Ok) {
+        context_.logger.log({{"event", "clock_sweep_failed"}, {"store", toString(due.status)}});
+        return;
+    }
+    for (const GameRecord& game : due.games) {
+        if (const auto deadline = clockDeadlineMs(game))
+            context_.flags.adopt(game.id, game.version, *deadline);
+    }
+}
+
+}  // namespace outpost::server

@@ -1,0 +1,39 @@
+// A game's deadlines: the flag fall of a running clock, the first move owed between people, and
+// the overdue time of an engine reply the game owes. Watched by the FlagWatch of the replica that
+// stored the game, and found again by every replica's clock sweep.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "server_context.h"
+#include "store/game_record.h"
+
+namespace outpost::server {
+
+class GameDeadlines {
+  public:
+    explicit GameDeadlines(ServerContext& context) : context_(context) {}
+
+    // Watches the next deadline of `game` (flag fall while its clock runs, a first move owed, the
+    // overdue time of an engine reply it owes); nothing when it has none.
+    void watch(const GameRecord& game);
+
+    // The FlagWatch's callback, for game `id` still at `version`: records the flag fall (or the
+    // missed first move) if it is due (compare-and-set; subscribers get the event), and takes up
+    // an engine reply that is owed and overdue (its replica died, drained, or could not queue
+    // it) unless this replica is computing it. A change stored since, or a lost race, ends the
+    // watch: whoever stored or reads the newer version watches it. Call on the watch's thread,
+    // never on an I/O thread (it reads the store).
+    void check(const std::string& id, std::uint64_t version);
+
+    // The clock sweep (games/clock_sweep.h): watches the flag falls of the running clocks the
+    // store lists, due within the next sweeps, whichever replica stored them. Call on the sweep's
+    // thread (it reads the store).
+    void rearm();
+
+  private:
+    ServerContext& context_;
+};
+
+}  // namespace outpost::server
