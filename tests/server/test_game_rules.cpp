@@ -132,7 +132,10 @@ TEST_CASE("sides: whose turn from the record, the engine's turn and the side a t
 TEST_CASE("move request: REST and WebSocket parse a move alike",
           "[server][handlers][websocket][games]") {
     HandlerFixture f;
-    auto [id, token] = f.createGame();
+    // (Plain copies: clang 15 does not let a lambda capture a structured binding.)
+    const auto created = f.createGame();
+    const std::string id = created.first;
+    const std::string token = created.second;
     const std::string base = "/api/v1/games/" + id;
     auto outbox = std::make_shared<RecordingOutbox>();
     auto connection = std::make_shared<WsConnection>(f.context, ClientInfo{"127.0.0.1"}, outbox);

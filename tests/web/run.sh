@@ -60,9 +60,16 @@ rm -rf "$ARTIFACTS"
 mkdir -p "$ARTIFACTS"
 BUILD_LOG="$ARTIFACTS/build.log"
 echo "web e2e: building the page"
-(cd "$ROOT/web" && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent) >"$BUILD_LOG" 2>&1 ||
+# npm ci wipes node_modules and downloads again: only when the lockfile changed since the last
+# install (scripts/build.sh has just installed the page's packages on the test path).
+npm_ci_if_stale() {
+  if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+}
+(cd "$ROOT/web" && npm_ci_if_stale && npm run build --silent) >"$BUILD_LOG" 2>&1 ||
   { cat "$BUILD_LOG" >&2; exit 1; }
-(cd "$HERE" && npm ci --no-audit --no-fund --loglevel=error) >>"$BUILD_LOG" 2>&1 ||
+(cd "$HERE" && npm_ci_if_stale) >>"$BUILD_LOG" 2>&1 ||
   { cat "$BUILD_LOG" >&2; exit 1; }
 PORT="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
 if [[ -n "$SERVER" ]]; then
