@@ -7,18 +7,21 @@
 // request on), and a watcher thread looks at the folder again every `recheck` (names, sizes and
 // modification times). A changed folder is read only once it has stayed the same for one whole
 // interval (a build still writing is left alone), and the new table replaces the old one at once
-// and whole, so an index.html and the assets it names always come from the same build; a folder
-// that changed while it was read is read again later, never served half-written. A folder
-// without index.html where the table had one is a build in progress (Vite empties the folder
-// first): the old table stays until the new index.html is there. A web root that is missing
-// gives an empty table (every file 404) until it appears.
+// and whole, so an index.html is served with the assets read with it; a folder that changed
+// while it was read is read again later rather than served half-written (a writer that pauses
+// for over an interval between two writes is taken as done). A folder without index.html where
+// the table had one is a build in progress (Vite empties the folder first): the old table stays
+// until the new index.html is there. A web root that is missing gives an empty table (every
+// file 404) until it appears.
 //
 // Bounds: files above kMaxStaticFileBytes, and files beyond the first kMaxStaticFiles, are not
 // served (the page is a few hundred kB).
 //
 // Thread-safety: find() from any thread, never blocks on the folder or the loader (the table is
-// a std::atomic<std::shared_ptr>, replaced whole). refresh() blocks while it reads the folder:
-// the watcher thread calls it, tests may too; never call it on an I/O thread.
+// a std::atomic<std::shared_ptr>, replaced whole; libstdc++'s load holds a bit of the pointer for
+// the length of a reference count increment, not for any reading of the folder). refresh()
+// blocks while it reads the folder: the watcher thread calls it, tests may too; never call it on
+// an I/O thread.
 #pragma once
 
 #include <atomic>
