@@ -153,9 +153,10 @@ std::string gzipCompress(std::string_view data) {
 }
 
 StaticFiles::StaticFiles(std::string root, std::chrono::milliseconds recheck)
-    : root_(std::move(root)), table_(std::make_shared<const Table>()) {
+    : root_(std::move(root)) {
     {
         std::lock_guard lock(refreshMutex_);
+        publishLocked(std::make_unique<const Table>());
         // The first read needs no settling: there is nothing else to serve meanwhile.
         const auto files = listFiles(root_);
         loadLocked(files, signatureOf(files));
@@ -173,7 +174,7 @@ StaticFiles::~StaticFiles() {
 }
 
 std::shared_ptr<const StaticFile> StaticFiles::find(const std::string& relativePath) const {
-    const std::shared_ptr<const Table> table = table_.load(std::memory_order_acquire);
+    const Table* table = current_.load(std::memory_order_acquire);
     auto found = table->find(relativePath);
     return found == table->end() ? nullptr : found->second;
 }
@@ -191,7 +192,7 @@ void StaticFiles::refresh() {
         settling_ = std::move(signature);
         return;
     }
-    const bool hadIndex = table_.load(std::memory_order_acquire)->count(kIndexName) != 0;
+    const bool hadIndex = tables_.back()->count(kIndexName) != 0;
     const bool hasIndex = std::any_of(files.begin(), files.end(),
                                       [](const auto& file) { return file.first == kIndexName; });
     if (hadIndex && !hasIndex) return;  // a build in progress: keep serving the last one
@@ -199,7 +200,7 @@ void StaticFiles::refresh() {
 }
 
 void StaticFiles::loadLocked(const Listing& files, const std::string& signature) {
-    auto table = std::make_shared<Table>();
+    auto table = std::make_unique<Table>();
     for (const auto& [name, path] : files) {
         if (auto file = loadFile(name, path)) table->emplace(name, std::move(file));
     }
@@ -210,9 +211,14 @@ void StaticFiles::loadLocked(const Listing& files, const std::string& signature)
         settling_ = std::move(after);
         return;
     }
-    table_.store(std::move(table), std::memory_order_release);
+    publishLocked(std::move(table));
     signature_ = signature;
     settling_.clear();
+}
+
+void StaticFiles::publishLocked(std::unique_ptr<const Table> table) {
+    current_.store(table.get(), std::memory_order_release);
+    tables_.push_back(std::move(table));
 }
 
 void StaticFiles::watch(std::chrono::milliseconds recheck) {

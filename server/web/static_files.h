@@ -17,11 +17,15 @@
 // Bounds: files above kMaxStaticFileBytes, and files beyond the first kMaxStaticFiles, are not
 // served (the page is a few hundred kB).
 //
-// Thread-safety: find() from any thread, never blocks on the folder or the loader (the table is
-// a std::atomic<std::shared_ptr>, replaced whole; libstdc++'s load holds a bit of the pointer for
-// the length of a reference count increment, not for any reading of the folder). refresh()
+// Thread-safety: find() from any thread, never blocks on the folder or the loader: it reads an
+// atomic pointer to the current table (tables are never changed once published). refresh()
 // blocks while it reads the folder: the watcher thread calls it, tests may too; never call it on
 // an I/O thread.
+//
+// Memory: a table that was replaced stays allocated until the StaticFiles goes (a lookup may
+// still be reading it, and readers take no reference to it), so each rebuilt page picked up adds
+// one page's worth (a few hundred kB) for the life of the process: a development server rebuilt
+// all day holds every build; a deployed replica's page changes by a restart.
 #pragma once
 
 #include <atomic>
@@ -86,17 +90,20 @@ class StaticFiles {
 
   private:
     using Table = std::unordered_map<std::string, std::shared_ptr<const StaticFile>>;
+    // Publishes `table` as the current one. The caller holds refreshMutex_.
+    void publishLocked(std::unique_ptr<const Table> table);
     // Reads `files` (a listing whose signature is `signature`) into a new table and publishes
     // it, unless the folder changed meanwhile. The caller holds refreshMutex_.
     void loadLocked(const Listing& files, const std::string& signature);
     void watch(std::chrono::milliseconds recheck);
 
     const std::string root_;
-    std::atomic<std::shared_ptr<const Table>> table_;
+    std::atomic<const Table*> current_{nullptr};  // the last of tables_
 
     std::mutex refreshMutex_;  // one refresh() at a time; never taken by find()
-    std::string signature_;    // names, sizes and times of the folder the table was read from
-    std::string settling_;     // the last look's signature, when it differed from signature_
+    std::vector<std::unique_ptr<const Table>> tables_;  // every table published (see Memory)
+    std::string signature_;  // names, sizes and times of the folder the table was read from
+    std::string settling_;   // the last look's signature, when it differed from signature_
 
     std::mutex stopMutex_;
     std::condition_variable stopChanged_;

@@ -233,6 +233,39 @@ TEST_CASE("static files: a missing web root serves nothing until it appears", "[
     std::filesystem::remove_all(path);
 }
 
+TEST_CASE("static files: lookups while the watcher swaps tables see whole builds",
+          "[server][static]") {
+    WebRoot root;
+    const auto version = [](int n) { return "<!doctype html>build " + std::to_string(n); };
+    root.write("index.html", version(0));
+    constexpr int kBuilds = 20;
+    StaticFiles files(root.path.string(), std::chrono::milliseconds(1));
+    std::atomic<bool> done{false};
+    std::atomic<int> torn{0};
+    std::vector<std::thread> readers;
+    for (int r = 0; r < 2; ++r) {
+        readers.emplace_back([&] {
+            while (!done.load()) {
+                const auto file = files.find("index.html");
+                if (!file || file->body.rfind("<!doctype html>build ", 0) != 0) torn.fetch_add(1);
+            }
+        });
+    }
+    // Each build replaces index.html whole (written aside, then renamed), as a deploy would.
+    for (int n = 1; n <= kBuilds; ++n) {
+        root.write("index.tmp", version(n));
+        std::filesystem::rename(root.path / "index.tmp", root.path / "index.html");
+    }
+    const bool last = eventually([&] {
+        const auto file = files.find("index.html");
+        return file && file->body == version(kBuilds);
+    });
+    done = true;
+    for (auto& reader : readers) reader.join();
+    CHECK(last);
+    CHECK(torn.load() == 0);
+}
+
 TEST_CASE("static files: every answer sends the table's own bytes, no copy", "[server][static]") {
     WebRoot root;
     ServerConfig config = testConfig();
