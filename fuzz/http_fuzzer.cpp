@@ -31,6 +31,9 @@ constexpr auto kAnswerWait = std::chrono::seconds(10);
 class FuzzSink final : public server::ResponseSink {
   public:
     void respond(server::Response response) override { settle(response.result_int(), true); }
+    void respondShared(server::Response header, std::shared_ptr<const std::string>) override {
+        settle(header.result_int(), true);
+    }
     void startStream(server::Response header) override { settle(header.result_int(), false); }
     void streamLine(std::string, bool) override {}
     void endStream() override { end(); }

@@ -366,11 +366,8 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
         methodNotAllowed(request, sink, "GET");
         return "static";
     }
-    // The first request reads the page's files, and a rebuilt page is read again: off the I/O
-    // thread.
-    offload(context, std::move(request), sink, [&context, sink](const Request& owned) {
-        sink->respond(handleStaticFile(owned, context.staticFiles));
-    });
+    // From the in-memory table, here on the I/O thread: never waits behind the store's work.
+    sendStaticAnswer(handleStaticFile(request, context.staticFiles), *sink);
     return "static";
 }
 

@@ -83,17 +83,19 @@ bool etagMatches(std::string_view ifNoneMatch, std::string_view etag) {
     return matched;
 }
 
-Response handleStaticFile(const Request& request, StaticFiles& files) {
+StaticAnswer handleStaticFile(const Request& request, const StaticFiles& files) {
     const std::string_view target = view(request.target());
     std::string path(target.substr(0, target.find_first_of("?#")));
     // No "..", no backslashes, no NULs: the path must stay under the root.
     if (path.empty() || path.front() != '/' || path.find("..") != std::string::npos ||
         path.find('\\') != std::string::npos || path.find('\0') != std::string::npos) {
-        return errorFor(request, http::status::not_found, errors::not_found, "no such file");
+        return {errorFor(request, http::status::not_found, errors::not_found, "no such file"), {}};
     }
     if (path.back() == '/') path += "index.html";
     const auto file = files.find(path.substr(1));
-    if (!file) return errorFor(request, http::status::not_found, errors::not_found, "no such file");
+    if (!file) {
+        return {errorFor(request, http::status::not_found, errors::not_found, "no such file"), {}};
+    }
 
     const bool gzip =
         !file->gzipped.empty() && acceptsGzip(view(request[http::field::accept_encoding]));
@@ -110,21 +112,26 @@ Response handleStaticFile(const Request& request, StaticFiles& files) {
     response.set(http::field::cache_control,
                  file->immutable ? kImmutableCacheControl : kRevalidateCacheControl);
     if (!file->gzipped.empty()) response.set(http::field::vary, "Accept-Encoding");
-    if (notModified) return response;
+    if (notModified) return {std::move(response), {}};
 
     response.set(http::field::content_type, file->contentType);
     if (file->contentType.rfind("text/html", 0) == 0) {
         response.set("Content-Security-Policy", kPageSecurityPolicy);
     }
     if (gzip) response.set(http::field::content_encoding, "gzip");
-    const std::string& body = gzip ? file->gzipped : file->body;
-    if (request.method() == http::verb::head) {
-        response.content_length(body.size());
+    // Shares the file's ownership: the table may be replaced while the answer is written.
+    std::shared_ptr<const std::string> body(file, gzip ? &file->gzipped : &file->body);
+    response.content_length(body->size());
+    if (request.method() == http::verb::head) return {std::move(response), {}};
+    return {std::move(response), std::move(body)};
+}
+
+void sendStaticAnswer(StaticAnswer answer, ResponseSink& sink) {
+    if (answer.body) {
+        sink.respondShared(std::move(answer.head), std::move(answer.body));
     } else {
-        response.body() = body;
-        response.prepare_payload();
+        sink.respond(std::move(answer.head));
     }
-    return response;
 }
 
 }  // namespace outpost::server

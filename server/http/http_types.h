@@ -3,6 +3,7 @@
 
 #include <boost/beast/http.hpp>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "errors/client_info.h"
@@ -23,6 +24,10 @@ class ResponseSink {
     virtual ~ResponseSink() = default;
 
     virtual void respond(Response response) = 0;
+    // Like respond(), for a body that is shared and never changes (a static file in memory):
+    // `header` carries the status and headers (its own body is ignored; Content-Length is
+    // body's size); `body` is written after it as it is, without a copy, and held until then.
+    virtual void respondShared(Response header, std::shared_ptr<const std::string> body) = 0;
 
     // `header` carries the status and headers (its body is ignored); the body is sent chunked.
     virtual void startStream(Response header) = 0;

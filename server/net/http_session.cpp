@@ -1,5 +1,6 @@
 #include "net/http_session.h"
 
+#include <array>
 #include <atomic>
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
@@ -89,6 +90,13 @@ class HttpSessionSink final : public ResponseSink {
         answered_.store(true);
         post([seq = seq_, response = std::move(response)](HttpSession& s) mutable {
             s.respondOnStrand(seq, std::move(response), false);
+        });
+    }
+    void respondShared(Response header, std::shared_ptr<const std::string> body) override {
+        answered_.store(true);
+        post([seq = seq_, header = std::move(header),
+              body = std::move(body)](HttpSession& s) mutable {
+            s.respondOnStrand(seq, std::move(header), false, std::move(body));
         });
     }
     void startStream(Response header) override {
@@ -389,7 +397,8 @@ void HttpSession::abandonedOnStrand(std::uint64_t seq) {
         false);
 }
 
-void HttpSession::respondOnStrand(std::uint64_t seq, Response response, bool closeAfter) {
+void HttpSession::respondOnStrand(std::uint64_t seq, Response response, bool closeAfter,
+                                  std::shared_ptr<const std::string> shared) {
     if (closed_ || !exchange_ || exchange_->seq != seq || exchange_->streaming || exchange_->status)
         return;
     Exchange& exchange = *exchange_;
@@ -406,16 +415,26 @@ void HttpSession::respondOnStrand(std::uint64_t seq, Response response, bool clo
     response.set(http::field::server, "outpost");
     // Browsers must take every answer as the type it says (no sniffing a JSON error into HTML).
     response.set(kNoSniffField, "nosniff");
+    if (shared) {
+        // The header alone is serialized; the shared body follows it unchanged.
+        response.body().clear();
+        response.content_length(shared->size());
+    }
     if (exchange.head) {
         // The headers GET would send, Content-Length included, and no body: a body here would
         // be read as the start of the next response on this connection.
         if (!response.has_content_length() && !response.chunked())
             response.content_length(response.body().size());
         response.body().clear();
+        shared.reset();
     }
     std::ostringstream out;
-    out << response;
-    enqueue({out.str(), false, true, !keepAlive});
+    if (shared) {
+        out << response.base();
+    } else {
+        out << response;
+    }
+    enqueue({out.str(), false, true, !keepAlive, std::move(shared)});
 }
 
 void HttpSession::startStreamOnStrand(std::uint64_t seq, Response header) {
@@ -440,22 +459,22 @@ void HttpSession::startStreamOnStrand(std::uint64_t seq, Response header) {
     if (exchange.head) {
         // HEAD of a stream: the header alone ends the exchange; later lines are ignored.
         exchange.streaming = false;
-        enqueue({out.str(), false, true, !exchange.keepAlive});
+        enqueue({out.str(), false, true, !exchange.keepAlive, nullptr});
         return;
     }
-    enqueue({out.str(), false, false, false});
+    enqueue({out.str(), false, false, false, nullptr});
 }
 
 void HttpSession::streamLineOnStrand(std::uint64_t seq, std::string line, bool coalescable) {
     if (closed_ || !exchange_ || exchange_->seq != seq || !exchange_->streaming) return;
     line += '\n';
-    enqueue({chunk(line), coalescable, false, false});
+    enqueue({chunk(line), coalescable, false, false, nullptr});
 }
 
 void HttpSession::endStreamOnStrand(std::uint64_t seq) {
     if (closed_ || !exchange_ || exchange_->seq != seq || !exchange_->streaming) return;
     exchange_->streaming = false;  // no more lines
-    enqueue({std::string(kLastChunk), false, true, !exchange_->keepAlive});
+    enqueue({std::string(kLastChunk), false, true, !exchange_->keepAlive, nullptr});
 }
 
 void HttpSession::addDisconnectOnStrand(std::uint64_t seq, std::function<void()> callback) {
@@ -499,7 +518,10 @@ void HttpSession::doWrite() {
     if (writing_ || closed_ || writeQueue_.empty()) return;
     writing_ = true;
     updateTimer();
-    net::async_write(socket_, net::buffer(writeQueue_.front().bytes),
+    const Outgoing& front = writeQueue_.front();
+    const std::array<net::const_buffer, 2> buffers = {
+        net::buffer(front.bytes), front.shared ? net::buffer(*front.shared) : net::const_buffer()};
+    net::async_write(socket_, buffers,
                      [self = shared_from_this()](beast::error_code error, std::size_t) {
                          self->onWrite(error);
                      });
@@ -571,7 +593,7 @@ void HttpSession::armTimer(std::chrono::milliseconds after, bool keepAliveLine) 
             // An empty NDJSON line: keeps proxies from timing the stream out, and finds dead
             // clients (the write fails).
             if (self->exchange_ && self->exchange_->streaming) {
-                self->enqueue({chunk("\n"), true, false, false});
+                self->enqueue({chunk("\n"), true, false, false, nullptr});
             }
         });
 }

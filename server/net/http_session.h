@@ -48,6 +48,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         bool coalescable = false;   // an engine progress line: may be replaced by a newer one
         bool endsExchange = false;  // the last bytes of the current answer
         bool closeAfter = false;    // Connection: close
+        // Written after `bytes`: a body shared with the static table (not counted in
+        // queuedBytes_, which bounds the memory a slow client holds; the write timeout bounds
+        // how long it holds this).
+        std::shared_ptr<const std::string> shared;
     };
 
     struct Exchange {
@@ -75,7 +79,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     // The exchange's sink was dropped by everyone without an answer (a callback that threw):
     // 500, or the end of a stream that had started.
     void abandonedOnStrand(std::uint64_t seq);
-    void respondOnStrand(std::uint64_t seq, Response response, bool closeAfter);
+    void respondOnStrand(std::uint64_t seq, Response response, bool closeAfter,
+                         std::shared_ptr<const std::string> shared = nullptr);
     void startStreamOnStrand(std::uint64_t seq, Response header);
     void streamLineOnStrand(std::uint64_t seq, std::string line, bool coalescable);
     void endStreamOnStrand(std::uint64_t seq);

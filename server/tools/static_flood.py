@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Does a flood of static GETs slow the moves? (issue 34, "Static files never wait behind moves")
 
-Starts outpost-server (memory store) with a web root of its own (an index.html and one hashed
-asset of --asset-kb), then plays moves in games between people over REST, one at a time, and
-times each answer: first on a quiet server, then while --flood processes GET the asset and the
-page as fast as they can over keep-alive connections. Prints the move latency percentiles of
-both phases and the static requests served. A benchmark, not a test: the numbers depend on the
-machine and its load.
+Starts outpost-server (memory store, or SQLite with --store sqlite) with a web root of its own
+(an index.html and one hashed asset of --asset-kb), then plays moves in games between people over
+REST, one at a time, and times each answer: first on a quiet server, then while --flood processes
+GET the asset and the page over keep-alive connections, as fast as they can or at --rate GETs/s
+in all (a fixed rate compares two servers under the same load). Prints the move latency
+percentiles of both phases, and the static GETs' latencies and rate. A benchmark, not a test: the
+numbers depend on the machine and its load.
 
-    server/tools/static_flood.py build/server/outpost-server [--moves 300] [--flood 4]
+    server/tools/static_flood.py build/server/outpost-server [--moves 300] [--flood 4] [--rate R]
 """
 import argparse
 import http.client
@@ -44,16 +45,28 @@ def request(connection, method, target, body=None, token=None):
     return response.status, payload
 
 
-def flood(port, stop, counter):
+def flood(port, stop, counter, interval, latencies):
+    """GETs the asset and the page in turn; `interval` > 0: one GET per interval (seconds).
+    Puts its GETs' latencies (ms) on the `latencies` queue at the end."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     served = 0
+    timed = []
+    due = time.perf_counter()
     while not stop.is_set():
         for target in ("/" + ASSET, "/"):
+            if interval > 0:
+                due += interval
+                wait = due - time.perf_counter()
+                if wait > 0:
+                    time.sleep(wait)
+            start = time.perf_counter()
             connection.request("GET", target, headers={"Accept-Encoding": "gzip"})
             connection.getresponse().read()
+            timed.append((time.perf_counter() - start) * 1000)
             served += 1
     with counter.get_lock():
         counter.value += served
+    latencies.put(timed)
 
 
 def play(port, moves):
@@ -78,11 +91,11 @@ def play(port, moves):
     return latencies
 
 
-def summary(latencies):
+def summary(latencies, what="moves"):
     ordered = sorted(latencies)
     def at(q):
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-    return (f"{len(ordered)} moves: median {statistics.median(ordered):.2f} ms, p90 {at(0.90):.2f}, "
+    return (f"{len(ordered)} {what}: median {statistics.median(ordered):.2f} ms, p90 {at(0.90):.2f}, "
             f"p99 {at(0.99):.2f}, max {ordered[-1]:.2f}")
 
 
@@ -93,6 +106,11 @@ def main() -> int:
     parser.add_argument("--flood", type=int, default=4, help="flooding processes")
     parser.add_argument("--asset-kb", type=int, default=300)
     parser.add_argument("--io-threads", type=int, default=2)
+    parser.add_argument("--store", choices=["memory", "sqlite"], default="memory",
+                        help="sqlite: every move waits for an fsync on the store threads")
+    parser.add_argument("--rate", type=float, default=0,
+                        help="static GETs per second of all processes together (0: as fast as "
+                             "they can); a fixed rate compares two servers under the same load")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="outpost-static-flood-") as root:
@@ -104,8 +122,11 @@ def main() -> int:
             line = "export const board = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';\n"
             f.write(line * (args.asset_kb * 1024 // len(line)))
         port = free_port()
+        store = ["--store", args.store]
+        if args.store == "sqlite":
+            store += ["--sqlite-path", os.path.join(root, "games.db")]
         server = subprocess.Popen(
-            [args.server, "--port", str(port), "--bind", "127.0.0.1", "--store", "memory",
+            [args.server, "--port", str(port), "--bind", "127.0.0.1", *store,
              "--web-root", root, "--io-threads", str(args.io_threads),
              "--client-games-per-minute", "100000", "--client-connections", "100000"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -127,7 +148,11 @@ def main() -> int:
 
             stop = multiprocessing.Event()
             counter = multiprocessing.Value("q", 0)
-            flooders = [multiprocessing.Process(target=flood, args=(port, stop, counter))
+            static_latencies = multiprocessing.Queue()
+            interval = args.flood / args.rate if args.rate > 0 else 0
+            flooders = [multiprocessing.Process(target=flood,
+                                                args=(port, stop, counter, interval,
+                                                      static_latencies))
                         for _ in range(args.flood)]
             for process in flooders:
                 process.start()
@@ -136,6 +161,9 @@ def main() -> int:
             flooded = play(port, args.moves)
             elapsed = time.monotonic() - started
             stop.set()
+            static_timed = []
+            for _ in flooders:
+                static_timed += static_latencies.get(timeout=60)
             for process in flooders:
                 process.join()
         finally:
@@ -144,6 +172,7 @@ def main() -> int:
 
     print(f"quiet:   {summary(quiet)}")
     print(f"flooded: {summary(flooded)}")
+    print(f"statics: {summary(static_timed, 'static GETs')}")
     print(f"static:  {counter.value} GETs by {args.flood} processes "
           f"(about {counter.value / (elapsed + 1.0):.0f}/s), asset {args.asset_kb} KiB")
     return 0

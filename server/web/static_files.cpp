@@ -67,8 +67,8 @@ const Extension* extensionOf(std::string_view path) {
 }
 
 // Every regular file under root, by path relative to it ('/' separated), at most kMaxStaticFiles.
-std::vector<std::pair<std::string, fs::path>> listFiles(const std::string& root) {
-    std::vector<std::pair<std::string, fs::path>> files;
+StaticFiles::Listing listFiles(const std::string& root) {
+    StaticFiles::Listing files;
     std::error_code error;
     fs::recursive_directory_iterator it(root, error), end;
     for (; !error && it != end; it.increment(error)) {
@@ -81,7 +81,7 @@ std::vector<std::pair<std::string, fs::path>> listFiles(const std::string& root)
     return files;
 }
 
-std::string signatureOf(const std::vector<std::pair<std::string, fs::path>>& files) {
+std::string signatureOf(const StaticFiles::Listing& files) {
     std::ostringstream out;
     for (const auto& [name, path] : files) {
         std::error_code error;
@@ -153,33 +153,85 @@ std::string gzipCompress(std::string_view data) {
 }
 
 StaticFiles::StaticFiles(std::string root, std::chrono::milliseconds recheck)
-    : root_(std::move(root)), recheck_(recheck), table_(std::make_shared<const Table>()) {}
-
-std::shared_ptr<const StaticFile> StaticFiles::find(const std::string& relativePath) {
-    std::lock_guard lock(mutex_);
-    refreshLocked();
-    auto found = table_->find(relativePath);
-    return found == table_->end() ? nullptr : found->second;
+    : root_(std::move(root)) {
+    {
+        std::lock_guard lock(refreshMutex_);
+        publishLocked(std::make_unique<const Table>());
+        // The first read needs no settling: there is nothing else to serve meanwhile.
+        const auto files = listFiles(root_);
+        loadLocked(files, signatureOf(files));
+    }
+    if (recheck.count() > 0) watcher_ = std::thread([this, recheck] { watch(recheck); });
 }
 
-void StaticFiles::refreshLocked() {
-    const auto now = std::chrono::steady_clock::now();
-    if (loaded_ && now - checkedAt_ < recheck_) return;
-    checkedAt_ = now;
+StaticFiles::~StaticFiles() {
+    {
+        std::lock_guard lock(stopMutex_);
+        stopping_ = true;
+    }
+    stopChanged_.notify_all();
+    if (watcher_.joinable()) watcher_.join();
+}
+
+std::shared_ptr<const StaticFile> StaticFiles::find(const std::string& relativePath) const {
+    const Table* table = current_.load(std::memory_order_acquire);
+    auto found = table->find(relativePath);
+    return found == table->end() ? nullptr : found->second;
+}
+
+void StaticFiles::refresh() {
+    std::lock_guard lock(refreshMutex_);
     const auto files = listFiles(root_);
     std::string signature = signatureOf(files);
-    if (loaded_ && signature == signature_) return;
-    loaded_ = true;
-    const bool hadIndex = table_->count(kIndexName) != 0;
+    if (signature == signature_) {
+        settling_.clear();  // changed and changed back: nothing to do
+        return;
+    }
+    if (signature != settling_) {
+        // Changed since the last look: a build may still be writing. Look again next time.
+        settling_ = std::move(signature);
+        return;
+    }
+    const bool hadIndex = tables_.back()->count(kIndexName) != 0;
     const bool hasIndex = std::any_of(files.begin(), files.end(),
                                       [](const auto& file) { return file.first == kIndexName; });
     if (hadIndex && !hasIndex) return;  // a build in progress: keep serving the last one
-    auto table = std::make_shared<Table>();
+    loadLocked(files, signature);
+}
+
+void StaticFiles::loadLocked(const Listing& files, const std::string& signature) {
+    auto table = std::make_unique<Table>();
     for (const auto& [name, path] : files) {
         if (auto file = loadFile(name, path)) table->emplace(name, std::move(file));
     }
-    table_ = std::move(table);
-    signature_ = std::move(signature);
+    // A file written while it was read would be served half-written: keep the old table, and
+    // read the folder again once it has settled.
+    std::string after = signatureOf(listFiles(root_));
+    if (after != signature) {
+        settling_ = std::move(after);
+        return;
+    }
+    publishLocked(std::move(table));
+    signature_ = signature;
+    settling_.clear();
+}
+
+void StaticFiles::publishLocked(std::unique_ptr<const Table> table) {
+    current_.store(table.get(), std::memory_order_release);
+    tables_.push_back(std::move(table));
+}
+
+void StaticFiles::watch(std::chrono::milliseconds recheck) {
+    std::unique_lock lock(stopMutex_);
+    while (!stopChanged_.wait_for(lock, recheck, [this] { return stopping_; })) {
+        lock.unlock();
+        try {
+            refresh();
+        } catch (const std::exception&) {
+            // Out of memory or zlib failing: the current table stays; try again next time.
+        }
+        lock.lock();
+    }
 }
 
 }  // namespace outpost::server

@@ -4,11 +4,16 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <thread>
+#include <vector>
 
 #include "handlers/static_handler.h"
+#include "test_client.h"
 #include "test_support.h"
 
 using namespace outpost::server;
@@ -168,30 +173,237 @@ TEST_CASE("static files: a rebuilt page is served whole, a build in progress is 
     REQUIRE(before);
     CHECK(files.find("assets/index-DMD2RVAF.js"));
 
-    // A build begins: the folder is emptied (Vite's emptyOutDir). The last build stays served.
+    // A build begins: the folder is emptied (Vite's emptyOutDir). The last build stays served,
+    // however often the folder is looked at.
     std::filesystem::remove(root.path / "index.html");
     std::filesystem::remove(root.path / "assets" / "index-DMD2RVAF.js");
+    files.refresh();
+    files.refresh();
     CHECK(files.find("index.html") == before);
     CHECK(files.find("assets/index-DMD2RVAF.js"));
 
-    // The build ends: the new page and its assets, and the old assets are gone.
+    // The build writes its files: at the first look after a change the folder may still be
+    // being written, so the last build stays.
     root.write("assets/index-NEWHASH1.js", "console.log('new')");
     root.write("index.html", "<!doctype html><script src=./assets/index-NEWHASH1.js></script>");
+    files.refresh();
+    CHECK(files.find("index.html") == before);
+    CHECK_FALSE(files.find("assets/index-NEWHASH1.js"));
+
+    // Unchanged one interval later: the new page and its assets, and the old assets are gone.
+    files.refresh();
     auto after = files.find("index.html");
     REQUIRE(after);
     CHECK(after->body.find("NEWHASH1") != std::string::npos);
     CHECK(after->etag != before->etag);
     CHECK(files.find("assets/index-NEWHASH1.js"));
     CHECK_FALSE(files.find("assets/index-DMD2RVAF.js"));
+    // What an answer still holds of the old table stays valid.
+    CHECK(before->body.find("index-DMD2RVAF") != std::string::npos);
 }
 
-TEST_CASE("static files: a file is read once, not on every request", "[server][static]") {
+TEST_CASE("static files: the folder is read at start, never by a lookup", "[server][static]") {
     WebRoot root;
-    StaticFiles files(root.path.string(), std::chrono::hours(1));
+    StaticFiles files(root.path.string(), std::chrono::milliseconds(0));
     auto first = files.find("index.html");
     REQUIRE(first);
+    CHECK(first->body == root.page);
     root.write("index.html", "changed");
-    // Within the recheck interval the table is not looked at again.
+    root.write("late.html", "late");
     CHECK(files.find("index.html") == first);
+    CHECK_FALSE(files.find("late.html"));
     CHECK_FALSE(files.find("nothing.html"));
+}
+
+TEST_CASE("static files: a missing web root serves nothing until it appears", "[server][static]") {
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("outpost-static-late-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(path);
+    StaticFiles files(path.string(), std::chrono::milliseconds(0));
+    CHECK_FALSE(files.find("index.html"));
+    files.refresh();
+    CHECK_FALSE(files.find("index.html"));
+    std::filesystem::create_directories(path);
+    std::ofstream(path / "index.html") << "<!doctype html>";
+    files.refresh();  // a change: let it settle
+    CHECK_FALSE(files.find("index.html"));
+    files.refresh();
+    REQUIRE(files.find("index.html"));
+    CHECK(files.find("index.html")->body == "<!doctype html>");
+    std::filesystem::remove_all(path);
+}
+
+TEST_CASE("static files: lookups while the watcher swaps tables see whole builds",
+          "[server][static]") {
+    WebRoot root;
+    const auto version = [](int n) { return "<!doctype html>build " + std::to_string(n); };
+    root.write("index.html", version(0));
+    constexpr int kBuilds = 20;
+    StaticFiles files(root.path.string(), std::chrono::milliseconds(1));
+    std::atomic<bool> done{false};
+    std::atomic<int> torn{0};
+    std::vector<std::thread> readers;
+    for (int r = 0; r < 2; ++r) {
+        readers.emplace_back([&] {
+            while (!done.load()) {
+                const auto file = files.find("index.html");
+                if (!file || file->body.rfind("<!doctype html>build ", 0) != 0) torn.fetch_add(1);
+            }
+        });
+    }
+    // Each build replaces index.html whole (written aside, then renamed), as a deploy would.
+    for (int n = 1; n <= kBuilds; ++n) {
+        root.write("index.tmp", version(n));
+        std::filesystem::rename(root.path / "index.tmp", root.path / "index.html");
+    }
+    const bool last = eventually([&] {
+        const auto file = files.find("index.html");
+        return file && file->body == version(kBuilds);
+    });
+    done = true;
+    for (auto& reader : readers) reader.join();
+    CHECK(last);
+    CHECK(torn.load() == 0);
+}
+
+TEST_CASE("static files: every answer sends the table's own bytes, no copy", "[server][static]") {
+    WebRoot root;
+    ServerConfig config = testConfig();
+    config.webRoot = root.path.string();
+    HandlerFixture f(config);
+    const auto file = f.context.staticFiles.find("index.html");
+    REQUIRE(file);
+
+    auto first = f.call(verb::get, "/");
+    auto second = f.call(verb::get, "/index.html");
+    REQUIRE(first->status() == 200);
+    REQUIRE(first->sharedBody());
+    CHECK(first->sharedBody()->data() == file->body.data());
+    CHECK(second->sharedBody()->data() == file->body.data());
+    CHECK(header(first, http::field::content_length) == std::to_string(file->body.size()));
+
+    auto gzipped = f.call(verb::get, "/", "", {{"Accept-Encoding", "gzip"}});
+    REQUIRE(gzipped->sharedBody());
+    CHECK(gzipped->sharedBody()->data() == file->gzipped.data());
+
+    // No body at all for HEAD and 304 (and a 404 is a small JSON error of its own).
+    auto head = f.call(verb::head, "/");
+    CHECK_FALSE(head->sharedBody());
+    CHECK(header(head, http::field::content_length) == std::to_string(file->body.size()));
+    CHECK_FALSE(f.call(verb::get, "/", "", {{"If-None-Match", file->etag}})->sharedBody());
+    CHECK_FALSE(f.call(verb::get, "/missing.js")->sharedBody());
+}
+
+namespace {
+
+// Holds every thread of a store executor until released (at the latest when destroyed), so a
+// test can show what does not wait for the store.
+class StoreBlocker {
+  public:
+    StoreBlocker(StoreExecutor& work, int threads) : state_(std::make_shared<State>()) {
+        state_->gate = state_->release.get_future().share();
+        for (int i = 0; i < threads; ++i) {
+            work.post([state = state_] {
+                state->blocked.fetch_add(1);
+                state->gate.wait();
+            });
+        }
+        allBlocked_ = eventually([&] { return state_->blocked.load() == threads; });
+    }
+    ~StoreBlocker() { release(); }
+    StoreBlocker(const StoreBlocker&) = delete;
+    StoreBlocker& operator=(const StoreBlocker&) = delete;
+
+    bool allBlocked() const { return allBlocked_; }
+    void release() {
+        if (!released_) state_->release.set_value();
+        released_ = true;
+    }
+
+  private:
+    struct State {
+        std::promise<void> release;
+        std::shared_future<void> gate;
+        std::atomic<int> blocked{0};
+    };
+    std::shared_ptr<State> state_;
+    bool allBlocked_ = false;
+    bool released_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("static files: answered at once while every store thread is held", "[server][static]") {
+    WebRoot root;
+    ServerConfig config = testConfig();
+    config.webRoot = root.path.string();
+    config.storeThreads = 2;
+    HandlerFixture f(config);
+    StoreBlocker blocker(f.context.storeWork, config.storeThreads);
+    REQUIRE(blocker.allBlocked());
+
+    // A game needs the store: it waits.
+    auto game = f.call(verb::post, "/api/v1/games", "{}", {}, false);
+    // The page does not: each answer is given before the router returns.
+    for (int i = 0; i < 100; ++i) {
+        auto page = f.call(verb::get, i % 2 ? "/" : "/assets/index-DMD2RVAF.js", "", {}, false);
+        REQUIRE(page->ended());
+        CHECK(page->status() == 200);
+    }
+    CHECK(f.call(verb::get, "/missing.js", "", {}, false)->ended());
+    CHECK(f.call(verb::get, "/", "", {{"If-None-Match", "*"}}, false)->status() == 304);
+    CHECK_FALSE(game->ended());
+
+    blocker.release();
+    REQUIRE(game->wait());
+    CHECK(game->status() == 201);
+}
+
+TEST_CASE("live server: concurrent static GETs while the store is held, bodies whole",
+          "[server][static][live]") {
+    WebRoot root;
+    // Above the per-connection queue bound (maxQueuedBytes): a shared body is not held against
+    // it, so a large file goes out whole.
+    const std::string big(1536 * 1024, 'x');
+    root.write("big.png", big);
+    ServerConfig config = testConfig();
+    config.webRoot = root.path.string();
+    config.storeThreads = 2;
+    LiveServer live(config);
+    StoreBlocker blocker(live.server->context().storeWork, config.storeThreads);
+    REQUIRE(blocker.allBlocked());
+
+    constexpr int kClients = 6;
+    constexpr int kRounds = 10;
+    std::atomic<int> whole{0};
+    std::vector<std::thread> clients;
+    for (int c = 0; c < kClients; ++c) {
+        clients.emplace_back([&, c] {
+            try {
+                HttpClient client(live.port());
+                for (int round = 0; round < kRounds; ++round) {
+                    // One keep-alive connection: each answer must end where its length says.
+                    const auto page = client.request(verb::get, "/");
+                    client.send(verb::head, "/assets/index-DMD2RVAF.js");
+                    const auto head = client.read(kClientTimeout, true);
+                    const auto script = client.request(verb::get, "/assets/index-DMD2RVAF.js");
+                    const bool ok =
+                        page.status == 200 && page.body == root.page && head.status == 200 &&
+                        head.header("Content-Length") == std::to_string(root.script.size()) &&
+                        script.body == root.script;
+                    bool bigOk = true;
+                    if (round == c % kRounds) {
+                        const auto image = client.request(verb::get, "/big.png");
+                        bigOk = image.status == 200 && image.body == big;
+                    }
+                    if (ok && bigOk) whole.fetch_add(1);
+                }
+            } catch (const std::exception&) {
+                // counted as missing
+            }
+        });
+    }
+    for (auto& client : clients) client.join();
+    CHECK(whole.load() == kClients * kRounds);
+    blocker.release();
 }

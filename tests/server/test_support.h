@@ -52,6 +52,15 @@ class RecordingSink final : public ResponseSink {
         }
         end();
     }
+    // Keeps the shared body (sharedBody()) and, for the tests' reading, a copy in response().
+    void respondShared(Response header, std::shared_ptr<const std::string> body) override {
+        {
+            std::lock_guard lock(mutex_);
+            sharedBody_ = body;
+        }
+        header.body() = *body;
+        respond(std::move(header));
+    }
     void startStream(Response header) override {
         std::lock_guard lock(mutex_);
         response_ = std::move(header);
@@ -111,6 +120,11 @@ class RecordingSink final : public ResponseSink {
         return response_;
     }
     unsigned status() { return response().result_int(); }
+    // The body given to respondShared(), null when the answer came through respond().
+    std::shared_ptr<const std::string> sharedBody() {
+        std::lock_guard lock(mutex_);
+        return sharedBody_;
+    }
     nlohmann::json json() { return nlohmann::json::parse(response().body()); }
     std::string errorCode() { return json()["error"]["code"].get<std::string>(); }
     std::vector<std::string> lines() {
@@ -138,6 +152,7 @@ class RecordingSink final : public ResponseSink {
     std::mutex mutex_;
     std::condition_variable changed_;
     Response response_;
+    std::shared_ptr<const std::string> sharedBody_;
     bool complete_ = false;
     bool streaming_ = false;
     bool ended_ = false;
