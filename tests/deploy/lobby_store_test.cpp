@@ -22,20 +22,9 @@ using Verb = boost::beast::http::verb;
 using outpost::test::RedisServerProcess;
 using outpost::test::TempDir;
 
-namespace {
+using outpost::test::seekDoc;
 
-SeekDoc seekDoc(const std::string& id, std::uint64_t version, bool open, std::int64_t created,
-                std::int64_t expires) {
-    SeekDoc seek;
-    seek.id = id;
-    seek.version = version;
-    seek.open = open;
-    seek.createdAtMs = created;
-    seek.expiresAtMs = expires;
-    // Each write differs (a store may take a replay of the very same write for applied).
-    seek.doc = nlohmann::json{{"v", version}, {"open", open}, {"created", created}}.dump();
-    return seek;
-}
+namespace {
 
 std::vector<std::string> ids(const SeekListResult& listed) {
     std::vector<std::string> out;

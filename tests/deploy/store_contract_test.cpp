@@ -34,6 +34,7 @@ using namespace outpost::server;
 using namespace std::chrono_literals;
 using outpost::test::RedisServerProcess;
 using outpost::test::sampleGame;
+using outpost::test::seekDoc;
 using outpost::test::TempDir;
 
 namespace {
@@ -168,19 +169,6 @@ std::optional<PresenceEntry> entryOf(const PresenceReadResult& read, const std::
     for (const PresenceEntry& entry : read.entries)
         if (entry.replica == replica) return entry;
     return std::nullopt;
-}
-
-SeekDoc seekDoc(const std::string& id, std::uint64_t version, bool open, std::int64_t created,
-                std::int64_t expires) {
-    SeekDoc seek;
-    seek.id = id;
-    seek.version = version;
-    seek.open = open;
-    seek.createdAtMs = created;
-    seek.expiresAtMs = expires;
-    // Each write differs (a store may take a replay of the very same write for applied).
-    seek.doc = nlohmann::json{{"v", version}, {"open", open}, {"created", created}}.dump();
-    return seek;
 }
 
 // A game whose clock runs: `toMoveMs` left for the side to move since turnStartedAtMs.

@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
 
@@ -294,6 +295,18 @@ server::RedisReplyPtr runRedis(int port, const std::vector<std::string>& args) {
     }
     return server::RedisReplyPtr(static_cast<redisReply*>(redisCommandArgv(
         context.get(), static_cast<int>(argv.size()), argv.data(), lengths.data())));
+}
+
+server::SeekDoc seekDoc(const std::string& id, std::uint64_t version, bool open,
+                        std::int64_t created, std::int64_t expires) {
+    server::SeekDoc seek;
+    seek.id = id;
+    seek.version = version;
+    seek.open = open;
+    seek.createdAtMs = created;
+    seek.expiresAtMs = expires;
+    seek.doc = nlohmann::json{{"v", version}, {"open", open}, {"created", created}}.dump();
+    return seek;
 }
 
 }  // namespace outpost::test

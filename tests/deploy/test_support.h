@@ -101,6 +101,11 @@ server::RedisReplyPtr runRedis(int port, const std::vector<std::string>& args);
 // A game record with sensible defaults for store tests.
 server::GameRecord sampleGame(const std::string& id);
 
+// A seek for store tests; each (version, open, created) gives a different document, since a
+// store may take a replay of the very same write for applied.
+server::SeekDoc seekDoc(const std::string& id, std::uint64_t version, bool open,
+                        std::int64_t created, std::int64_t expires);
+
 // Collects events delivered by a bus on its own thread, and lets the test wait for them.
 class EventCollector {
   public:
