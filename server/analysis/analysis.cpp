@@ -10,14 +10,6 @@ namespace outpost::server {
 
 namespace {
 
-ApiError badRequest(std::string message) {
-    return ApiError{ErrorStatus::bad_request, errors::bad_request, std::move(message)};
-}
-
-ApiError unprocessable(std::string code, std::string message) {
-    return ApiError{ErrorStatus::unprocessable_entity, std::move(code), std::move(message)};
-}
-
 // A positive integer field, or an error: wrong type is malformed (400), a value out of range is
 // well-formed but invalid (422).
 template <typename T>

@@ -6,6 +6,18 @@
 
 namespace outpost::server {
 
+ApiError badRequest(std::string message) {
+    return {ErrorStatus::bad_request, errors::bad_request, std::move(message)};
+}
+
+ApiError conflict(std::string code, std::string message) {
+    return {ErrorStatus::conflict, std::move(code), std::move(message)};
+}
+
+ApiError unprocessable(std::string code, std::string message) {
+    return {ErrorStatus::unprocessable_entity, std::move(code), std::move(message)};
+}
+
 std::variant<nlohmann::json, ApiError> parseJsonObject(std::string_view body) {
     if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
         return nlohmann::json::object();

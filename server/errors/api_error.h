@@ -37,6 +37,14 @@ struct ApiError {
     std::optional<int> retryAfterSeconds;
 };
 
+// The seconds a 503 from an unavailable store asks the client to wait (Retry-After).
+inline constexpr int kRetryAfterUnavailableSeconds = 1;
+
+// The common shapes, so no file writes its own copy: 400 bad_request, 409 and 422 with `code`.
+ApiError badRequest(std::string message);
+ApiError conflict(std::string code, std::string message);
+ApiError unprocessable(std::string code, std::string message);
+
 // Parses a request body as a JSON object: 400 bad_json when it is not JSON, 400 bad_request when
 // it is not an object. An empty body is an empty object (all fields optional).
 std::variant<nlohmann::json, ApiError> parseJsonObject(std::string_view body);

@@ -26,10 +26,6 @@ namespace {
 using search::kMaxLevel;
 using search::kMinLevel;
 
-ApiError conflict(std::string code, std::string message) {
-    return {ErrorStatus::conflict, std::move(code), std::move(message)};
-}
-
 }  // namespace
 
 std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& body,

@@ -4,12 +4,6 @@
 
 namespace outpost::server {
 
-namespace {
-ApiError badRequest(std::string message) {
-    return {ErrorStatus::bad_request, errors::bad_request, std::move(message)};
-}
-}  // namespace
-
 std::variant<MoveRequest, ApiError> parseMoveRequest(
     const nlohmann::json& body, std::initializer_list<std::string_view> carrierFields) {
     for (const auto& item : body.items()) {

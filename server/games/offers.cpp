@@ -21,10 +21,6 @@ namespace {
 
 // A mate in the engine's evaluation, as centipawns: beyond any real score.
 constexpr int kMateAsCp = 100'000;
-ApiError conflict(std::string code, std::string message) {
-    return {ErrorStatus::conflict, std::move(code), std::move(message)};
-}
-
 ApiError gameOver(const GameRecord& game) {
     return conflict(errors::game_over, "the game is over (" + game.status + ")");
 }

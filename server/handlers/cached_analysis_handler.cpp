@@ -17,17 +17,12 @@ namespace outpost::server {
 
 namespace {
 
-constexpr int kRetryAfterUnavailableSeconds = 1;
 constexpr std::size_t kEtagHexDigits = 32;
 
 struct CachedQuery {
     std::string fen;
     int multipv = 1;
 };
-
-ApiError badRequest(std::string message) {
-    return ApiError{ErrorStatus::bad_request, errors::bad_request, std::move(message)};
-}
 
 // multipv: a positive integer (the POST body's rules: not an integer 400, not positive 422,
 // above --max-multipv clamped).

@@ -15,12 +15,6 @@ namespace outpost::server {
 namespace {
 
 constexpr std::string_view kIdsParameter = "ids";
-constexpr int kRetryAfterUnavailableSeconds = 1;
-
-ApiError badRequest(std::string message) {
-    return {ErrorStatus::bad_request, errors::bad_request, std::move(message)};
-}
-
 // Game ids are URL-safe base64 (ops/tokens.h).
 bool isGameId(std::string_view id) {
     if (id.empty() || id.size() > kMaxGameIdLength) return false;

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "errors/error_codes.h"
+#include "http/header_text.h"
 #include "http/json_response.h"
 
 namespace outpost::server {
@@ -19,12 +20,6 @@ constexpr const char* kPageSecurityPolicy =
     "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; "
     "base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    return text;
-}
-
 bool equalsIgnoringCase(std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
                return std::tolower(static_cast<unsigned char>(x)) ==
@@ -37,7 +32,7 @@ template <typename Each>
 void forEachItem(std::string_view value, Each each) {
     while (!value.empty()) {
         const auto comma = value.find(',');
-        const std::string_view item = trim(value.substr(0, comma));
+        const std::string_view item = trimHeaderSpace(value.substr(0, comma));
         if (!item.empty()) each(item);
         if (comma == std::string_view::npos) break;
         value.remove_prefix(comma + 1);
@@ -59,10 +54,10 @@ bool acceptsGzip(std::string_view acceptEncoding) {
     bool accepted = false;
     forEachItem(acceptEncoding, [&](std::string_view item) {
         const auto semicolon = item.find(';');
-        if (!equalsIgnoringCase(trim(item.substr(0, semicolon)), "gzip")) return;
+        if (!equalsIgnoringCase(trimHeaderSpace(item.substr(0, semicolon)), "gzip")) return;
         accepted = true;
         if (semicolon == std::string_view::npos) return;
-        std::string_view parameter = trim(item.substr(semicolon + 1));
+        std::string_view parameter = trimHeaderSpace(item.substr(semicolon + 1));
         if (parameter.size() < 2 || std::tolower(static_cast<unsigned char>(parameter[0])) != 'q' ||
             parameter[1] != '=')
             return;

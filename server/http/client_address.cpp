@@ -5,17 +5,13 @@
 #include <boost/asio/ip/network_v6.hpp>
 #include <optional>
 
+#include "http/header_text.h"
+
 namespace outpost::server {
 
 namespace {
 
 namespace ip = boost::asio::ip;
-
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    return text;
-}
 
 std::optional<ip::address> parseAddress(std::string_view text) {
     boost::system::error_code error;
@@ -51,10 +47,10 @@ bool matches(const ip::address& address, std::string_view entry) {
 
 bool isTrustedProxy(std::string_view address, const std::vector<std::string>& trustedProxies) {
     if (trustedProxies.empty()) return false;
-    auto parsed = parseAddress(trim(address));
+    auto parsed = parseAddress(trimHeaderSpace(address));
     if (!parsed) return false;
     for (const std::string& entry : trustedProxies) {
-        if (matches(*parsed, trim(entry))) return true;
+        if (matches(*parsed, trimHeaderSpace(entry))) return true;
     }
     return false;
 }
@@ -69,7 +65,7 @@ std::string clientAddress(std::string_view peer, std::string_view forwardedFor,
     while (!rest.empty()) {
         const auto comma = rest.rfind(',');
         const std::string_view hop =
-            trim(comma == std::string_view::npos ? rest : rest.substr(comma + 1));
+            trimHeaderSpace(comma == std::string_view::npos ? rest : rest.substr(comma + 1));
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(0, comma);
         if (hop.empty()) continue;
         if (!isTrustedProxy(hop, trustedProxies)) return std::string(hop);

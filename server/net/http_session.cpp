@@ -51,23 +51,6 @@ std::string forwardedFor(const Request& request) {
     return joined;
 }
 
-// An onEnd callback on its way to the session's strand. It runs exactly once: when the session
-// runs it, or, if the posted handler is destroyed unrun (the I/O context shut down first), when
-// the last copy goes.
-class EndCallback {
-  public:
-    explicit EndCallback(std::function<void()> callback) : callback_(std::move(callback)) {}
-    EndCallback(const EndCallback&) = delete;
-    EndCallback& operator=(const EndCallback&) = delete;
-    ~EndCallback() { run(); }
-    void run() {
-        if (auto callback = std::exchange(callback_, nullptr)) callback();
-    }
-
-  private:
-    std::function<void()> callback_;
-};
-
 }  // namespace
 
 // The handlers' view of one exchange: forwards everything to the session's strand, tagged with
@@ -136,6 +119,23 @@ class HttpSessionSink final : public ResponseSink {
     }
 
   private:
+    // An onEnd callback on its way to the session's strand. It runs exactly once: when the session
+    // runs it, or, if the posted handler is destroyed unrun (the I/O context shut down first), when
+    // the last copy goes.
+    class EndCallback {
+      public:
+        explicit EndCallback(std::function<void()> callback) : callback_(std::move(callback)) {}
+        EndCallback(const EndCallback&) = delete;
+        EndCallback& operator=(const EndCallback&) = delete;
+        ~EndCallback() { run(); }
+        void run() {
+            if (auto callback = std::exchange(callback_, nullptr)) callback();
+        }
+
+      private:
+        std::function<void()> callback_;
+    };
+
     template <typename F>
     void post(F&& f) {
         auto session = session_.lock();

@@ -101,6 +101,12 @@ RedisEndpoint parseRedisUrlOrThrow(const std::string& url) {
     return *endpoint;
 }
 
+std::string_view replyText(const redisReply* reply) {
+    return reply && (reply->type == REDIS_REPLY_STRING || reply->type == REDIS_REPLY_STATUS)
+               ? std::string_view(reply->str, reply->len)
+               : std::string_view();
+}
+
 void RedisReplyDeleter::operator()(redisReply* reply) const {
     freeReplyObject(reply);
 }

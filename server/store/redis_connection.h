@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct redisContext;
@@ -40,6 +41,9 @@ struct RedisReplyDeleter {
     void operator()(redisReply* reply) const;
 };
 using RedisReplyPtr = std::unique_ptr<redisReply, RedisReplyDeleter>;
+
+// A string or status reply's text (a view into the reply); empty for any other reply or null.
+std::string_view replyText(const redisReply* reply);
 
 struct RedisContextDeleter {
     void operator()(redisContext* context) const;

@@ -21,11 +21,6 @@ constexpr char kEngineInfoTag = 'I';
 constexpr char kPresenceTag = 'P';
 constexpr std::chrono::milliseconds kFirstReconnectDelay{50};
 
-std::string_view replyText(const redisReply* reply) {
-    return reply && reply->type == REDIS_REPLY_STRING ? std::string_view(reply->str, reply->len)
-                                                      : std::string_view();
-}
-
 }  // namespace
 
 RedisEventBus::RedisEventBus(RedisBusOptions options)

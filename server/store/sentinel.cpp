@@ -17,12 +17,6 @@ namespace {
 constexpr int kDefaultSentinelPort = 26379;
 constexpr const char* kSwitchChannel = "+switch-master";
 
-std::string_view text(const redisReply* reply) {
-    return reply && (reply->type == REDIS_REPLY_STRING || reply->type == REDIS_REPLY_STATUS)
-               ? std::string_view(reply->str, reply->len)
-               : std::string_view();
-}
-
 bool parsePort(std::string_view value, int* port) {
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), *port);
     return ec == std::errc() && end == value.data() + value.size() && *port > 0 && *port <= 65535;
@@ -71,8 +65,8 @@ std::optional<RedisEndpoint> askOne(const RedisEndpoint& sentinel, const std::st
     // [host, port]; nil when this sentinel does not know the name.
     if (!reply || reply->type != REDIS_REPLY_ARRAY || reply->elements != 2) return std::nullopt;
     RedisEndpoint primary;
-    primary.host = std::string(text(reply->element[0]));
-    if (primary.host.empty() || !parsePort(text(reply->element[1]), &primary.port))
+    primary.host = std::string(replyText(reply->element[0]));
+    if (primary.host.empty() || !parsePort(replyText(reply->element[1]), &primary.port))
         return std::nullopt;
     return primary;
 }
@@ -208,7 +202,7 @@ RedisContextPtr RedisPrimary::connect(std::chrono::milliseconds timeout, std::st
     if (!usesSentinel()) return context;
     RedisReplyPtr role(static_cast<redisReply*>(redisCommand(context.get(), "ROLE")));
     if (!role || role->type != REDIS_REPLY_ARRAY || role->elements == 0 ||
-        text(role->element[0]) != "master") {
+        replyText(role->element[0]) != "master") {
         if (error) *error = "the Redis at " + describe(endpoint()) + " is not the primary";
         suspect();
         return RedisContextPtr();
@@ -268,10 +262,10 @@ void RedisPrimary::watchOne(const RedisEndpoint& sentinel) {
             raw = nullptr;
             // ["message", "+switch-master", "<name> <old-ip> <old-port> <new-ip> <new-port>"]
             if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 3 ||
-                text(reply->element[0]) != "message") {
+                replyText(reply->element[0]) != "message") {
                 continue;
             }
-            std::istringstream words{std::string(text(reply->element[2]))};
+            std::istringstream words{std::string(replyText(reply->element[2]))};
             std::string name, oldHost, oldPort, newHost, newPort;
             int port = 0;
             if (!(words >> name >> oldHost >> oldPort >> newHost >> newPort)) continue;

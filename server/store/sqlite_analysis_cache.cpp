@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "store/sqlite_text.h"
+
 namespace outpost::server {
 
 namespace {
@@ -33,10 +35,6 @@ std::string concat(std::initializer_list<std::string_view> parts) {
 }
 
 // Binds text that outlives the statement's use (SQLITE_TRANSIENT would copy it).
-void bindText(sqlite3_stmt* statement, int index, const std::string& text) {
-    sqlite3_bind_text(statement, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
-}
-
 // Runs a statement that returns no rows and resets it; true when it worked.
 bool step(sqlite3_stmt* statement) {
     const int status = sqlite3_step(statement);

@@ -8,6 +8,7 @@
 
 #include "store/clock_deadline.h"
 #include "store/game_record_json.h"
+#include "store/sqlite_text.h"
 
 namespace outpost::server {
 
@@ -39,11 +40,6 @@ class StatementScope {
   private:
     sqlite3_stmt* statement_;
 };
-
-void bindText(sqlite3_stmt* statement, int index, std::string_view text) {
-    sqlite3_bind_text(statement, index, text.data(), static_cast<int>(text.size()),
-                      SQLITE_TRANSIENT);
-}
 
 std::int64_t updatedAt(const GameRecord& game) {
     return game.updatedAtMs != 0 ? game.updatedAtMs : nowEpochMs();

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "store/sqlite_game_store.h"
+#include "store/sqlite_text.h"
 
 namespace outpost::server {
 
@@ -20,17 +21,6 @@ Statement prepareOnce(sqlite3* db, const char* sql) {
         return nullptr;
     }
     return Statement(statement);
-}
-
-void bindText(sqlite3_stmt* statement, int index, std::string_view text) {
-    sqlite3_bind_text(statement, index, text.data(), static_cast<int>(text.size()),
-                      SQLITE_TRANSIENT);
-}
-
-std::string columnText(sqlite3_stmt* statement, int column) {
-    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(statement, column));
-    if (!text) return {};
-    return std::string(text, static_cast<std::size_t>(sqlite3_column_bytes(statement, column)));
 }
 
 // ?1 id, ?2 version, ?3 open, ?4 created_at, ?5 expires_at, ?6 doc.
