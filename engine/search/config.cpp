@@ -46,6 +46,7 @@ constexpr std::array kSwitches{
     SwitchField{"singularExtensions", &SearchConfig::singularExtensions},
     SwitchField{"nodeShareTime", &SearchConfig::nodeShareTime},
     SwitchField{"probCut", &SearchConfig::probCut},
+    SwitchField{"ttPv", &SearchConfig::ttPv},
     SwitchField{"network", &SearchConfig::network},
 };
 

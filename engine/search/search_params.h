@@ -56,6 +56,7 @@ struct SearchParams {
     int lmrDivisorCenti = 225;     // ... both in hundredths (0.75 and 2.25)
     int lmrHistoryDivisor = 8192;  // one ply less (more) per this much history ...
     int lmrStatDivisor = 16384;    // ... or butterfly + continuation history together
+    int lmrTtPvRelief = 1;         // ttPv (issue 37): plies less in (former) PV nodes
     int singularMinDepth = 8;
     int singularTableDepthSlack = 3;  // the table entry may be this much shallower
     int singularMarginPerDepth = 2;   // singular beta: table score - 2 cp per ply of depth
@@ -75,7 +76,7 @@ struct SearchParamSpec {
     int max;
 };
 
-inline constexpr std::array<SearchParamSpec, 32> kSearchParamSpecs = {{
+inline constexpr std::array<SearchParamSpec, 33> kSearchParamSpecs = {{
     {"AspirationWindow", &SearchParams::aspirationWindow, 8, 60},
     {"ReverseFutilityMaxDepth", &SearchParams::reverseFutilityMaxDepth, 3, 10},
     {"ReverseFutilityMargin", &SearchParams::reverseFutilityMargin, 40, 160},
@@ -104,6 +105,7 @@ inline constexpr std::array<SearchParamSpec, 32> kSearchParamSpecs = {{
     {"LmrDivisorCenti", &SearchParams::lmrDivisorCenti, 150, 350},
     {"LmrHistoryDivisor", &SearchParams::lmrHistoryDivisor, 2048, 16384},
     {"LmrStatDivisor", &SearchParams::lmrStatDivisor, 4096, 32768},
+    {"LmrTtPvRelief", &SearchParams::lmrTtPvRelief, 0, 3},
     {"SingularMinDepth", &SearchParams::singularMinDepth, 4, 10},
     {"SingularTableDepthSlack", &SearchParams::singularTableDepthSlack, 1, 5},
     {"SingularMarginPerDepth", &SearchParams::singularMarginPerDepth, 1, 4},

@@ -481,6 +481,12 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         counters_.add(Counter::TTCutoffs);
         return table.score;
     }
+    // Step 5b. Former PV node (ttPv): a node on a principal variation, or one whose table entry
+    // was stored by a PV node, is likely to be on one again when the PV shifts; its late moves
+    // are reduced less. A singular-extension search keeps the flag of the node it searches.
+    const bool ttPv =
+        cfg.ttPv && (excluded ? stack_[ply].ttPv : pvNode || (table.hit && table.entry.pv));
+    stack_[ply].ttPv = ttPv;
 
     // Step 6. Static evaluation (none in check), corrected by what searches of positions with the
     // same pawn structure found it to miss (correction history), then refined by a table score
@@ -642,8 +648,8 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         if (cfg.lateMoveReductions && depth >= params().lmrMinDepth &&
             moveCount > (pvNode ? kLmrFullMovesPv : kLmrFullMovesNonPv) && !noisy && !givesCheck &&
             !inCheck && !killer) {
-            const int r = lateMoveReduction(depth, moveCount, newDepth, pvNode, improving, cutNode,
-                                            statScore);
+            const int r = lateMoveReduction(depth, moveCount, newDepth, pvNode, ttPv, improving,
+                                            cutNode, statScore);
             if (r > 0) counters_.add(Counter::LateMoveReductions);
             score = -search<NodeType::NonPV>(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
             fullDepthZeroWindow = score > alpha && r > 0;
@@ -713,7 +719,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // (later lines exclude the best moves, so their scores are not the node's score).
     if (cfg.transpositionTable && !excluded && !(rootNode && pvIndex_ > 0)) {
         shared_->tt->store(table.key, TTData{bestMove.raw(), scoreToTable(bestScore, ply), rawEval,
-                                             depth, bound, pvNode});
+                                             depth, bound, pvNode || ttPv});
     }
     return bestScore;
 }
@@ -773,11 +779,12 @@ Searcher::MovePrune Searcher::shallowPruning(const MoveFacts& mv, int depth, int
 
 // --- Bookkeeping of search() ----------------------------------------------------------------
 
-int Searcher::lateMoveReduction(int depth, int moveCount, int newDepth, bool pvNode, bool improving,
-                                bool cutNode, int statScore) const {
+int Searcher::lateMoveReduction(int depth, int moveCount, int newDepth, bool pvNode, bool ttPv,
+                                bool improving, bool cutNode, int statScore) const {
     const SearchConfig& cfg = shared_->config;
     int r = lmrTable_[std::min(depth, kLmrTableSize - 1)][std::min(moveCount, kLmrTableSize - 1)];
     if (pvNode) r -= kLmrNodeAdjustment;
+    if (ttPv) r -= params().lmrTtPvRelief;
     if (!improving) r += kLmrNodeAdjustment;
     if (cutNode) r += kLmrNodeAdjustment;
     if (cfg.history) {
@@ -903,7 +910,7 @@ std::optional<int> Searcher::probCut(int beta, int depth, int ply, bool cutNode,
             if (cfg.transpositionTable) {
                 shared_->tt->store(table.key, TTData{m.raw(), scoreToTable(score, ply), rawEval,
                                                      depth - params().probCutReduction + 1,
-                                                     TTBound::Lower, false});
+                                                     TTBound::Lower, stack_[ply].ttPv});
             }
             return score;
         }
@@ -1079,7 +1086,8 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
     if (cfg.transpositionTable) {
         const TTBound bound = bestScore >= beta ? TTBound::Lower : TTBound::Upper;
         shared_->tt->store(table.key, TTData{bestMove.raw(), scoreToTable(bestScore, ply), rawEval,
-                                             kQuiescenceTableDepth, bound, PvNode});
+                                             kQuiescenceTableDepth, bound,
+                                             PvNode || (cfg.ttPv && table.hit && table.entry.pv)});
     }
     return bestScore;
 }

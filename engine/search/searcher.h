@@ -108,7 +108,8 @@ class Searcher {
         Piece piece = NoPiece;  // ... the piece it moved (NoPiece after a null move)
         bool capture = false;   // ... and whether it captured
         bool nullMove = false;
-        Move excluded;  // the move a singular-extension search leaves out
+        bool ttPv = false;  // a PV node, or one whose table entry was stored by one (ttPv)
+        Move excluded;      // the move a singular-extension search leaves out
         int pvLength = 0;
         std::array<Move, kMaxSearchPly + 1> pv{};
     };
@@ -162,8 +163,8 @@ class Searcher {
     MovePrune shallowPruning(const MoveFacts& mv, int depth, int alpha, int eval, bool improving,
                              int quietCount);
     // Plies a late quiet move is searched shallower (0 up to newDepth - 1).
-    int lateMoveReduction(int depth, int moveCount, int newDepth, bool pvNode, bool improving,
-                          bool cutNode, int statScore) const;
+    int lateMoveReduction(int depth, int moveCount, int newDepth, bool pvNode, bool ttPv,
+                          bool improving, bool cutNode, int statScore) const;
     // A root move's score, PV and effort after its search (exact: the first move or one that
     // beat alpha; otherwise only an upper bound).
     void recordRootMove(Move m, int score, bool exact, std::uint64_t nodesBefore);

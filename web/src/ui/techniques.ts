@@ -46,6 +46,7 @@ export const TECHNIQUES: Technique[] = [
   { name: 'singularExtensions', label: 'Singular extensions', defaultOn: true, counters: ['singularExtensions', 'singularMultiCuts', 'negativeExtensions'] },
   { name: 'probCut', label: 'ProbCut', defaultOn: true, counters: ['probCuts'] },
   { name: 'nodeShareTime', label: "Time by the best move's node share", defaultOn: false },
+  { name: 'ttPv', label: 'Former PV nodes reduced less', defaultOn: false },
   { name: 'network', label: 'Network evaluation (off: hand-crafted)', defaultOn: true },
 ];
 
