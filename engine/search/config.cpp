@@ -47,6 +47,7 @@ constexpr std::array kSwitches{
     SwitchField{"nodeShareTime", &SearchConfig::nodeShareTime},
     SwitchField{"probCut", &SearchConfig::probCut},
     SwitchField{"ttPv", &SearchConfig::ttPv},
+    SwitchField{"extendedLateMoveReductions", &SearchConfig::extendedLateMoveReductions},
     SwitchField{"network", &SearchConfig::network},
 };
 

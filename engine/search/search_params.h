@@ -57,6 +57,13 @@ struct SearchParams {
     int lmrHistoryDivisor = 8192;  // one ply less (more) per this much history ...
     int lmrStatDivisor = 16384;    // ... or butterfly + continuation history together
     int lmrTtPvRelief = 1;         // ttPv (issue 37): plies less in (former) PV nodes
+    // Extended late move reductions (issue 37)
+    int lmrCaptureRelief = 1;             // a late capture: plies less than a quiet move ...
+    int lmrCaptureHistoryDivisor = 8192;  // ... and one less (more) per this capture history
+    int lmrKillerRelief = 1;              // a killer: plies less than a quiet move
+    int lmrDeeperMargin = 40;             // re-search a ply deeper when the reduced score beats
+    int lmrDeeperMarginPerPly = 6;        // the best by this + this per ply of reduction (cp) ...
+    int lmrShallowerMargin = 8;           // ... a ply shallower when it beats it by less (cp)
     int singularMinDepth = 8;
     int singularTableDepthSlack = 3;  // the table entry may be this much shallower
     int singularMarginPerDepth = 2;   // singular beta: table score - 2 cp per ply of depth
@@ -76,7 +83,7 @@ struct SearchParamSpec {
     int max;
 };
 
-inline constexpr std::array<SearchParamSpec, 33> kSearchParamSpecs = {{
+inline constexpr std::array<SearchParamSpec, 39> kSearchParamSpecs = {{
     {"AspirationWindow", &SearchParams::aspirationWindow, 8, 60},
     {"ReverseFutilityMaxDepth", &SearchParams::reverseFutilityMaxDepth, 3, 10},
     {"ReverseFutilityMargin", &SearchParams::reverseFutilityMargin, 40, 160},
@@ -106,6 +113,12 @@ inline constexpr std::array<SearchParamSpec, 33> kSearchParamSpecs = {{
     {"LmrHistoryDivisor", &SearchParams::lmrHistoryDivisor, 2048, 16384},
     {"LmrStatDivisor", &SearchParams::lmrStatDivisor, 4096, 32768},
     {"LmrTtPvRelief", &SearchParams::lmrTtPvRelief, 0, 3},
+    {"LmrCaptureRelief", &SearchParams::lmrCaptureRelief, 0, 3},
+    {"LmrCaptureHistoryDivisor", &SearchParams::lmrCaptureHistoryDivisor, 2048, 32768},
+    {"LmrKillerRelief", &SearchParams::lmrKillerRelief, 0, 3},
+    {"LmrDeeperMargin", &SearchParams::lmrDeeperMargin, 0, 150},
+    {"LmrDeeperMarginPerPly", &SearchParams::lmrDeeperMarginPerPly, 0, 20},
+    {"LmrShallowerMargin", &SearchParams::lmrShallowerMargin, 0, 40},
     {"SingularMinDepth", &SearchParams::singularMinDepth, 4, 10},
     {"SingularTableDepthSlack", &SearchParams::singularTableDepthSlack, 1, 5},
     {"SingularMarginPerDepth", &SearchParams::singularMarginPerDepth, 1, 4},

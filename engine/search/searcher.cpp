@@ -594,9 +594,12 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         const bool givesCheck = pos_.givesCheck(m);
         const bool killer = cfg.killers && killers_.isKiller(ply, m);
         const bool counterMove = stage == PickStage::CounterMove;
-        // The quiet move's history (butterfly + continuation), read by pruning and reductions.
-        const int statScore =
-            noisy || !cfg.history ? 0 : quietHistoryScore(pos_, m, history_, hints);
+        // The quiet move's history (butterfly + continuation), read by pruning and reductions;
+        // with the extended reductions a capture's capture history (where that is kept).
+        int statScore = noisy || !cfg.history ? 0 : quietHistoryScore(pos_, m, history_, hints);
+        if (cfg.extendedLateMoveReductions && capture && cfg.captureHistory)
+            statScore = captureHistory_.score(pos_.movedPiece(m), m.to(), pos_.capturedType(m));
+        const MoveFacts facts{m, capture, noisy, givesCheck, killer, counterMove, statScore};
         if (!noisy) ++quietCount;
 
         if (rootNode && isMain() && shared_->callbacks && shared_->callbacks->onCurrMove &&
@@ -607,9 +610,8 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         // Step 14. Pruning of single moves at shallow depth (shallowPruning), once one move has
         // been searched (so a node is never left without a score).
         if (!rootNode && prunableNode && bestScore > -kMateBound) {
-            const MovePrune prune = shallowPruning(
-                MoveFacts{m, capture, noisy, givesCheck, killer, counterMove, statScore}, depth,
-                alpha, eval, improving, quietCount);
+            const MovePrune prune =
+                shallowPruning(facts, depth, alpha, eval, improving, quietCount);
             if (prune == MovePrune::SkipQuiets) skipQuiets = true;
             if (prune != MovePrune::Search) continue;
         }
@@ -630,7 +632,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
             extension = kCheckExtension;
             counters_.add(Counter::CheckExtensions);
         }
-        const int newDepth = depth - 1 + extension;
+        int newDepth = depth - 1 + extension;
 
         const std::uint64_t nodesBefore = rootNode ? nodes() : 0;
         stack_[ply].move = m;
@@ -644,15 +646,34 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         bool fullDepthZeroWindow;
         // Step 17. Late move reductions: quiet moves late in the ordering are rarely best;
         // search them shallower first and again at full depth only if they beat alpha. PV nodes
-        // reduce one ply less, killers and checks are not reduced.
+        // reduce one ply less, killers and checks are not reduced. With the extended reductions
+        // late captures and killers are reduced too, a little less than quiet moves (they were
+        // ordered late for a reason, but are likelier to matter); promotions and checks never.
+        const bool reducible =
+            cfg.extendedLateMoveReductions ? !m.isPromotion() : !noisy && !killer;
         if (cfg.lateMoveReductions && depth >= params().lmrMinDepth &&
-            moveCount > (pvNode ? kLmrFullMovesPv : kLmrFullMovesNonPv) && !noisy && !givesCheck &&
-            !inCheck && !killer) {
-            const int r = lateMoveReduction(depth, moveCount, newDepth, pvNode, ttPv, improving,
-                                            cutNode, statScore);
+            moveCount > (pvNode ? kLmrFullMovesPv : kLmrFullMovesNonPv) && reducible &&
+            !givesCheck && !inCheck) {
+            const int r = lateMoveReduction(facts, depth, moveCount, newDepth, pvNode, ttPv,
+                                            improving, cutNode);
             if (r > 0) counters_.add(Counter::LateMoveReductions);
-            score = -search<NodeType::NonPV>(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
-            fullDepthZeroWindow = score > alpha && r > 0;
+            const int reducedDepth = newDepth - r;
+            score = -search<NodeType::NonPV>(-alpha - 1, -alpha, reducedDepth, ply + 1, true);
+            // Step 17b. Deeper or shallower re-search (extended reductions): a reduced move
+            // that beats alpha by far is searched a ply deeper than planned (it may be a new
+            // best line worth the effort), one that barely beats the best so far a ply
+            // shallower (the re-search will likely fail low again).
+            if (cfg.extendedLateMoveReductions && score > alpha && r > 0) {
+                if (score >
+                    bestScore + params().lmrDeeperMargin + params().lmrDeeperMarginPerPly * r) {
+                    ++newDepth;
+                    counters_.add(Counter::LmrDeeperResearches);
+                } else if (score < bestScore + params().lmrShallowerMargin) {
+                    --newDepth;
+                    counters_.add(Counter::LmrShallowerResearches);
+                }
+            }
+            fullDepthZeroWindow = score > alpha && newDepth > reducedDepth;
             if (fullDepthZeroWindow) counters_.add(Counter::LateMoveResearches);
         } else {
             fullDepthZeroWindow = !pvNode || moveCount > 1;
@@ -779,17 +800,24 @@ Searcher::MovePrune Searcher::shallowPruning(const MoveFacts& mv, int depth, int
 
 // --- Bookkeeping of search() ----------------------------------------------------------------
 
-int Searcher::lateMoveReduction(int depth, int moveCount, int newDepth, bool pvNode, bool ttPv,
-                                bool improving, bool cutNode, int statScore) const {
+int Searcher::lateMoveReduction(const MoveFacts& mv, int depth, int moveCount, int newDepth,
+                                bool pvNode, bool ttPv, bool improving, bool cutNode) const {
     const SearchConfig& cfg = shared_->config;
     int r = lmrTable_[std::min(depth, kLmrTableSize - 1)][std::min(moveCount, kLmrTableSize - 1)];
     if (pvNode) r -= kLmrNodeAdjustment;
     if (ttPv) r -= params().lmrTtPvRelief;
     if (!improving) r += kLmrNodeAdjustment;
     if (cutNode) r += kLmrNodeAdjustment;
-    if (cfg.history) {
-        r -= cfg.continuationHistory ? statScore / params().lmrStatDivisor
-                                     : statScore / params().lmrHistoryDivisor;
+    if (mv.capture) {
+        // Step 17a. Captures (extended reductions only): less than a quiet move, and less
+        // again (more) by capture history.
+        r -= params().lmrCaptureRelief + mv.statScore / params().lmrCaptureHistoryDivisor;
+    } else {
+        if (mv.killer) r -= params().lmrKillerRelief;  // killers only with extended reductions
+        if (cfg.history) {
+            r -= cfg.continuationHistory ? mv.statScore / params().lmrStatDivisor
+                                         : mv.statScore / params().lmrHistoryDivisor;
+        }
     }
     // Never into quiescence, never an extension.
     return std::clamp(r, 0, newDepth - 1);

@@ -156,15 +156,16 @@ class Searcher {
         bool givesCheck = false;
         bool killer = false;
         bool counterMove = false;
-        int statScore = 0;  // butterfly + continuation history of a quiet move
+        int statScore = 0;  // butterfly + continuation history of a quiet move (with the
+                            // extended reductions: capture history of a capture)
     };
     // Step 14 of search(): search the move, skip it, or skip it and every later quiet move.
     enum class MovePrune { Search, Skip, SkipQuiets };
     MovePrune shallowPruning(const MoveFacts& mv, int depth, int alpha, int eval, bool improving,
                              int quietCount);
-    // Plies a late quiet move is searched shallower (0 up to newDepth - 1).
-    int lateMoveReduction(int depth, int moveCount, int newDepth, bool pvNode, bool ttPv,
-                          bool improving, bool cutNode, int statScore) const;
+    // Plies a late move is searched shallower (0 up to newDepth - 1).
+    int lateMoveReduction(const MoveFacts& mv, int depth, int moveCount, int newDepth, bool pvNode,
+                          bool ttPv, bool improving, bool cutNode) const;
     // A root move's score, PV and effort after its search (exact: the first move or one that
     // beat alpha; otherwise only an upper bound).
     void recordRootMove(Move m, int score, bool exact, std::uint64_t nodesBefore);

@@ -47,6 +47,7 @@ export const TECHNIQUES: Technique[] = [
   { name: 'probCut', label: 'ProbCut', defaultOn: true, counters: ['probCuts'] },
   { name: 'nodeShareTime', label: "Time by the best move's node share", defaultOn: false },
   { name: 'ttPv', label: 'Former PV nodes reduced less', defaultOn: false },
+  { name: 'extendedLateMoveReductions', label: 'Late move reductions of captures and killers, deeper/shallower re-search', defaultOn: false, counters: ['lmrDeeperResearches', 'lmrShallowerResearches'] },
   { name: 'network', label: 'Network evaluation (off: hand-crafted)', defaultOn: true },
 ];
 
