@@ -48,6 +48,7 @@ constexpr std::array kSwitches{
     SwitchField{"probCut", &SearchConfig::probCut},
     SwitchField{"ttPv", &SearchConfig::ttPv},
     SwitchField{"extendedLateMoveReductions", &SearchConfig::extendedLateMoveReductions},
+    SwitchField{"singularExtended", &SearchConfig::singularExtended},
     SwitchField{"network", &SearchConfig::network},
 };
 

@@ -67,6 +67,10 @@ struct SearchParams {
     int singularMinDepth = 8;
     int singularTableDepthSlack = 3;  // the table entry may be this much shallower
     int singularMarginPerDepth = 2;   // singular beta: table score - 2 cp per ply of depth
+    // Extended singular extensions (issue 37)
+    int singularExtendedMinDepth = 6;
+    int doubleExtensionMargin = 20;  // two plies when the others fall this far short (cp) ...
+    int doubleExtensionLimit = 6;    // ... at most this many times along one line
     // Quiescence
     int deltaMargin = 200;  // a capture must bring the score this close to alpha
 
@@ -83,7 +87,7 @@ struct SearchParamSpec {
     int max;
 };
 
-inline constexpr std::array<SearchParamSpec, 39> kSearchParamSpecs = {{
+inline constexpr std::array<SearchParamSpec, 42> kSearchParamSpecs = {{
     {"AspirationWindow", &SearchParams::aspirationWindow, 8, 60},
     {"ReverseFutilityMaxDepth", &SearchParams::reverseFutilityMaxDepth, 3, 10},
     {"ReverseFutilityMargin", &SearchParams::reverseFutilityMargin, 40, 160},
@@ -122,6 +126,9 @@ inline constexpr std::array<SearchParamSpec, 39> kSearchParamSpecs = {{
     {"SingularMinDepth", &SearchParams::singularMinDepth, 4, 10},
     {"SingularTableDepthSlack", &SearchParams::singularTableDepthSlack, 1, 5},
     {"SingularMarginPerDepth", &SearchParams::singularMarginPerDepth, 1, 4},
+    {"SingularExtendedMinDepth", &SearchParams::singularExtendedMinDepth, 4, 10},
+    {"DoubleExtensionMargin", &SearchParams::doubleExtensionMargin, 0, 80},
+    {"DoubleExtensionLimit", &SearchParams::doubleExtensionLimit, 1, 16},
     {"DeltaMargin", &SearchParams::deltaMargin, 50, 400},
 }};
 

@@ -52,6 +52,12 @@ constexpr int kCheckExtension = 1;         // plies
 constexpr int kSingularDepthDivisor = 2;   // the search without the table move: (depth - 1) / 2
 constexpr int kSingularExtension = 1;      // plies: a singular move is searched deeper ...
 constexpr int kNegativeExtension = -1;     // ... a non-singular one that beats beta shallower
+// With singularExtended: a move far more singular than the margin asks is searched two plies
+// deeper (in non-PV nodes, a few times per line); a non-singular one that beats beta two plies
+// shallower, and one at an expected cut node one ply shallower.
+constexpr int kDoubleExtension = 2;
+constexpr int kNegativeExtensionExtended = -2;
+constexpr int kNegativeExtensionCutNode = -1;
 
 // --- Quiescence -----------------------------------------------------------------------------
 constexpr int kThreatMinGain = 100;  // threats of less than a pawn are ignored
@@ -487,6 +493,10 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     const bool ttPv =
         cfg.ttPv && (excluded ? stack_[ply].ttPv : pvNode || (table.hit && table.entry.pv));
     stack_[ply].ttPv = ttPv;
+    // Double extensions on the line to this node (singularExtended caps them); what the null
+    // move, ProbCut and singular searches of this node see until a move sets its own.
+    const int doubleExtensionsBefore = ply > 0 ? stack_[ply - 1].doubleExtensions : 0;
+    stack_[ply].doubleExtensions = doubleExtensionsBefore;
 
     // Step 6. Static evaluation (none in check), corrected by what searches of positions with the
     // same pawn structure found it to miss (correction history), then refined by a table score
@@ -617,14 +627,19 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         }
 
         // Step 15. Singular extension of the table move (singularExtension): one ply deeper
-        // when it alone holds the node, a cut when other moves reach beta too (multi-cut), one
-        // ply shallower when it is less critical than it looked.
+        // when it alone holds the node (two with singularExtended when it does so by far), a
+        // cut when other moves reach beta too (multi-cut), shallower when it is less critical
+        // than it looked.
         int extension = 0;
         if (cfg.singularExtensions && !rootNode && !excluded && m == ttMove) {
-            const SingularOutcome singular = singularExtension(m, beta, depth, ply, cutNode, table);
+            const SingularOutcome singular =
+                singularExtension(m, beta, depth, ply, pvNode, cutNode, table);
             if (singular.cutoff) return *singular.cutoff;
             extension = singular.extension;
         }
+        // The double extensions along the line to the child (their number is capped).
+        stack_[ply].doubleExtensions =
+            doubleExtensionsBefore + (extension >= kDoubleExtension ? 1 : 0);
         // Step 16. Check extension: a checking move is searched one ply deeper (forcing lines
         // are narrow and decisive); bounded so extensions cannot run away.
         if (cfg.checkExtension && extension == 0 && givesCheck &&
@@ -947,10 +962,13 @@ std::optional<int> Searcher::probCut(int beta, int depth, int ply, bool cutNode,
 }
 
 Searcher::SingularOutcome Searcher::singularExtension(Move ttMove, int beta, int depth, int ply,
-                                                      bool cutNode, const TableProbe& table) {
+                                                      bool pvNode, bool cutNode,
+                                                      const TableProbe& table) {
     // The table move's score must be a lower bound from a search nearly as deep, and not a mate.
+    const bool extended = shared_->config.singularExtended;
     SingularOutcome outcome;
-    if (depth < params().singularMinDepth || !table.hit ||
+    const int minDepth = extended ? params().singularExtendedMinDepth : params().singularMinDepth;
+    if (depth < minDepth || !table.hit ||
         table.entry.depth < depth - params().singularTableDepthSlack ||
         table.entry.bound == TTBound::Upper || isMateScore(table.score) ||
         ply >= kMaxExtensionPlyFactor * rootDepth_) {
@@ -968,14 +986,28 @@ Searcher::SingularOutcome Searcher::singularExtension(Move ttMove, int beta, int
         // Every other move falls short: the node hangs on the table move; search it deeper.
         outcome.extension = kSingularExtension;
         counters_.add(Counter::SingularExtensions);
+        // Step 15a. Double extension (singularExtended): far short, in a non-PV node (where the
+        // extra ply is cheap under a zero window), and only a few times along one line, so
+        // the extensions cannot run away.
+        if (extended && !pvNode && singularScore < singularBeta - params().doubleExtensionMargin &&
+            stack_[ply].doubleExtensions < params().doubleExtensionLimit) {
+            outcome.extension = kDoubleExtension;
+            counters_.add(Counter::DoubleExtensions);
+        }
     } else if (singularBeta >= beta) {
         // Other moves reach beta too: several moves refute the line, cut at once (multi-cut).
         counters_.add(Counter::SingularMultiCuts);
         outcome.cutoff = singularBeta;
     } else if (table.score >= beta) {
         // Not singular, and the table move beats beta anyway: it is less critical than it
-        // looked, search it shallower.
-        outcome.extension = kNegativeExtension;
+        // looked, search it shallower (two plies with singularExtended: another move reaches
+        // the singular bound too, so the node does not hang on this one).
+        outcome.extension = extended ? kNegativeExtensionExtended : kNegativeExtension;
+        counters_.add(Counter::NegativeExtensions);
+    } else if (extended && cutNode) {
+        // Step 15b. Not singular at an expected cut node: some move will likely refute the line
+        // whichever it is, so the table move need not be searched to the full depth.
+        outcome.extension = kNegativeExtensionCutNode;
         counters_.add(Counter::NegativeExtensions);
     }
     return outcome;

@@ -108,8 +108,9 @@ class Searcher {
         Piece piece = NoPiece;  // ... the piece it moved (NoPiece after a null move)
         bool capture = false;   // ... and whether it captured
         bool nullMove = false;
-        bool ttPv = false;  // a PV node, or one whose table entry was stored by one (ttPv)
-        Move excluded;      // the move a singular-extension search leaves out
+        bool ttPv = false;         // a PV node, or one whose table entry was stored by one (ttPv)
+        int doubleExtensions = 0;  // double extensions on the line, up to the move from here
+        Move excluded;             // the move a singular-extension search leaves out
         int pvLength = 0;
         std::array<Move, kMaxSearchPly + 1> pv{};
     };
@@ -146,8 +147,8 @@ class Searcher {
         int extension = 0;
         std::optional<int> cutoff;
     };
-    SingularOutcome singularExtension(Move ttMove, int beta, int depth, int ply, bool cutNode,
-                                      const TableProbe& table);
+    SingularOutcome singularExtension(Move ttMove, int beta, int depth, int ply, bool pvNode,
+                                      bool cutNode, const TableProbe& table);
     // What the move loop knows of one move, for the steps that decide about it.
     struct MoveFacts {
         Move move;

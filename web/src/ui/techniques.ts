@@ -48,6 +48,7 @@ export const TECHNIQUES: Technique[] = [
   { name: 'nodeShareTime', label: "Time by the best move's node share", defaultOn: false },
   { name: 'ttPv', label: 'Former PV nodes reduced less', defaultOn: false },
   { name: 'extendedLateMoveReductions', label: 'Late move reductions of captures and killers, deeper/shallower re-search', defaultOn: false, counters: ['lmrDeeperResearches', 'lmrShallowerResearches'] },
+  { name: 'singularExtended', label: 'Singular extensions from depth 6, double and negative', defaultOn: false, counters: ['doubleExtensions'] },
   { name: 'network', label: 'Network evaluation (off: hand-crafted)', defaultOn: true },
 ];
 
