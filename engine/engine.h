@@ -91,6 +91,7 @@ struct SearchConfig {
     bool ttPv = false;
     bool extendedLateMoveReductions = false;
     bool singularExtended = false;
+    bool correctionHistoryExtended = false;
     // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
     bool network = true;
     // The margins and reductions; read only by a tunable build (search/search_params.h).

@@ -49,6 +49,7 @@ constexpr std::array kSwitches{
     SwitchField{"ttPv", &SearchConfig::ttPv},
     SwitchField{"extendedLateMoveReductions", &SearchConfig::extendedLateMoveReductions},
     SwitchField{"singularExtended", &SearchConfig::singularExtended},
+    SwitchField{"correctionHistoryExtended", &SearchConfig::correctionHistoryExtended},
     SwitchField{"network", &SearchConfig::network},
 };
 

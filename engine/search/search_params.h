@@ -71,6 +71,10 @@ struct SearchParams {
     int singularExtendedMinDepth = 6;
     int doubleExtensionMargin = 20;  // two plies when the others fall this far short (cp) ...
     int doubleExtensionLimit = 6;    // ... at most this many times along one line
+    // Extended correction history (issue 37): weights of the tables, in 1/128
+    int correctionPawnWeight = 128;
+    int correctionNonPawnWeight = 64;  // each side's table
+    int correctionMaterialWeight = 64;
     // Quiescence
     int deltaMargin = 200;  // a capture must bring the score this close to alpha
 
@@ -87,7 +91,7 @@ struct SearchParamSpec {
     int max;
 };
 
-inline constexpr std::array<SearchParamSpec, 42> kSearchParamSpecs = {{
+inline constexpr std::array<SearchParamSpec, 45> kSearchParamSpecs = {{
     {"AspirationWindow", &SearchParams::aspirationWindow, 8, 60},
     {"ReverseFutilityMaxDepth", &SearchParams::reverseFutilityMaxDepth, 3, 10},
     {"ReverseFutilityMargin", &SearchParams::reverseFutilityMargin, 40, 160},
@@ -129,6 +133,9 @@ inline constexpr std::array<SearchParamSpec, 42> kSearchParamSpecs = {{
     {"SingularExtendedMinDepth", &SearchParams::singularExtendedMinDepth, 4, 10},
     {"DoubleExtensionMargin", &SearchParams::doubleExtensionMargin, 0, 80},
     {"DoubleExtensionLimit", &SearchParams::doubleExtensionLimit, 1, 16},
+    {"CorrectionPawnWeight", &SearchParams::correctionPawnWeight, 32, 256},
+    {"CorrectionNonPawnWeight", &SearchParams::correctionNonPawnWeight, 0, 192},
+    {"CorrectionMaterialWeight", &SearchParams::correctionMaterialWeight, 0, 192},
     {"DeltaMargin", &SearchParams::deltaMargin, 50, 400},
 }};
 

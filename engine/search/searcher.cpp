@@ -63,6 +63,10 @@ constexpr int kNegativeExtensionCutNode = -1;
 constexpr int kThreatMinGain = 100;  // threats of less than a pawn are ignored
 constexpr int kQuiescenceTableDepth = -1;
 
+// correctionHistoryExtended: the tables' corrections are added with weights
+// (SearchParams::correction*Weight) in 1/kCorrectionWeightScale.
+constexpr int kCorrectionWeightScale = 128;
+
 // "Improving": the static eval against the side's own eval this many plies earlier.
 constexpr int kImprovingPlies = 2;
 
@@ -119,6 +123,8 @@ void Searcher::newGame() {
     captureHistory_.clear();
     counterMoves_.clear();
     correction_.clear();
+    for (auto& c : nonPawnCorrection_) c.clear();
+    materialCorrection_.clear();
     killers_.clear();
     evaluator_.clear();
 }
@@ -201,9 +207,38 @@ int Searcher::evaluate() {
 }
 
 int Searcher::correctedEval(int rawEval) const {
-    if (!shared_->config.correctionHistory) return rawEval;
-    return std::clamp(rawEval + correction_.correction(pos_.sideToMove(), pos_.pawnKey()),
-                      -kEvalLimit, kEvalLimit);
+    const SearchConfig& cfg = shared_->config;
+    if (!cfg.correctionHistory) return rawEval;
+    const Color us = pos_.sideToMove();
+    if (!cfg.correctionHistoryExtended) {
+        return std::clamp(rawEval + correction_.correction(us, pos_.pawnKey()), -kEvalLimit,
+                          kEvalLimit);
+    }
+    // Pawn structure, each side's piece placement and the material balance each miss something
+    // of their own; their corrections add up, each with its weight.
+    const int weighted =
+        params().correctionPawnWeight * correction_.correction(us, pos_.pawnKey()) +
+        params().correctionNonPawnWeight *
+            (nonPawnCorrection_[White].correction(us, pos_.nonPawnKey(White)) +
+             nonPawnCorrection_[Black].correction(us, pos_.nonPawnKey(Black))) +
+        params().correctionMaterialWeight * materialCorrection_.correction(us, pos_.materialKey());
+    return std::clamp(rawEval + weighted / kCorrectionWeightScale, -kEvalLimit, kEvalLimit);
+}
+
+void Searcher::updateCorrection(int depth, int searched, int rawEval, int staticEval) {
+    const Color us = pos_.sideToMove();
+    if (!shared_->config.correctionHistoryExtended) {
+        correction_.update(us, pos_.pawnKey(), depth, searched, rawEval);
+        return;
+    }
+    // Each table moves toward its own correction plus the residual the combined correction
+    // left (correction.h), so the tables share the error instead of each taking all of it.
+    const auto teach = [&](CorrectionHistory& table, Key key) {
+        table.update(us, key, depth, searched, staticEval - table.correction(us, key));
+    };
+    teach(correction_, pos_.pawnKey());
+    for (const Color c : {White, Black}) teach(nonPawnCorrection_[c], pos_.nonPawnKey(c));
+    teach(materialCorrection_, pos_.materialKey());
 }
 
 const Searcher::StackEntry* Searcher::moveBefore(int ply, int back) const {
@@ -743,12 +778,13 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // Step 21. Correction history: the search result against the static eval, where the bound
     // says which way the eval erred (a fail high only shows the eval too low, a fail low only
     // too high). Not from nodes decided by a capture or promotion (material, not structure), not
-    // from mate scores.
+    // from mate scores. With correctionHistoryExtended the tables by each side's pieces and by
+    // material learn too, each from what the weighted sum still missed (updateCorrection).
     if (cfg.correctionHistory && !inCheck && !excluded && !isMateScore(bestScore) &&
         !(bestMove && pos_.isCaptureOrPromotion(bestMove)) &&
         !(bound == TTBound::Lower && bestScore <= staticEval) &&
         !(bound == TTBound::Upper && bestScore >= staticEval)) {
-        correction_.update(pos_.sideToMove(), pos_.pawnKey(), depth, bestScore, rawEval);
+        updateCorrection(depth, bestScore, rawEval, staticEval);
     }
 
     // Step 22. Store the result. At the root of a MultiPV search only the first line is stored

@@ -182,6 +182,8 @@ class Searcher {
     int evaluate();
     // The static eval corrected by the correction history (where switched on).
     int correctedEval(int rawEval) const;
+    // Step 21 of search(): teaches the correction histories what the search found.
+    void updateCorrection(int depth, int searched, int rawEval, int staticEval);
     // The entry of the real move `back` plies before `ply` (null before the root or after a
     // null move): what continuation history and counter moves are keyed by.
     const StackEntry* moveBefore(int ply, int back) const;
@@ -202,7 +204,10 @@ class Searcher {
     ContinuationHistory continuation_;
     CaptureHistory captureHistory_;
     CounterMoves counterMoves_;
-    CorrectionHistory correction_;
+    CorrectionHistory correction_;  // by pawn structure
+    // correctionHistoryExtended: by the non-pawn pieces of each color, and by material.
+    std::array<CorrectionHistory, ColorCount> nonPawnCorrection_;
+    CorrectionHistory materialCorrection_;
     Killers killers_;
     Counters counters_;
     std::atomic<std::uint64_t> nodes_{0};
