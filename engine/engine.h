@@ -92,6 +92,7 @@ struct SearchConfig {
     bool extendedLateMoveReductions = false;
     bool singularExtended = false;
     bool correctionHistoryExtended = false;
+    bool continuationHistory4 = false;
     // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
     bool network = true;
     // The margins and reductions; read only by a tunable build (search/search_params.h).

@@ -50,6 +50,7 @@ constexpr std::array kSwitches{
     SwitchField{"extendedLateMoveReductions", &SearchConfig::extendedLateMoveReductions},
     SwitchField{"singularExtended", &SearchConfig::singularExtended},
     SwitchField{"correctionHistoryExtended", &SearchConfig::correctionHistoryExtended},
+    SwitchField{"continuationHistory4", &SearchConfig::continuationHistory4},
     SwitchField{"network", &SearchConfig::network},
 };
 

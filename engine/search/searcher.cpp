@@ -67,6 +67,9 @@ constexpr int kQuiescenceTableDepth = -1;
 // (SearchParams::correction*Weight) in 1/kCorrectionWeightScale.
 constexpr int kCorrectionWeightScale = 128;
 
+// continuationHistory4: our own move this many plies back also keys a continuation table.
+constexpr int kContinuation4Plies = 4;
+
 // "Improving": the static eval against the side's own eval this many plies earlier.
 constexpr int kImprovingPlies = 2;
 
@@ -266,6 +269,10 @@ OrderingHints Searcher::orderingHints(int ply) const {
         if (back == 1 && cfg.counterMoves)
             hints.counter = counterMoves_.get(e->piece, e->move.to());
     }
+    if (cfg.continuationHistory && cfg.continuationHistory4) {
+        if (const StackEntry* e = moveBefore(ply, kContinuation4Plies))
+            hints.continuation4 = &continuation_.after(e->piece, e->move.to());
+    }
     return hints;
 }
 
@@ -287,6 +294,16 @@ void Searcher::rewardQuiet(int ply, Move best, int depth, const MoveList& quiets
         applyHistoryBonus(table[pos_.movedPiece(best)][best.to()], bonus);
         for (const auto& sm : quietsTried)
             applyHistoryBonus(table[pos_.movedPiece(sm.move)][sm.move.to()], -bonus);
+    }
+    // continuationHistory4: the move 4 plies back learns too, at the weight ordering gives it.
+    if (cfg.continuationHistory && cfg.continuationHistory4) {
+        if (const StackEntry* e = moveBefore(ply, kContinuation4Plies)) {
+            PieceToHistory& table = continuation_.after(e->piece, e->move.to());
+            const int bonus4 = bonus / kContinuation4Divisor;
+            applyHistoryBonus(table[pos_.movedPiece(best)][best.to()], bonus4);
+            for (const auto& sm : quietsTried)
+                applyHistoryBonus(table[pos_.movedPiece(sm.move)][sm.move.to()], -bonus4);
+        }
     }
 }
 
