@@ -49,7 +49,10 @@ struct SearchParams {
     int seeQuietPruningMaxDepth = 8;
     int seeQuietMarginPerDepth = 60;  // quiet moves losing more than this per ply are cut
     int historyPruningMaxDepth = 3;
-    int historyPruningMargin = 1500;  // per ply, on butterfly + continuation history
+    // Per ply, on butterfly + continuation history. The histories learn depth^2 bonuses, so
+    // they stay within a few hundred (the lowest over the bench was -337): the old 1500 per
+    // ply could never be reached and the step never fired.
+    int historyPruningMargin = 32;
     // Reductions and extensions
     int lmrMinDepth = 3;
     int lmrBaseCentiPlies = 75;    // reduction = base + ln(depth) ln(move) / divisor ...
@@ -114,7 +117,7 @@ inline constexpr std::array<SearchParamSpec, 45> kSearchParamSpecs = {{
     {"SeeQuietPruningMaxDepth", &SearchParams::seeQuietPruningMaxDepth, 4, 12},
     {"SeeQuietMarginPerDepth", &SearchParams::seeQuietMarginPerDepth, 20, 120},
     {"HistoryPruningMaxDepth", &SearchParams::historyPruningMaxDepth, 1, 6},
-    {"HistoryPruningMargin", &SearchParams::historyPruningMargin, 500, 4000},
+    {"HistoryPruningMargin", &SearchParams::historyPruningMargin, 8, 256},
     {"LmrMinDepth", &SearchParams::lmrMinDepth, 2, 5},
     {"LmrBaseCentiPlies", &SearchParams::lmrBaseCentiPlies, 25, 150},
     {"LmrDivisorCenti", &SearchParams::lmrDivisorCenti, 150, 350},
