@@ -1019,6 +1019,9 @@ Searcher::SingularOutcome Searcher::singularExtension(Move ttMove, int beta, int
                                                       const TableProbe& table) {
     // The table move's score must be a lower bound from a search nearly as deep, and not a mate.
     const bool extended = shared_->config.singularExtended;
+    // The double extensions on the line to this node (read from the parent's entry: the search
+    // below rewrites this node's own).
+    const int doubleExtensionsBefore = ply > 0 ? stack_[ply - 1].doubleExtensions : 0;
     SingularOutcome outcome;
     const int minDepth = extended ? params().singularExtendedMinDepth : params().singularMinDepth;
     if (depth < minDepth || !table.hit ||
@@ -1043,7 +1046,7 @@ Searcher::SingularOutcome Searcher::singularExtension(Move ttMove, int beta, int
         // extra ply is cheap under a zero window), and only a few times along one line, so
         // the extensions cannot run away.
         if (extended && !pvNode && singularScore < singularBeta - params().doubleExtensionMargin &&
-            stack_[ply].doubleExtensions < params().doubleExtensionLimit) {
+            doubleExtensionsBefore < params().doubleExtensionLimit) {
             outcome.extension = kDoubleExtension;
             counters_.add(Counter::DoubleExtensions);
         }
