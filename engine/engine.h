@@ -87,6 +87,12 @@ struct SearchConfig {
     bool singularExtensions = true;
     bool nodeShareTime = false;
     bool probCut = true;
+    // Issue 37's search bundle (docs/search.md): off until a match says otherwise.
+    bool ttPv = false;
+    bool extendedLateMoveReductions = false;
+    bool singularExtended = false;
+    bool correctionHistoryExtended = false;
+    bool continuationHistory4 = false;
     // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
     bool network = true;
     // The margins and reductions; read only by a tunable build (search/search_params.h).

@@ -219,6 +219,7 @@ std::optional<std::string> Position::readFen(std::string_view fen) {
 
     st_->pawnKey = computePawnKey();
     st_->materialKey = computeMaterialKey();
+    for (const Color c : {White, Black}) st_->nonPawnKey[c] = computeNonPawnKey(c);
     st_->key = computeKey();  // without en passant; added below if a capture is possible
     updateCheckInfo();
     if (ep != NoSquare) setEpSquareIfCapturable(ep);

@@ -202,13 +202,18 @@ void Position::makeMove(Move m) {
         movePiece(rook.from, rook.to);
         key ^= kKeys.psq[pc][from] ^ kKeys.psq[pc][to] ^ kKeys.psq[rookPiece][rook.from] ^
                kKeys.psq[rookPiece][rook.to];
+        st->nonPawnKey[us] ^= kKeys.psq[pc][from] ^ kKeys.psq[pc][to] ^
+                              kKeys.psq[rookPiece][rook.from] ^ kKeys.psq[rookPiece][rook.to];
     } else {
         const Square capSq = m.isEnPassant() ? Square(to - pawnPush(us)) : to;
         const Piece captured = board_[capSq];
         if (captured != NoPiece) {
             st->captured = captured;
             key ^= kKeys.psq[captured][capSq];
-            if (typeOf(captured) == Pawn) st->pawnKey ^= kKeys.psq[captured][capSq];
+            if (typeOf(captured) == Pawn)
+                st->pawnKey ^= kKeys.psq[captured][capSq];
+            else
+                st->nonPawnKey[them] ^= kKeys.psq[captured][capSq];
             removePiece(capSq);
             st->materialKey ^= kKeys.psq[captured][count(them, typeOf(captured))];
             st->rule50 = 0;
@@ -224,11 +229,14 @@ void Position::makeMove(Move m) {
                 removePiece(to);
                 st->materialKey ^= kKeys.psq[pc][count(us, Pawn)];
                 st->materialKey ^= kKeys.psq[promoted][count(us, m.promotionType())];
+                st->nonPawnKey[us] ^= kKeys.psq[promoted][to];
                 putPiece(promoted, to);
                 key ^= kKeys.psq[pc][to] ^ kKeys.psq[promoted][to];
             } else {
                 st->pawnKey ^= kKeys.psq[pc][to];
             }
+        } else {
+            st->nonPawnKey[us] ^= kKeys.psq[pc][from] ^ kKeys.psq[pc][to];
         }
     }
 
@@ -486,6 +494,15 @@ Key Position::computeMaterialKey() const {
     return key;
 }
 
+Key Position::computeNonPawnKey(Color c) const {
+    Key key = 0;
+    for (Bitboard b = pieces(c) & ~pieces(Pawn); b;) {
+        const Square s = popLsb(b);
+        key ^= kKeys.psq[board_[s]][s];
+    }
+    return key;
+}
+
 std::string Position::validate() const {
     Bitboard all = 0;
     for (int sq = 0; sq < SquareCount; ++sq) {
@@ -505,6 +522,8 @@ std::string Position::validate() const {
     if (computeKey() != key()) return "key differs from the key computed from scratch";
     if (computePawnKey() != pawnKey()) return "pawn key differs";
     if (computeMaterialKey() != materialKey()) return "material key differs";
+    for (const Color c : {White, Black})
+        if (computeNonPawnKey(c) != nonPawnKey(c)) return "non-pawn key differs";
     if ((attackersTo(kingSquare(sideToMove_)) & pieces(~sideToMove_)) != checkers())
         return "checkers are wrong";
     if (attackersTo(kingSquare(~sideToMove_)) & pieces(sideToMove_))

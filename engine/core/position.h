@@ -12,7 +12,9 @@
 // Keys: key() is the Zobrist hash of the full position (pieces, side, castling rights, and the
 // en-passant file only when a pawn of the side to move can capture en passant, so positions that
 // differ only by an unusable en-passant square hash the same, as the repetition rules require).
-// pawnKey() hashes pawns only (for pawn-structure caches); materialKey() hashes piece counts.
+// pawnKey() hashes pawns only (for pawn-structure caches); materialKey() hashes piece counts;
+// nonPawnKey(c) hashes the pieces of color c other than pawns, king included (the search's
+// correction history by each side's piece placement).
 //
 // Moves given to makeMove() must be legal (see isLegal() for validating moves from elsewhere:
 // transposition table, killers, user input).
@@ -35,6 +37,7 @@ struct StateInfo {
     // Copied from the previous state by makeMove(), then updated.
     Key pawnKey;
     Key materialKey;
+    Key nonPawnKey[ColorCount];
     std::uint8_t castling;  // CastlingRights bits
     std::uint16_t rule50;   // plies since the last capture or pawn move
     std::uint16_t pliesFromNull;
@@ -102,6 +105,7 @@ class Position {
     Key key() const { return st_->key; }
     Key pawnKey() const { return st_->pawnKey; }
     Key materialKey() const { return st_->materialKey; }
+    Key nonPawnKey(Color c) const { return st_->nonPawnKey[c]; }
     Piece capturedPiece() const { return st_->captured; }  // by the last move
     Move lastMove() const { return st_->move; }
     // Number of moves made on this object (the depth of the unmake stack).
@@ -156,10 +160,11 @@ class Position {
     GameStatus gameStatus() const;
 
     // --- Debugging and tests ------------------------------------------------------------------
-    // The three keys recomputed from scratch.
+    // The keys recomputed from scratch.
     Key computeKey() const;
     Key computePawnKey() const;
     Key computeMaterialKey() const;
+    Key computeNonPawnKey(Color c) const;
     // Checks internal invariants (bitboards vs mailbox, keys, checkers). Returns the first
     // problem found, or an empty string.
     std::string validate() const;

@@ -46,6 +46,11 @@ constexpr std::array kSwitches{
     SwitchField{"singularExtensions", &SearchConfig::singularExtensions},
     SwitchField{"nodeShareTime", &SearchConfig::nodeShareTime},
     SwitchField{"probCut", &SearchConfig::probCut},
+    SwitchField{"ttPv", &SearchConfig::ttPv},
+    SwitchField{"extendedLateMoveReductions", &SearchConfig::extendedLateMoveReductions},
+    SwitchField{"singularExtended", &SearchConfig::singularExtended},
+    SwitchField{"correctionHistoryExtended", &SearchConfig::correctionHistoryExtended},
+    SwitchField{"continuationHistory4", &SearchConfig::continuationHistory4},
     SwitchField{"network", &SearchConfig::network},
 };
 

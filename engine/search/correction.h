@@ -1,11 +1,17 @@
 // Static-evaluation correction history: what searches have found the static evaluation to miss,
-// by pawn structure.
+// by pawn structure (and, with correctionHistoryExtended, by each side's non-pawn pieces and by
+// material: one table per key, the search adds their corrections with weights).
 //
 // Each search of a node compares its result with the static eval it started from; where the
 // bound says the eval was too high (or too low), the entry of the node's pawn structure (and side
 // to move) moves towards the difference, weighted by depth. Later static evals of positions with
 // that pawn structure are corrected by the entry. Pawn structures are where a hand-made (or small
 // network) evaluation is most systematically wrong, and they repeat across a search.
+//
+// Where several tables correct one eval together, each is updated toward its own correction plus
+// what the combined correction still missed (the residual), so together they converge on the
+// error instead of each taking all of it: update() with `staticEval` = the corrected eval minus
+// this table's correction.
 #pragma once
 
 #include <algorithm>
@@ -18,12 +24,12 @@ namespace outpost::search {
 
 class CorrectionHistory {
   public:
-    // The correction in centipawns for a position of this pawn key with `side` to move.
-    int correction(Color side, Key pawnKey) const { return entry(side, pawnKey) / kGrain; }
+    // The correction in centipawns for a position of this key with `side` to move.
+    int correction(Color side, Key key) const { return entry(side, key) / kGrain; }
 
     // After a search of `depth` that found `searched` where the static eval was `staticEval`.
-    void update(Color side, Key pawnKey, int depth, int searched, int staticEval) {
-        std::int32_t& e = entry(side, pawnKey);
+    void update(Color side, Key key, int depth, int searched, int staticEval) {
+        std::int32_t& e = entry(side, key);
         const int target = std::clamp((searched - staticEval) * kGrain, -kLimit, kLimit);
         const int weight = std::min(depth + 1, kMaxWeight);
         e = (e * (kWeightScale - weight) + target * weight) / kWeightScale;

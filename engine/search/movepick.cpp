@@ -23,6 +23,8 @@ int quietHistoryScore(const Position& pos, Move m, const History& history,
     for (const PieceToHistory* c : hints.continuation) {
         if (c != nullptr) score += (*c)[piece][m.to()];
     }
+    if (hints.continuation4 != nullptr)
+        score += (*hints.continuation4)[piece][m.to()] / kContinuation4Divisor;
     return score;
 }
 

@@ -47,11 +47,16 @@ enum class PickStage {
 // What the search knows beyond the butterfly history to order a node's moves; every part is
 // optional (null or none where the switch is off or the line has no such move).
 struct OrderingHints {
-    // Continuation history of the moves 1 and 2 plies back.
+    // Continuation history of the moves 1 and 2 plies back ...
     std::array<const PieceToHistory*, 2> continuation{nullptr, nullptr};
+    // ... and with continuationHistory4 of our move 4 plies back, at 1/kContinuation4Divisor
+    // weight (further back, so less specific to this node).
+    const PieceToHistory* continuation4 = nullptr;
     const CaptureHistory* captures = nullptr;
     Move counter;
 };
+
+inline constexpr int kContinuation4Divisor = 2;
 
 // A quiet move's history score: butterfly plus the continuation tables (what ordering, pruning
 // and reductions all read).

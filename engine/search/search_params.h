@@ -49,16 +49,35 @@ struct SearchParams {
     int seeQuietPruningMaxDepth = 8;
     int seeQuietMarginPerDepth = 60;  // quiet moves losing more than this per ply are cut
     int historyPruningMaxDepth = 3;
-    int historyPruningMargin = 1500;  // per ply, on butterfly + continuation history
+    // Per ply, on butterfly + continuation history. The histories learn depth^2 bonuses, so
+    // they stay within a few hundred (the lowest over the bench was -337): the old 1500 per
+    // ply could never be reached and the step never fired.
+    int historyPruningMargin = 32;
     // Reductions and extensions
     int lmrMinDepth = 3;
     int lmrBaseCentiPlies = 75;    // reduction = base + ln(depth) ln(move) / divisor ...
     int lmrDivisorCenti = 225;     // ... both in hundredths (0.75 and 2.25)
     int lmrHistoryDivisor = 8192;  // one ply less (more) per this much history ...
     int lmrStatDivisor = 16384;    // ... or butterfly + continuation history together
+    int lmrTtPvRelief = 1;         // ttPv (issue 37): plies less in (former) PV nodes
+    // Extended late move reductions (issue 37)
+    int lmrCaptureRelief = 1;             // a late capture: plies less than a quiet move ...
+    int lmrCaptureHistoryDivisor = 8192;  // ... and one less (more) per this capture history
+    int lmrKillerRelief = 1;              // a killer: plies less than a quiet move
+    int lmrDeeperMargin = 40;             // re-search a ply deeper when the reduced score beats
+    int lmrDeeperMarginPerPly = 6;        // the best by this + this per ply of reduction (cp) ...
+    int lmrShallowerMargin = 8;           // ... a ply shallower when it beats it by less (cp)
     int singularMinDepth = 8;
     int singularTableDepthSlack = 3;  // the table entry may be this much shallower
     int singularMarginPerDepth = 2;   // singular beta: table score - 2 cp per ply of depth
+    // Extended singular extensions (issue 37)
+    int singularExtendedMinDepth = 6;
+    int doubleExtensionMargin = 20;  // two plies when the others fall this far short (cp) ...
+    int doubleExtensionLimit = 6;    // ... at most this many times along one line
+    // Extended correction history (issue 37): weights of the tables, in 1/128
+    int correctionPawnWeight = 128;
+    int correctionNonPawnWeight = 64;  // each side's table
+    int correctionMaterialWeight = 64;
     // Quiescence
     int deltaMargin = 200;  // a capture must bring the score this close to alpha
 
@@ -75,7 +94,7 @@ struct SearchParamSpec {
     int max;
 };
 
-inline constexpr std::array<SearchParamSpec, 32> kSearchParamSpecs = {{
+inline constexpr std::array<SearchParamSpec, 45> kSearchParamSpecs = {{
     {"AspirationWindow", &SearchParams::aspirationWindow, 8, 60},
     {"ReverseFutilityMaxDepth", &SearchParams::reverseFutilityMaxDepth, 3, 10},
     {"ReverseFutilityMargin", &SearchParams::reverseFutilityMargin, 40, 160},
@@ -98,15 +117,28 @@ inline constexpr std::array<SearchParamSpec, 32> kSearchParamSpecs = {{
     {"SeeQuietPruningMaxDepth", &SearchParams::seeQuietPruningMaxDepth, 4, 12},
     {"SeeQuietMarginPerDepth", &SearchParams::seeQuietMarginPerDepth, 20, 120},
     {"HistoryPruningMaxDepth", &SearchParams::historyPruningMaxDepth, 1, 6},
-    {"HistoryPruningMargin", &SearchParams::historyPruningMargin, 500, 4000},
+    {"HistoryPruningMargin", &SearchParams::historyPruningMargin, 8, 256},
     {"LmrMinDepth", &SearchParams::lmrMinDepth, 2, 5},
     {"LmrBaseCentiPlies", &SearchParams::lmrBaseCentiPlies, 25, 150},
     {"LmrDivisorCenti", &SearchParams::lmrDivisorCenti, 150, 350},
     {"LmrHistoryDivisor", &SearchParams::lmrHistoryDivisor, 2048, 16384},
     {"LmrStatDivisor", &SearchParams::lmrStatDivisor, 4096, 32768},
+    {"LmrTtPvRelief", &SearchParams::lmrTtPvRelief, 0, 3},
+    {"LmrCaptureRelief", &SearchParams::lmrCaptureRelief, 0, 3},
+    {"LmrCaptureHistoryDivisor", &SearchParams::lmrCaptureHistoryDivisor, 2048, 32768},
+    {"LmrKillerRelief", &SearchParams::lmrKillerRelief, 0, 3},
+    {"LmrDeeperMargin", &SearchParams::lmrDeeperMargin, 0, 150},
+    {"LmrDeeperMarginPerPly", &SearchParams::lmrDeeperMarginPerPly, 0, 20},
+    {"LmrShallowerMargin", &SearchParams::lmrShallowerMargin, 0, 40},
     {"SingularMinDepth", &SearchParams::singularMinDepth, 4, 10},
     {"SingularTableDepthSlack", &SearchParams::singularTableDepthSlack, 1, 5},
     {"SingularMarginPerDepth", &SearchParams::singularMarginPerDepth, 1, 4},
+    {"SingularExtendedMinDepth", &SearchParams::singularExtendedMinDepth, 4, 10},
+    {"DoubleExtensionMargin", &SearchParams::doubleExtensionMargin, 0, 80},
+    {"DoubleExtensionLimit", &SearchParams::doubleExtensionLimit, 1, 16},
+    {"CorrectionPawnWeight", &SearchParams::correctionPawnWeight, 32, 256},
+    {"CorrectionNonPawnWeight", &SearchParams::correctionNonPawnWeight, 0, 192},
+    {"CorrectionMaterialWeight", &SearchParams::correctionMaterialWeight, 0, 192},
     {"DeltaMargin", &SearchParams::deltaMargin, 50, 400},
 }};
 

@@ -52,10 +52,23 @@ constexpr int kCheckExtension = 1;         // plies
 constexpr int kSingularDepthDivisor = 2;   // the search without the table move: (depth - 1) / 2
 constexpr int kSingularExtension = 1;      // plies: a singular move is searched deeper ...
 constexpr int kNegativeExtension = -1;     // ... a non-singular one that beats beta shallower
+// With singularExtended: a move far more singular than the margin asks is searched two plies
+// deeper (in non-PV nodes, a few times per line); a non-singular one that beats beta two plies
+// shallower, and one at an expected cut node one ply shallower.
+constexpr int kDoubleExtension = 2;
+constexpr int kNegativeExtensionExtended = -2;
+constexpr int kNegativeExtensionCutNode = -1;
 
 // --- Quiescence -----------------------------------------------------------------------------
 constexpr int kThreatMinGain = 100;  // threats of less than a pawn are ignored
 constexpr int kQuiescenceTableDepth = -1;
+
+// correctionHistoryExtended: the tables' corrections are added with weights
+// (SearchParams::correction*Weight) in 1/kCorrectionWeightScale.
+constexpr int kCorrectionWeightScale = 128;
+
+// continuationHistory4: our own move this many plies back also keys a continuation table.
+constexpr int kContinuation4Plies = 4;
 
 // "Improving": the static eval against the side's own eval this many plies earlier.
 constexpr int kImprovingPlies = 2;
@@ -113,6 +126,8 @@ void Searcher::newGame() {
     captureHistory_.clear();
     counterMoves_.clear();
     correction_.clear();
+    for (auto& c : nonPawnCorrection_) c.clear();
+    materialCorrection_.clear();
     killers_.clear();
     evaluator_.clear();
 }
@@ -195,9 +210,38 @@ int Searcher::evaluate() {
 }
 
 int Searcher::correctedEval(int rawEval) const {
-    if (!shared_->config.correctionHistory) return rawEval;
-    return std::clamp(rawEval + correction_.correction(pos_.sideToMove(), pos_.pawnKey()),
-                      -kEvalLimit, kEvalLimit);
+    const SearchConfig& cfg = shared_->config;
+    if (!cfg.correctionHistory) return rawEval;
+    const Color us = pos_.sideToMove();
+    if (!cfg.correctionHistoryExtended) {
+        return std::clamp(rawEval + correction_.correction(us, pos_.pawnKey()), -kEvalLimit,
+                          kEvalLimit);
+    }
+    // Pawn structure, each side's piece placement and the material balance each miss something
+    // of their own; their corrections add up, each with its weight.
+    const int weighted =
+        params().correctionPawnWeight * correction_.correction(us, pos_.pawnKey()) +
+        params().correctionNonPawnWeight *
+            (nonPawnCorrection_[White].correction(us, pos_.nonPawnKey(White)) +
+             nonPawnCorrection_[Black].correction(us, pos_.nonPawnKey(Black))) +
+        params().correctionMaterialWeight * materialCorrection_.correction(us, pos_.materialKey());
+    return std::clamp(rawEval + weighted / kCorrectionWeightScale, -kEvalLimit, kEvalLimit);
+}
+
+void Searcher::updateCorrection(int depth, int searched, int rawEval, int staticEval) {
+    const Color us = pos_.sideToMove();
+    if (!shared_->config.correctionHistoryExtended) {
+        correction_.update(us, pos_.pawnKey(), depth, searched, rawEval);
+        return;
+    }
+    // Each table moves toward its own correction plus the residual the combined correction
+    // left (correction.h), so the tables share the error instead of each taking all of it.
+    const auto teach = [&](CorrectionHistory& table, Key key) {
+        table.update(us, key, depth, searched, staticEval - table.correction(us, key));
+    };
+    teach(correction_, pos_.pawnKey());
+    for (const Color c : {White, Black}) teach(nonPawnCorrection_[c], pos_.nonPawnKey(c));
+    teach(materialCorrection_, pos_.materialKey());
 }
 
 const Searcher::StackEntry* Searcher::moveBefore(int ply, int back) const {
@@ -225,6 +269,10 @@ OrderingHints Searcher::orderingHints(int ply) const {
         if (back == 1 && cfg.counterMoves)
             hints.counter = counterMoves_.get(e->piece, e->move.to());
     }
+    if (cfg.continuationHistory && cfg.continuationHistory4) {
+        if (const StackEntry* e = moveBefore(ply, kContinuation4Plies))
+            hints.continuation4 = &continuation_.after(e->piece, e->move.to());
+    }
     return hints;
 }
 
@@ -246,6 +294,16 @@ void Searcher::rewardQuiet(int ply, Move best, int depth, const MoveList& quiets
         applyHistoryBonus(table[pos_.movedPiece(best)][best.to()], bonus);
         for (const auto& sm : quietsTried)
             applyHistoryBonus(table[pos_.movedPiece(sm.move)][sm.move.to()], -bonus);
+    }
+    // continuationHistory4: the move 4 plies back learns too, at the weight ordering gives it.
+    if (cfg.continuationHistory && cfg.continuationHistory4) {
+        if (const StackEntry* e = moveBefore(ply, kContinuation4Plies)) {
+            PieceToHistory& table = continuation_.after(e->piece, e->move.to());
+            const int bonus4 = bonus / kContinuation4Divisor;
+            applyHistoryBonus(table[pos_.movedPiece(best)][best.to()], bonus4);
+            for (const auto& sm : quietsTried)
+                applyHistoryBonus(table[pos_.movedPiece(sm.move)][sm.move.to()], -bonus4);
+        }
     }
 }
 
@@ -481,6 +539,16 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         counters_.add(Counter::TTCutoffs);
         return table.score;
     }
+    // Step 5b. Former PV node (ttPv): a node on a principal variation, or one whose table entry
+    // was stored by a PV node, is likely to be on one again when the PV shifts; its late moves
+    // are reduced less. A singular-extension search keeps the flag of the node it searches.
+    const bool ttPv =
+        cfg.ttPv && (excluded ? stack_[ply].ttPv : pvNode || (table.hit && table.entry.pv));
+    stack_[ply].ttPv = ttPv;
+    // Double extensions on the line to this node (singularExtended caps them); what the null
+    // move, ProbCut and singular searches of this node see until a move sets its own.
+    const int doubleExtensionsBefore = ply > 0 ? stack_[ply - 1].doubleExtensions : 0;
+    stack_[ply].doubleExtensions = doubleExtensionsBefore;
 
     // Step 6. Static evaluation (none in check), corrected by what searches of positions with the
     // same pawn structure found it to miss (correction history), then refined by a table score
@@ -588,9 +656,12 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         const bool givesCheck = pos_.givesCheck(m);
         const bool killer = cfg.killers && killers_.isKiller(ply, m);
         const bool counterMove = stage == PickStage::CounterMove;
-        // The quiet move's history (butterfly + continuation), read by pruning and reductions.
-        const int statScore =
-            noisy || !cfg.history ? 0 : quietHistoryScore(pos_, m, history_, hints);
+        // The quiet move's history (butterfly + continuation), read by pruning and reductions;
+        // with the extended reductions a capture's capture history (where that is kept).
+        int statScore = noisy || !cfg.history ? 0 : quietHistoryScore(pos_, m, history_, hints);
+        if (cfg.extendedLateMoveReductions && capture && cfg.captureHistory)
+            statScore = captureHistory_.score(pos_.movedPiece(m), m.to(), pos_.capturedType(m));
+        const MoveFacts facts{m, capture, noisy, givesCheck, killer, counterMove, statScore};
         if (!noisy) ++quietCount;
 
         if (rootNode && isMain() && shared_->callbacks && shared_->callbacks->onCurrMove &&
@@ -601,22 +672,26 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         // Step 14. Pruning of single moves at shallow depth (shallowPruning), once one move has
         // been searched (so a node is never left without a score).
         if (!rootNode && prunableNode && bestScore > -kMateBound) {
-            const MovePrune prune = shallowPruning(
-                MoveFacts{m, capture, noisy, givesCheck, killer, counterMove, statScore}, depth,
-                alpha, eval, improving, quietCount);
+            const MovePrune prune =
+                shallowPruning(facts, depth, alpha, eval, improving, quietCount);
             if (prune == MovePrune::SkipQuiets) skipQuiets = true;
             if (prune != MovePrune::Search) continue;
         }
 
         // Step 15. Singular extension of the table move (singularExtension): one ply deeper
-        // when it alone holds the node, a cut when other moves reach beta too (multi-cut), one
-        // ply shallower when it is less critical than it looked.
+        // when it alone holds the node (two with singularExtended when it does so by far), a
+        // cut when other moves reach beta too (multi-cut), shallower when it is less critical
+        // than it looked.
         int extension = 0;
         if (cfg.singularExtensions && !rootNode && !excluded && m == ttMove) {
-            const SingularOutcome singular = singularExtension(m, beta, depth, ply, cutNode, table);
+            const SingularOutcome singular =
+                singularExtension(m, beta, depth, ply, pvNode, cutNode, table);
             if (singular.cutoff) return *singular.cutoff;
             extension = singular.extension;
         }
+        // The double extensions along the line to the child (their number is capped).
+        stack_[ply].doubleExtensions =
+            doubleExtensionsBefore + (extension >= kDoubleExtension ? 1 : 0);
         // Step 16. Check extension: a checking move is searched one ply deeper (forcing lines
         // are narrow and decisive); bounded so extensions cannot run away.
         if (cfg.checkExtension && extension == 0 && givesCheck &&
@@ -624,7 +699,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
             extension = kCheckExtension;
             counters_.add(Counter::CheckExtensions);
         }
-        const int newDepth = depth - 1 + extension;
+        int newDepth = depth - 1 + extension;
 
         const std::uint64_t nodesBefore = rootNode ? nodes() : 0;
         stack_[ply].move = m;
@@ -638,15 +713,34 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         bool fullDepthZeroWindow;
         // Step 17. Late move reductions: quiet moves late in the ordering are rarely best;
         // search them shallower first and again at full depth only if they beat alpha. PV nodes
-        // reduce one ply less, killers and checks are not reduced.
+        // reduce one ply less, killers and checks are not reduced. With the extended reductions
+        // late captures and killers are reduced too, a little less than quiet moves (they were
+        // ordered late for a reason, but are likelier to matter); promotions and checks never.
+        const bool reducible =
+            cfg.extendedLateMoveReductions ? !m.isPromotion() : !noisy && !killer;
         if (cfg.lateMoveReductions && depth >= params().lmrMinDepth &&
-            moveCount > (pvNode ? kLmrFullMovesPv : kLmrFullMovesNonPv) && !noisy && !givesCheck &&
-            !inCheck && !killer) {
-            const int r = lateMoveReduction(depth, moveCount, newDepth, pvNode, improving, cutNode,
-                                            statScore);
+            moveCount > (pvNode ? kLmrFullMovesPv : kLmrFullMovesNonPv) && reducible &&
+            !givesCheck && !inCheck) {
+            const int r = lateMoveReduction(facts, depth, moveCount, newDepth, pvNode, ttPv,
+                                            improving, cutNode);
             if (r > 0) counters_.add(Counter::LateMoveReductions);
-            score = -search<NodeType::NonPV>(-alpha - 1, -alpha, newDepth - r, ply + 1, true);
-            fullDepthZeroWindow = score > alpha && r > 0;
+            const int reducedDepth = newDepth - r;
+            score = -search<NodeType::NonPV>(-alpha - 1, -alpha, reducedDepth, ply + 1, true);
+            // Step 17b. Deeper or shallower re-search (extended reductions): a reduced move
+            // that beats alpha by far is searched a ply deeper than planned (it may be a new
+            // best line worth the effort), one that barely beats the best so far a ply
+            // shallower (the re-search will likely fail low again).
+            if (cfg.extendedLateMoveReductions && score > alpha && r > 0) {
+                if (score >
+                    bestScore + params().lmrDeeperMargin + params().lmrDeeperMarginPerPly * r) {
+                    ++newDepth;
+                    counters_.add(Counter::LmrDeeperResearches);
+                } else if (score < bestScore + params().lmrShallowerMargin) {
+                    --newDepth;
+                    counters_.add(Counter::LmrShallowerResearches);
+                }
+            }
+            fullDepthZeroWindow = score > alpha && newDepth > reducedDepth;
             if (fullDepthZeroWindow) counters_.add(Counter::LateMoveResearches);
         } else {
             fullDepthZeroWindow = !pvNode || moveCount > 1;
@@ -701,19 +795,20 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // Step 21. Correction history: the search result against the static eval, where the bound
     // says which way the eval erred (a fail high only shows the eval too low, a fail low only
     // too high). Not from nodes decided by a capture or promotion (material, not structure), not
-    // from mate scores.
+    // from mate scores. With correctionHistoryExtended the tables by each side's pieces and by
+    // material learn too, each from what the weighted sum still missed (updateCorrection).
     if (cfg.correctionHistory && !inCheck && !excluded && !isMateScore(bestScore) &&
         !(bestMove && pos_.isCaptureOrPromotion(bestMove)) &&
         !(bound == TTBound::Lower && bestScore <= staticEval) &&
         !(bound == TTBound::Upper && bestScore >= staticEval)) {
-        correction_.update(pos_.sideToMove(), pos_.pawnKey(), depth, bestScore, rawEval);
+        updateCorrection(depth, bestScore, rawEval, staticEval);
     }
 
     // Step 22. Store the result. At the root of a MultiPV search only the first line is stored
     // (later lines exclude the best moves, so their scores are not the node's score).
     if (cfg.transpositionTable && !excluded && !(rootNode && pvIndex_ > 0)) {
         shared_->tt->store(table.key, TTData{bestMove.raw(), scoreToTable(bestScore, ply), rawEval,
-                                             depth, bound, pvNode});
+                                             depth, bound, pvNode || ttPv});
     }
     return bestScore;
 }
@@ -773,16 +868,24 @@ Searcher::MovePrune Searcher::shallowPruning(const MoveFacts& mv, int depth, int
 
 // --- Bookkeeping of search() ----------------------------------------------------------------
 
-int Searcher::lateMoveReduction(int depth, int moveCount, int newDepth, bool pvNode, bool improving,
-                                bool cutNode, int statScore) const {
+int Searcher::lateMoveReduction(const MoveFacts& mv, int depth, int moveCount, int newDepth,
+                                bool pvNode, bool ttPv, bool improving, bool cutNode) const {
     const SearchConfig& cfg = shared_->config;
     int r = lmrTable_[std::min(depth, kLmrTableSize - 1)][std::min(moveCount, kLmrTableSize - 1)];
     if (pvNode) r -= kLmrNodeAdjustment;
+    if (ttPv) r -= params().lmrTtPvRelief;
     if (!improving) r += kLmrNodeAdjustment;
     if (cutNode) r += kLmrNodeAdjustment;
-    if (cfg.history) {
-        r -= cfg.continuationHistory ? statScore / params().lmrStatDivisor
-                                     : statScore / params().lmrHistoryDivisor;
+    if (mv.capture) {
+        // Step 17a. Captures (extended reductions only): less than a quiet move, and less
+        // again (more) by capture history.
+        r -= params().lmrCaptureRelief + mv.statScore / params().lmrCaptureHistoryDivisor;
+    } else {
+        if (mv.killer) r -= params().lmrKillerRelief;  // killers only with extended reductions
+        if (cfg.history) {
+            r -= cfg.continuationHistory ? mv.statScore / params().lmrStatDivisor
+                                         : mv.statScore / params().lmrHistoryDivisor;
+        }
     }
     // Never into quiescence, never an extension.
     return std::clamp(r, 0, newDepth - 1);
@@ -903,7 +1006,7 @@ std::optional<int> Searcher::probCut(int beta, int depth, int ply, bool cutNode,
             if (cfg.transpositionTable) {
                 shared_->tt->store(table.key, TTData{m.raw(), scoreToTable(score, ply), rawEval,
                                                      depth - params().probCutReduction + 1,
-                                                     TTBound::Lower, false});
+                                                     TTBound::Lower, stack_[ply].ttPv});
             }
             return score;
         }
@@ -912,10 +1015,16 @@ std::optional<int> Searcher::probCut(int beta, int depth, int ply, bool cutNode,
 }
 
 Searcher::SingularOutcome Searcher::singularExtension(Move ttMove, int beta, int depth, int ply,
-                                                      bool cutNode, const TableProbe& table) {
+                                                      bool pvNode, bool cutNode,
+                                                      const TableProbe& table) {
     // The table move's score must be a lower bound from a search nearly as deep, and not a mate.
+    const bool extended = shared_->config.singularExtended;
+    // The double extensions on the line to this node (read from the parent's entry: the search
+    // below rewrites this node's own).
+    const int doubleExtensionsBefore = ply > 0 ? stack_[ply - 1].doubleExtensions : 0;
     SingularOutcome outcome;
-    if (depth < params().singularMinDepth || !table.hit ||
+    const int minDepth = extended ? params().singularExtendedMinDepth : params().singularMinDepth;
+    if (depth < minDepth || !table.hit ||
         table.entry.depth < depth - params().singularTableDepthSlack ||
         table.entry.bound == TTBound::Upper || isMateScore(table.score) ||
         ply >= kMaxExtensionPlyFactor * rootDepth_) {
@@ -933,14 +1042,28 @@ Searcher::SingularOutcome Searcher::singularExtension(Move ttMove, int beta, int
         // Every other move falls short: the node hangs on the table move; search it deeper.
         outcome.extension = kSingularExtension;
         counters_.add(Counter::SingularExtensions);
+        // Step 15a. Double extension (singularExtended): far short, in a non-PV node (where the
+        // extra ply is cheap under a zero window), and only a few times along one line, so
+        // the extensions cannot run away.
+        if (extended && !pvNode && singularScore < singularBeta - params().doubleExtensionMargin &&
+            doubleExtensionsBefore < params().doubleExtensionLimit) {
+            outcome.extension = kDoubleExtension;
+            counters_.add(Counter::DoubleExtensions);
+        }
     } else if (singularBeta >= beta) {
         // Other moves reach beta too: several moves refute the line, cut at once (multi-cut).
         counters_.add(Counter::SingularMultiCuts);
         outcome.cutoff = singularBeta;
     } else if (table.score >= beta) {
         // Not singular, and the table move beats beta anyway: it is less critical than it
-        // looked, search it shallower.
-        outcome.extension = kNegativeExtension;
+        // looked, search it shallower (two plies with singularExtended: another move reaches
+        // the singular bound too, so the node does not hang on this one).
+        outcome.extension = extended ? kNegativeExtensionExtended : kNegativeExtension;
+        counters_.add(Counter::NegativeExtensions);
+    } else if (extended && cutNode) {
+        // Step 15b. Not singular at an expected cut node: some move will likely refute the line
+        // whichever it is, so the table move need not be searched to the full depth.
+        outcome.extension = kNegativeExtensionCutNode;
         counters_.add(Counter::NegativeExtensions);
     }
     return outcome;
@@ -1079,7 +1202,8 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
     if (cfg.transpositionTable) {
         const TTBound bound = bestScore >= beta ? TTBound::Lower : TTBound::Upper;
         shared_->tt->store(table.key, TTData{bestMove.raw(), scoreToTable(bestScore, ply), rawEval,
-                                             kQuiescenceTableDepth, bound, PvNode});
+                                             kQuiescenceTableDepth, bound,
+                                             PvNode || (cfg.ttPv && table.hit && table.entry.pv)});
     }
     return bestScore;
 }

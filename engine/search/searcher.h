@@ -108,7 +108,9 @@ class Searcher {
         Piece piece = NoPiece;  // ... the piece it moved (NoPiece after a null move)
         bool capture = false;   // ... and whether it captured
         bool nullMove = false;
-        Move excluded;  // the move a singular-extension search leaves out
+        bool ttPv = false;         // a PV node, or one whose table entry was stored by one (ttPv)
+        int doubleExtensions = 0;  // double extensions on the line, up to the move from here
+        Move excluded;             // the move a singular-extension search leaves out
         int pvLength = 0;
         std::array<Move, kMaxSearchPly + 1> pv{};
     };
@@ -145,8 +147,8 @@ class Searcher {
         int extension = 0;
         std::optional<int> cutoff;
     };
-    SingularOutcome singularExtension(Move ttMove, int beta, int depth, int ply, bool cutNode,
-                                      const TableProbe& table);
+    SingularOutcome singularExtension(Move ttMove, int beta, int depth, int ply, bool pvNode,
+                                      bool cutNode, const TableProbe& table);
     // What the move loop knows of one move, for the steps that decide about it.
     struct MoveFacts {
         Move move;
@@ -155,15 +157,16 @@ class Searcher {
         bool givesCheck = false;
         bool killer = false;
         bool counterMove = false;
-        int statScore = 0;  // butterfly + continuation history of a quiet move
+        int statScore = 0;  // butterfly + continuation history of a quiet move (with the
+                            // extended reductions: capture history of a capture)
     };
     // Step 14 of search(): search the move, skip it, or skip it and every later quiet move.
     enum class MovePrune { Search, Skip, SkipQuiets };
     MovePrune shallowPruning(const MoveFacts& mv, int depth, int alpha, int eval, bool improving,
                              int quietCount);
-    // Plies a late quiet move is searched shallower (0 up to newDepth - 1).
-    int lateMoveReduction(int depth, int moveCount, int newDepth, bool pvNode, bool improving,
-                          bool cutNode, int statScore) const;
+    // Plies a late move is searched shallower (0 up to newDepth - 1).
+    int lateMoveReduction(const MoveFacts& mv, int depth, int moveCount, int newDepth, bool pvNode,
+                          bool ttPv, bool improving, bool cutNode) const;
     // A root move's score, PV and effort after its search (exact: the first move or one that
     // beat alpha; otherwise only an upper bound).
     void recordRootMove(Move m, int score, bool exact, std::uint64_t nodesBefore);
@@ -179,6 +182,8 @@ class Searcher {
     int evaluate();
     // The static eval corrected by the correction history (where switched on).
     int correctedEval(int rawEval) const;
+    // Step 21 of search(): teaches the correction histories what the search found.
+    void updateCorrection(int depth, int searched, int rawEval, int staticEval);
     // The entry of the real move `back` plies before `ply` (null before the root or after a
     // null move): what continuation history and counter moves are keyed by.
     const StackEntry* moveBefore(int ply, int back) const;
@@ -199,7 +204,10 @@ class Searcher {
     ContinuationHistory continuation_;
     CaptureHistory captureHistory_;
     CounterMoves counterMoves_;
-    CorrectionHistory correction_;
+    CorrectionHistory correction_;  // by pawn structure
+    // correctionHistoryExtended: by the non-pawn pieces of each color, and by material.
+    std::array<CorrectionHistory, ColorCount> nonPawnCorrection_;
+    CorrectionHistory materialCorrection_;
     Killers killers_;
     Counters counters_;
     std::atomic<std::uint64_t> nodes_{0};

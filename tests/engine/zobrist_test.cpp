@@ -26,6 +26,8 @@ TEST_CASE("incremental keys equal keys computed from scratch over random games",
             REQUIRE(pos.key() == pos.computeKey());
             REQUIRE(pos.pawnKey() == pos.computePawnKey());
             REQUIRE(pos.materialKey() == pos.computeMaterialKey());
+            REQUIRE(pos.nonPawnKey(White) == pos.computeNonPawnKey(White));
+            REQUIRE(pos.nonPawnKey(Black) == pos.computeNonPawnKey(Black));
             // The same position read from its FEN has the same key.
             REQUIRE(test::fen(pos.toFen()).key() == pos.key());
             keys.push_back(pos.key());

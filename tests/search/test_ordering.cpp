@@ -115,6 +115,25 @@ TEST_CASE("Continuation history orders the quiet moves after a given move", "[or
     REQUIRE(quietHistoryScore(pos, *moveFromUci(pos, "c7c5"), history, hints) > 0);
 }
 
+TEST_CASE("Continuation history 4 plies back counts at half weight", "[ordering]") {
+    const Position pos = after(std::string(kStartFen), {"e2e4"});
+    History history;
+    Killers killers;
+    SearchConfig config;
+    ContinuationHistory continuation;
+    // The table of our move 4 plies back (here any table: only the weight is under test).
+    PieceToHistory& table = continuation.after(BlackKnight, F6);
+    applyHistoryBonus(table[BlackPawn][A6], 800);
+    const Move a6 = *moveFromUci(pos, "a7a6");
+    const int full = table[BlackPawn][A6];
+    OrderingHints hints;
+    REQUIRE(quietHistoryScore(pos, a6, history, hints) == 0);
+    hints.continuation4 = &table;
+    REQUIRE(quietHistoryScore(pos, a6, history, hints) == full / kContinuation4Divisor);
+    MovePicker picker(pos, Move::none(), 1, killers, history, config, hints);
+    REQUIRE(order(picker).front() == "a7a6");
+}
+
 TEST_CASE("History bonuses saturate at the bound", "[ordering]") {
     std::int16_t v = 0;
     for (int i = 0; i < 10000; ++i) applyHistoryBonus(v, kHistoryBonusCap);

@@ -270,6 +270,42 @@ TEST_CASE("Every technique can be switched off and the search stays correct", "[
     }
 }
 
+TEST_CASE("Issue 37's switches fire when on, not when off, and keep the search correct",
+          "[search][config]") {
+    // A quiet middlegame: deep enough for singular, double and re-searched moves, low depths
+    // for history pruning.
+    SearchRequest request;
+    request.fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9";
+    request.limits.depth = 11;
+    const char* const fired[] = {"historyPrunes", "doubleExtensions", "lmrDeeperResearches",
+                                 "lmrShallowerResearches"};
+    SearchConfig defaults;
+    request.config = defaults;
+    const SearchResult off = Engine{}.run(request);
+    for (const char* name : fired) {
+        INFO(name);
+        CHECK(counter(off, name) == 0);
+    }
+    SearchConfig all;
+    for (const char* name : {"ttPv", "extendedLateMoveReductions", "singularExtended",
+                             "correctionHistoryExtended", "continuationHistory4", "historyPruning"})
+        REQUIRE(all.set(name, true));
+    request.config = all;
+    const SearchResult on = Engine{}.run(request);
+    for (const char* name : fired) {
+        INFO(name);
+        CHECK(counter(on, name) > 0);
+    }
+    // All together still find the mate in 2 of the switch test above.
+    SearchRequest mate;
+    mate.fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    mate.limits.depth = 6;
+    mate.config = all;
+    const SearchResult r = Engine{}.run(mate);
+    REQUIRE(r.info.score.kind == Score::Kind::Mate);
+    REQUIRE(r.info.score.value == 2);
+}
+
 TEST_CASE("Levels play legal moves from a bounded search", "[search][levels]") {
     for (int level = 1; level <= 8; ++level) {
         INFO("level " << level);

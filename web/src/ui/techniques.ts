@@ -46,6 +46,11 @@ export const TECHNIQUES: Technique[] = [
   { name: 'singularExtensions', label: 'Singular extensions', defaultOn: true, counters: ['singularExtensions', 'singularMultiCuts', 'negativeExtensions'] },
   { name: 'probCut', label: 'ProbCut', defaultOn: true, counters: ['probCuts'] },
   { name: 'nodeShareTime', label: "Time by the best move's node share", defaultOn: false },
+  { name: 'ttPv', label: 'Former PV nodes reduced less', defaultOn: false },
+  { name: 'extendedLateMoveReductions', label: 'Late move reductions of captures and killers, deeper/shallower re-search', defaultOn: false, counters: ['lmrDeeperResearches', 'lmrShallowerResearches'] },
+  { name: 'singularExtended', label: 'Singular extensions from depth 6, double and negative', defaultOn: false, counters: ['doubleExtensions'] },
+  { name: 'correctionHistoryExtended', label: 'Correction history by pieces and material too', defaultOn: false },
+  { name: 'continuationHistory4', label: 'Continuation history 4 plies back', defaultOn: false },
   { name: 'network', label: 'Network evaluation (off: hand-crafted)', defaultOn: true },
 ];
 
