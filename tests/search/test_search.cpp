@@ -279,17 +279,22 @@ TEST_CASE("Issue 37's switches fire when on, not when off, and keep the search c
     request.limits.depth = 11;
     const char* const fired[] = {"historyPrunes", "doubleExtensions", "lmrDeeperResearches",
                                  "lmrShallowerResearches"};
-    SearchConfig defaults;
-    request.config = defaults;
+    const char* const bundle[] = {"ttPv",
+                                  "extendedLateMoveReductions",
+                                  "singularExtended",
+                                  "correctionHistoryExtended",
+                                  "continuationHistory4",
+                                  "historyPruning"};
+    SearchConfig none;
+    for (const char* name : bundle) REQUIRE(none.set(name, false));
+    request.config = none;
     const SearchResult off = Engine{}.run(request);
     for (const char* name : fired) {
         INFO(name);
         CHECK(counter(off, name) == 0);
     }
     SearchConfig all;
-    for (const char* name : {"ttPv", "extendedLateMoveReductions", "singularExtended",
-                             "correctionHistoryExtended", "continuationHistory4", "historyPruning"})
-        REQUIRE(all.set(name, true));
+    for (const char* name : bundle) REQUIRE(all.set(name, true));
     request.config = all;
     const SearchResult on = Engine{}.run(request);
     for (const char* name : fired) {
