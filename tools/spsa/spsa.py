@@ -96,6 +96,10 @@ def fastchess_play(args, pairs):
                "-srand", str(random.randrange(1, 2 ** 31))]
         if args.book:
             cmd += ["-book", args.book]
+        if args.nodes:
+            cmd += ["-nodes", str(args.nodes)]
+        if args.adjudicate:
+            cmd += ["-adjudicate"]
         out = subprocess.run(cmd, capture_output=True, text=True).stdout
         score = 0
         for line in out.splitlines():
@@ -133,6 +137,9 @@ def main():
     ap.add_argument("--pairs", type=int, default=1, help="game pairs per iteration")
     ap.add_argument("--tc", default="5+0.05")
     ap.add_argument("--book")
+    ap.add_argument("--nodes", type=int, help="a node limit per move instead of the clock (--tc)")
+    ap.add_argument("--adjudicate", action="store_true",
+                    help="end decided and dead-drawn games early (scripts/match.sh -adjudicate)")
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--c-end", type=float, default=0.05,
                     help="perturbation at the end, as a fraction of each parameter's range")
