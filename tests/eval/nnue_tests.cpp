@@ -202,7 +202,8 @@ TEST_CASE("scalar and SSE2 run everywhere, and the active kernel is one this CPU
 // scalar output, bit for bit.
 TEST_CASE("every kernel equals scalar: incremental accumulators and outputs over random games",
           "[nnue][kernels]") {
-    const auto [hidden, buckets] = GENERATE(std::pair{256, 1}, std::pair{512, 8});
+    // The committed shape, the widest with 8 buckets, and an odd one (the narrowest width).
+    const auto [hidden, buckets] = GENERATE(std::pair{256, 1}, std::pair{512, 8}, std::pair{64, 3});
     INFO(hidden << " hidden, " << buckets << " buckets");
     const std::vector<Kernel> kernels = runnableKernels();
     auto net = randomNetwork(3, hidden, buckets);
