@@ -34,24 +34,8 @@ const KernelOps& ops(Kernel kernel, const Network& net) {
     return (*kKernelOps[int(kernel)])[std::size_t(kernels::widthIndex(net.hidden))];
 }
 
-}  // namespace
-
-Kernel activeKernel() {
-    return cpuChoice().kernel;
-}
-
-bool kernelSupported(Kernel kernel) {
-    // Detected once: the tests ask for every kernel many times.
-    static const CpuInfo cpu = detectCpu();
-    return outpost::kernelSupported(kernel, cpu);
-}
-
-int outputBucket(const Network& net, const Position& pos) {
-    return outputBucket(popcount(pos.pieces()), net.outputBuckets);
-}
-
-void refresh(const Network& net, const Position& pos, Accumulator& acc, Kernel kernel) {
-    const KernelOps& arithmetic = ops(kernel, net);
+void refreshWith(const Network& net, const Position& pos, Accumulator& acc,
+                 const KernelOps& arithmetic) {
     for (const Color perspective : {White, Black}) {
         RowChanges rows;
         for (Bitboard b = pos.pieces(); b;) {
@@ -62,19 +46,18 @@ void refresh(const Network& net, const Position& pos, Accumulator& acc, Kernel k
     }
 }
 
-void update(const Network& net, const StateInfo& st, const Accumulator& before, Accumulator& after,
-            Kernel kernel) {
+void updateWith(const Network& net, const StateInfo& st, const Accumulator& before,
+                Accumulator& after, const KernelOps& arithmetic) {
     const Move m = st.move;
     const Piece moved = st.moved;
     if (moved == NoPiece) {  // a null move (or no move): the board did not change
         for (const Color perspective : {White, Black})
-            std::copy_n(before.values[perspective].begin(), net.hidden,
-                        after.values[perspective].begin());
+            std::memcpy(after.values[perspective].data(), before.values[perspective].data(),
+                        std::size_t(net.hidden) * sizeof(std::int16_t));
         return;
     }
     const Color us = colorOf(moved);
     const Square from = m.from(), to = m.to();
-    const KernelOps& arithmetic = ops(kernel, net);
     for (const Color perspective : {White, Black}) {
         RowChanges rows;
         rows.sub[rows.subs++] = row(net, perspective, moved, from);
@@ -96,14 +79,42 @@ void update(const Network& net, const StateInfo& st, const Accumulator& before, 
     }
 }
 
-int output(const Network& net, const Accumulator& acc, Color sideToMove, int bucket,
-           Kernel kernel) {
-    const std::int64_t sum =
-        ops(kernel, net)
-            .outputSum(acc.values[sideToMove].data(), acc.values[~sideToMove].data(),
-                       net.bucketWeights(bucket));
+int outputWith(const Network& net, const Accumulator& acc, Color sideToMove, int bucket,
+               const KernelOps& arithmetic) {
+    const std::int64_t sum = arithmetic.outputSum(
+        acc.values[sideToMove].data(), acc.values[~sideToMove].data(), net.bucketWeights(bucket));
     const std::int64_t raw = sum / kQA + net.outputBias[std::size_t(bucket)];
     return static_cast<int>(raw * kScale / (std::int64_t(kQA) * kQB));
+}
+
+}  // namespace
+
+Kernel activeKernel() {
+    return cpuChoice().kernel;
+}
+
+bool kernelSupported(Kernel kernel) {
+    // Detected once: the tests ask for every kernel many times.
+    static const CpuInfo cpu = detectCpu();
+    return outpost::kernelSupported(kernel, cpu);
+}
+
+int outputBucket(const Network& net, const Position& pos) {
+    return outputBucket(popcount(pos.pieces()), net.outputBuckets);
+}
+
+void refresh(const Network& net, const Position& pos, Accumulator& acc, Kernel kernel) {
+    refreshWith(net, pos, acc, ops(kernel, net));
+}
+
+void update(const Network& net, const StateInfo& st, const Accumulator& before, Accumulator& after,
+            Kernel kernel) {
+    updateWith(net, st, before, after, ops(kernel, net));
+}
+
+int output(const Network& net, const Accumulator& acc, Color sideToMove, int bucket,
+           Kernel kernel) {
+    return outputWith(net, acc, sideToMove, bucket, ops(kernel, net));
 }
 
 int evaluate(const Network& net, const Position& pos, Kernel kernel) {
@@ -111,6 +122,9 @@ int evaluate(const Network& net, const Position& pos, Kernel kernel) {
     refresh(net, pos, acc, kernel);
     return output(net, acc, pos.sideToMove(), outputBucket(net, pos), kernel);
 }
+
+AccumulatorStack::AccumulatorStack(const Network& net, Kernel kernel)
+    : net_(&net), ops_(&ops(kernel, net)) {}
 
 const Accumulator& AccumulatorStack::accumulator(const Position& pos) {
     const int n = pos.historyLength();
@@ -121,10 +135,10 @@ const Accumulator& AccumulatorStack::accumulator(const Position& pos) {
            !(entries_[found].valid && entries_[found].key == pos.stateBack(n - found).key))
         --found;
     if (found < oldest) {
-        refresh(*net_, pos, entries_[n].acc, kernel_);
+        refreshWith(*net_, pos, entries_[n].acc, *ops_);
     } else {
         for (int i = found + 1; i <= n; ++i) {
-            update(*net_, pos.stateBack(n - i), entries_[i - 1].acc, entries_[i].acc, kernel_);
+            updateWith(*net_, pos.stateBack(n - i), entries_[i - 1].acc, entries_[i].acc, *ops_);
             entries_[i].key = pos.stateBack(n - i).key;
             entries_[i].valid = true;
         }
@@ -135,7 +149,7 @@ const Accumulator& AccumulatorStack::accumulator(const Position& pos) {
 }
 
 int AccumulatorStack::evaluate(const Position& pos) {
-    return output(*net_, accumulator(pos), pos.sideToMove(), outputBucket(*net_, pos), kernel_);
+    return outputWith(*net_, accumulator(pos), pos.sideToMove(), outputBucket(*net_, pos), *ops_);
 }
 
 void AccumulatorStack::clear() {

@@ -41,6 +41,10 @@ struct StateInfo;
 
 namespace nnue {
 
+namespace kernels {
+struct KernelOps;  // eval/nnue_kernels.h
+}
+
 inline constexpr int kInputs = 768;
 inline constexpr int kDefaultHidden = 256;  // the width of the committed nets up to net 13
 inline constexpr int kMaxHidden = 512;      // accumulators are sized for the widest net
@@ -152,8 +156,7 @@ class AccumulatorStack {
     static constexpr int kMaxReplayPlies = 8;  // beyond this a refresh is about as cheap
 
     // The kernel is fixed for the stack's life (the search's stacks take the active one).
-    explicit AccumulatorStack(const Network& net, Kernel kernel = activeKernel())
-        : net_(&net), kernel_(kernel) {}
+    explicit AccumulatorStack(const Network& net, Kernel kernel = activeKernel());
     int evaluate(const Position& pos);
     // The accumulator of pos, brought up to date (tests compare it with refresh()).
     const Accumulator& accumulator(const Position& pos);
@@ -166,7 +169,7 @@ class AccumulatorStack {
         bool valid = false;
     };
     const Network* net_;
-    Kernel kernel_;
+    const kernels::KernelOps* ops_;  // the kernel's arithmetic for the net's width
     std::vector<Entry> entries_;
 };
 

@@ -16,12 +16,14 @@ inline constexpr int kMaxPieces = 32;
 inline constexpr int kKings = 2;
 
 constexpr int outputBucket(int pieceCount, int buckets) {
-    const int bucket = (pieceCount - kKings) * buckets / kMaxPieces;
-    return bucket < 0 ? 0 : bucket >= buckets ? buckets - 1 : bucket;
+    // Unsigned, so the search's hot path divides by a shift.
+    const unsigned beyondKings = pieceCount > kKings ? unsigned(pieceCount - kKings) : 0u;
+    const int bucket = int(beyondKings * unsigned(buckets) / unsigned(kMaxPieces));
+    return bucket < buckets ? bucket : buckets - 1;
 }
 
 static_assert(outputBucket(32, 8) == 7 && outputBucket(30, 8) == 7 && outputBucket(29, 8) == 6);
 static_assert(outputBucket(6, 8) == 1 && outputBucket(5, 8) == 0 && outputBucket(2, 8) == 0);
-static_assert(outputBucket(32, 1) == 0 && outputBucket(2, 1) == 0);
+static_assert(outputBucket(32, 1) == 0 && outputBucket(2, 1) == 0 && outputBucket(0, 8) == 0);
 
 }  // namespace outpost::nnue
