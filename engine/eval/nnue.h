@@ -2,9 +2,10 @@
 // whole story: architecture, file format, quantisation, training.
 //
 // Architecture: 768 inputs per perspective (6 piece types x 2 colours x 64 squares, seen from
-// that side: its own pieces first, the board flipped vertically for Black) -> kHidden neurons
-// per perspective (the accumulator) -> squared clipped ReLU of [side to move, other side]
-// -> one output in centipawns.
+// that side: its own pieces first, the board flipped vertically for Black) -> `hidden` neurons
+// per perspective (the accumulator; the file says how many: a multiple of kHiddenStep up to
+// kMaxHidden) -> squared clipped ReLU of [side to move, other side] -> one output in
+// centipawns, from the output bucket the position's material picks (eval/nnue_buckets.h).
 //
 // Quantisation (integers only at inference):
 //   feature weights and biases   int16, float x kQA          (kQA = 255: 1.0 saturates the ReLU)
@@ -28,8 +29,10 @@
 #include <string>
 #include <vector>
 
+#include "core/aligned_allocator.h"
 #include "core/cpu.h"
 #include "core/types.h"
+#include "eval/nnue_buckets.h"
 
 namespace outpost {
 
@@ -38,26 +41,62 @@ struct StateInfo;
 
 namespace nnue {
 
+namespace kernels {
+struct KernelOps;  // eval/nnue_kernels.h
+}
+
 inline constexpr int kInputs = 768;
-inline constexpr int kHidden = 256;
+inline constexpr int kDefaultHidden = 256;  // the width of the committed nets up to net 13
+inline constexpr int kMaxHidden = 512;      // accumulators are sized for the widest net
+inline constexpr int kHiddenStep = 64;      // hidden sizes are multiples of this
 inline constexpr int kQA = 255;
 inline constexpr int kQB = 64;
 inline constexpr int kScale = 400;  // network output 1.0 = 400 cp
 inline constexpr int kMaxOutputWeight = 127;
 
-// File: "OPNN", u32 version, u32 inputs, u32 hidden, then little-endian int16 feature weights
-// [input][hidden], int16 feature bias [hidden], int16 output weights [2 x hidden] (side to move
-// first), int32 output bias.
-inline constexpr std::uint32_t kFormatVersion = 1;
-inline constexpr std::size_t kHeaderBytes = 16;
-inline constexpr std::size_t kFileBytes =
-    kHeaderBytes + 2 * (std::size_t(kInputs) * kHidden + kHidden + 2 * kHidden) + 4;
+// File, version 1: "OPNN", u32 version = 1, u32 inputs, u32 hidden, then little-endian int16
+// feature weights [input][hidden], int16 feature bias [hidden], int16 output weights
+// [2 x hidden] (side to move first), int32 output bias: one output bucket.
+// Version 2 adds u32 outputBuckets after hidden, and then holds outputBuckets output layers:
+// int16 output weights [bucket][2 x hidden], int32 output biases [bucket].
+// A net of one bucket is written as version 1, so older readers keep reading it.
+inline constexpr std::uint32_t kFormatVersion1 = 1;
+inline constexpr std::uint32_t kFormatVersion2 = 2;
+inline constexpr std::size_t kHeaderBytesV1 = 16;
+inline constexpr std::size_t kHeaderBytesV2 = 20;
+constexpr std::uint32_t formatVersion(int outputBuckets) {
+    return outputBuckets > 1 ? kFormatVersion2 : kFormatVersion1;
+}
+constexpr std::size_t fileBytes(int hidden, int outputBuckets) {
+    const std::size_t h = std::size_t(hidden), b = std::size_t(outputBuckets);
+    return (outputBuckets > 1 ? kHeaderBytesV2 : kHeaderBytesV1) +
+           2 * (std::size_t(kInputs) * h + h + b * 2 * h) + 4 * b;
+}
+constexpr bool validShape(int hidden, int outputBuckets) {
+    return hidden >= kHiddenStep && hidden <= kMaxHidden && hidden % kHiddenStep == 0 &&
+           outputBuckets >= 1 && outputBuckets <= kMaxOutputBuckets;
+}
 
 struct Network {
-    alignas(64) std::array<std::int16_t, std::size_t(kInputs) * kHidden> featureWeights;
-    alignas(64) std::array<std::int16_t, kHidden> featureBias;
-    alignas(64) std::array<std::int16_t, 2 * kHidden> outputWeights;
-    std::int32_t outputBias;
+    // All weights zero; the shape must be valid (validShape).
+    explicit Network(int hiddenSize = kDefaultHidden, int buckets = 1)
+        : hidden(hiddenSize),
+          outputBuckets(buckets),
+          featureWeights(std::size_t(kInputs) * std::size_t(hiddenSize)),
+          featureBias(std::size_t(hiddenSize)),
+          outputWeights(std::size_t(buckets) * 2 * std::size_t(hiddenSize)),
+          outputBias(std::size_t(buckets)) {}
+
+    int hidden;
+    int outputBuckets;
+    AlignedVector<std::int16_t> featureWeights;  // [input][hidden]
+    AlignedVector<std::int16_t> featureBias;     // [hidden]
+    AlignedVector<std::int16_t> outputWeights;   // [bucket][2 x hidden], side to move's first
+    std::vector<std::int32_t> outputBias;        // [bucket]
+
+    const std::int16_t* bucketWeights(int bucket) const {
+        return outputWeights.data() + std::size_t(bucket) * 2 * std::size_t(hidden);
+    }
 };
 
 // Reads a network file's bytes; nullptr (with the reason in error) if they are not one.
@@ -76,9 +115,13 @@ constexpr int featureIndex(Color perspective, Piece pc, Square sq) {
     return (side * 6 + (typeOf(pc) - 1)) * 64 + square;
 }
 
+// Sized for the widest net; a net of `hidden` neurons uses the first `hidden` of each half.
 struct alignas(64) Accumulator {
-    std::array<std::array<std::int16_t, kHidden>, ColorCount> values;  // [perspective]
+    std::array<std::array<std::int16_t, kMaxHidden>, ColorCount> values;  // [perspective]
 };
+
+// The output bucket that scores pos under net (eval/nnue_buckets.h).
+int outputBucket(const Network& net, const Position& pos);
 
 // Which code does the arithmetic (core/cpu.h): the portable loops, SSE2, AVX2 or AVX-512. All
 // give identical results (tests compare them); the default is the one cpuChoice() picked for
@@ -94,8 +137,8 @@ void refresh(const Network& net, const Position& pos, Accumulator& acc,
 // before it. Null moves copy.
 void update(const Network& net, const StateInfo& st, const Accumulator& before, Accumulator& after,
             Kernel kernel = activeKernel());
-// Centipawns for the side to move.
-int output(const Network& net, const Accumulator& acc, Color sideToMove,
+// Centipawns for the side to move, from the output layer of bucket (outputBucket()).
+int output(const Network& net, const Accumulator& acc, Color sideToMove, int bucket,
            Kernel kernel = activeKernel());
 
 // One-off evaluation from scratch (tests, tools, UCI `eval`).
@@ -113,8 +156,7 @@ class AccumulatorStack {
     static constexpr int kMaxReplayPlies = 8;  // beyond this a refresh is about as cheap
 
     // The kernel is fixed for the stack's life (the search's stacks take the active one).
-    explicit AccumulatorStack(const Network& net, Kernel kernel = activeKernel())
-        : net_(&net), kernel_(kernel) {}
+    explicit AccumulatorStack(const Network& net, Kernel kernel = activeKernel());
     int evaluate(const Position& pos);
     // The accumulator of pos, brought up to date (tests compare it with refresh()).
     const Accumulator& accumulator(const Position& pos);
@@ -127,7 +169,7 @@ class AccumulatorStack {
         bool valid = false;
     };
     const Network* net_;
-    Kernel kernel_;
+    const kernels::KernelOps* ops_;  // the kernel's arithmetic for the net's width
     std::vector<Entry> entries_;
 };
 

@@ -1,34 +1,8 @@
-// The portable kernel: plain loops (the compiler may vectorise them for the build's floor).
-#include <algorithm>
-
-#include "eval/nnue_kernels.h"
+// The portable kernel (nnue_kernel_scalar.h), for every width.
+#include "eval/nnue_kernel_scalar.h"
 
 namespace outpost::nnue::kernels {
 
-void combineScalar(const std::int16_t* base, const RowChanges& rows, std::int16_t* out) {
-    for (int i = 0; i < kHidden; ++i) {
-        int v = base[i];
-        for (int k = 0; k < rows.adds; ++k) v += rows.add[k][i];
-        for (int k = 0; k < rows.subs; ++k) v -= rows.sub[k][i];
-        out[i] = static_cast<std::int16_t>(v);  // wraps like the SIMD adds (never in practice)
-    }
-}
-
-std::int64_t outputSumScalar(const std::int16_t* us, const std::int16_t* them,
-                             const std::int16_t* weights) {
-    std::int64_t sum = 0;
-    const std::int16_t* sides[2] = {us, them};
-    for (int s = 0; s < 2; ++s) {
-        const std::int16_t* a = sides[s];
-        const std::int16_t* w = weights + s * kHidden;
-        for (int i = 0; i < kHidden; ++i) {
-            const std::int32_t v = std::clamp<std::int32_t>(a[i], 0, kQA);
-            sum += std::int64_t(v * w[i]) * v;
-        }
-    }
-    return sum;
-}
-
-const KernelOps kScalar{combineScalar, outputSumScalar};
+const KernelTable kScalar = kernelTable<ScalarOps>();
 
 }  // namespace outpost::nnue::kernels

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "core/cpu.h"
 #include "core/types.h"
@@ -21,32 +23,50 @@ struct RowChanges {
     int adds = 0, subs = 0;
 };
 
+// One kernel's arithmetic for nets of one width (its hidden size fixed at compile time, so the
+// loops are as tight as for a single width).
 struct KernelOps {
-    // out = base + sum(add rows) - sum(sub rows), kHidden lanes, 16-bit wrapping.
+    // out = base + sum(add rows) - sum(sub rows), one lane a neuron, 16-bit wrapping.
     void (*combine)(const std::int16_t* base, const RowChanges& rows, std::int16_t* out);
-    // sum over both halves of clamp(a, 0, kQA)^2 x w: us with weights[0, kHidden), them with
-    // weights[kHidden, 2 kHidden).
+    // sum over both halves of clamp(a, 0, kQA)^2 x w: us with weights[0, hidden), them with
+    // weights[hidden, 2 hidden).
     std::int64_t (*outputSum)(const std::int16_t* us, const std::int16_t* them,
                               const std::int16_t* weights);
 };
 
-extern const KernelOps kScalar;
-extern const KernelOps kSse2;
-extern const KernelOps kAvx2;
-extern const KernelOps kAvx512;
+// A kernel's KernelOps for every width a net may have (kHiddenStep, 2 kHiddenStep, ...,
+// kMaxHidden), indexed by widthIndex(hidden).
+inline constexpr int kHiddenWidths = kMaxHidden / kHiddenStep;
+using KernelTable = std::array<KernelOps, kHiddenWidths>;
+constexpr int widthIndex(int hidden) {
+    return hidden / kHiddenStep - 1;
+}
 
-// The portable loops (the SIMD files fall back to them off x86).
-void combineScalar(const std::int16_t* base, const RowChanges& rows, std::int16_t* out);
-std::int64_t outputSumScalar(const std::int16_t* us, const std::int16_t* them,
-                             const std::int16_t* weights);
+// The table of a kernel written as a class template Ops<Hidden> with static combine and
+// outputSum functions.
+template <template <int> class Ops, std::size_t... I>
+constexpr KernelTable makeKernelTable(std::index_sequence<I...>) {
+    return {KernelOps{&Ops<int(I + 1) * kHiddenStep>::combine,
+                      &Ops<int(I + 1) * kHiddenStep>::outputSum}...};
+}
+template <template <int> class Ops>
+constexpr KernelTable kernelTable() {
+    return makeKernelTable<Ops>(std::make_index_sequence<kHiddenWidths>());
+}
+
+extern const KernelTable kScalar;
+extern const KernelTable kSse2;
+extern const KernelTable kAvx2;
+extern const KernelTable kAvx512;
 
 // The output layer's 32-bit lanes each sum at most this many products of clamp(a)^2 x w (the
-// SSE2 kernel's four lanes sum the most); they must not overflow before the 64-bit total.
-inline constexpr std::int64_t kMaxProductsPerLane = 2 * kHidden / 4;
+// SSE2 kernel's four lanes sum the most, for the widest net); they must not overflow before the
+// 64-bit total.
+inline constexpr std::int64_t kMaxProductsPerLane = 2 * kMaxHidden / 4;
 static_assert(kMaxProductsPerLane * kQA * kQA * kMaxOutputWeight < (std::int64_t(1) << 31),
               "the output layer's 32-bit lanes could overflow");
 static_assert(std::int32_t(kQA) * kMaxOutputWeight <= 32767,
               "clamp(a) x w must fit 16 bits for the SIMD multiply");
-static_assert(kHidden % 32 == 0, "the widest kernel works in blocks of 32 neurons");
+static_assert(kHiddenStep % 32 == 0, "the widest kernel works in blocks of 32 neurons");
 
 }  // namespace outpost::nnue::kernels

@@ -39,6 +39,44 @@ grep -q "cannot start from no-such.nnue" init.out || { cat init.out; exit 1; }
 grep -q "^K (--wdl-scale) fitted to the results: [0-9.]* cp" trainer.out ||
   { echo "the trainer did not fit K"; exit 1; }
 
+# Output buckets and a wider net: the trained net (one bucket, 256 neurons) grown to 8 buckets and
+# 512 neurons starts exactly where it stood (a rate too small to move a weight by a quantisation
+# step leaves it so: the engine's held-out error is the same to the last digit), and is written as
+# format version 2, which the engine reads back.
+"$trainer" --init nnue_pipeline.nnue --hidden 512 --output-buckets 8 --epochs 1 --batch 64 \
+    --lr 1e-12 --lr-end 1e-12 --holdout 0.2 --out nnue_grown.nnue nnue_pipeline.txt > grown.out 2>&1
+cat grown.out
+grep -q "^grew nnue_pipeline.nnue from 256 hidden and 1 output buckets to 512 and 8" grown.out ||
+  { echo "--init did not grow the net"; exit 1; }
+[ "$(wc -c < nnue_grown.nnue)" -eq 803892 ] || { echo "the grown net's file has the wrong size"; exit 1; }
+[ "$(od -An -tu1 -j4 -N1 nnue_grown.nnue | tr -d ' ')" = 2 ] || { echo "not format version 2"; exit 1; }
+before=$(grep "^held-out error as the engine sees it" verify.out)
+after=$(grep "^held-out error as the engine sees it" grown.out)
+[ -n "$before" ] && [ "$before" = "$after" ] ||
+  { echo "growing changed the evaluation: '$before' -> '$after'"; exit 1; }
+"$trainer" --verify nnue_grown.nnue --holdout 0.2 nnue_pipeline.txt > verify2.out 2>&1
+[ "$(grep "^held-out error as the engine sees it" verify2.out)" = "$before" ] ||
+  { cat verify2.out; echo "--verify read the version 2 file differently"; exit 1; }
+# A net is never narrowed, and only shapes the engine reads are accepted.
+if "$trainer" --init nnue_grown.nnue --hidden 256 --out nnue_bad.nnue nnue_pipeline.txt > bad.out 2>&1 ||
+   "$trainer" --hidden 300 --out nnue_bad.nnue nnue_pipeline.txt > bad.out 2>&1 ||
+   "$trainer" --weight-decay 0.1 --out nnue_bad.nnue nnue_pipeline.txt > bad.out 2>&1; then
+  echo "the trainer accepted a bad shape or option"; exit 1
+fi
+# An 8-bucket net from random weights, AdamW and the cosine schedule: the error falls, the engine
+# loads it.
+"$trainer" --output-buckets 8 --optimizer adamw --schedule cosine --epochs 8 --batch 64 --lr 0.002 \
+    --threads 2 --holdout 0.2 --out nnue_buckets.nnue nnue_pipeline.txt > buckets.out 2>&1
+cat buckets.out
+grep -q "^net: 256 hidden, output buckets 8; AdamW, weight decay 0.01; .*, cosine" buckets.out ||
+  { echo "the options were not taken"; exit 1; }
+first8=$(sed -n 's/^epoch 1 train error \([0-9.e-]*\).*/\1/p' buckets.out)
+last8=$(sed -n 's/^epoch 8 train error \([0-9.e-]*\).*/\1/p' buckets.out)
+awk -v s="$first8" -v f="$last8" 'BEGIN { exit !(s != "" && f < s) }' ||
+  { echo "the bucketed net's training error did not fall: $first8 -> $last8"; exit 1; }
+grep -q "^held-out error as the engine sees it: network [0-9]" buckets.out ||
+  { echo "the engine did not load the bucketed net"; exit 1; }
+
 # K's fit: 20 games per score from -600 to +600, wins in proportion to sigmoid(score / 200).
 awk 'BEGIN {
   fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"

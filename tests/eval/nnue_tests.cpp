@@ -2,6 +2,7 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,21 +20,34 @@ namespace {
 
 // A network with random weights over the whole legal range, so the kernels meet large values
 // (a trained net's weights are small) and every feature row differs.
-std::unique_ptr<nnue::Network> randomNetwork(unsigned seed) {
+// Of the given shape, each output bucket with its own weights and bias.
+std::unique_ptr<nnue::Network> randomNetwork(unsigned seed, int hidden = nnue::kDefaultHidden,
+                                             int buckets = 1) {
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> feature(-400, 400);
     std::uniform_int_distribution<int> outputWeight(-nnue::kMaxOutputWeight,
                                                     nnue::kMaxOutputWeight);
-    auto net = std::make_unique<nnue::Network>();
+    std::uniform_int_distribution<int> outputBias(-50000, 50000);
+    auto net = std::make_unique<nnue::Network>(hidden, buckets);
     for (auto& w : net->featureWeights) w = static_cast<std::int16_t>(feature(rng));
     for (auto& b : net->featureBias) b = static_cast<std::int16_t>(feature(rng) / 2 + 100);
     for (auto& w : net->outputWeights) w = static_cast<std::int16_t>(outputWeight(rng));
-    net->outputBias = 12345;
+    for (auto& b : net->outputBias) b = outputBias(rng);
     return net;
 }
 
-bool sameAccumulator(const nnue::Accumulator& a, const nnue::Accumulator& b) {
-    return std::memcmp(a.values.data(), b.values.data(), sizeof(a.values)) == 0;
+// The neurons a net of `hidden` uses, both perspectives (the rest of the arrays is unused).
+bool sameAccumulator(const nnue::Accumulator& a, const nnue::Accumulator& b, int hidden) {
+    for (const Color c : {White, Black})
+        if (std::memcmp(a.values[c].data(), b.values[c].data(),
+                        std::size_t(hidden) * sizeof(std::int16_t)) != 0)
+            return false;
+    return true;
+}
+
+std::unique_ptr<nnue::Network> load(const std::string& bytes, std::string* error = nullptr) {
+    return nnue::loadNetwork({reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
+                             error);
 }
 
 const std::vector<std::string> kFens = {
@@ -50,38 +64,104 @@ const std::vector<std::string> kFens = {
 TEST_CASE("the embedded network loads and writes back byte for byte", "[nnue]") {
     const nnue::Network* net = nnue::embeddedNetwork();
     REQUIRE(net != nullptr);
+    REQUIRE(net->hidden == nnue::kDefaultHidden);
+    REQUIRE(net->outputBuckets == 1);
     const std::string bytes = nnue::serializeNetwork(*net);
-    REQUIRE(bytes.size() == nnue::kFileBytes);
-    auto again =
-        nnue::loadNetwork({reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()});
+    REQUIRE(bytes.size() == nnue::fileBytes(net->hidden, 1));
+    REQUIRE(bytes.substr(4, 4) == std::string("\x01\0\0\0", 4));  // still version 1
+    auto again = load(bytes);
     REQUIRE(again != nullptr);
     REQUIRE(nnue::serializeNetwork(*again) == bytes);
 }
 
 TEST_CASE("broken network files are refused with a reason", "[nnue]") {
-    const std::string good = nnue::serializeNetwork(*randomNetwork(1));
-    std::string error;
-    auto load = [&](std::string bytes) {
-        return nnue::loadNetwork(
-            {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()}, &error);
+    for (const auto& [hidden, buckets] : {std::pair{256, 1}, std::pair{512, 8}}) {
+        INFO(hidden << " hidden, " << buckets << " buckets");
+        const std::string good = nnue::serializeNetwork(*randomNetwork(1, hidden, buckets));
+        std::string error;
+        REQUIRE(load(good, &error) != nullptr);
+        REQUIRE(load(good.substr(0, good.size() - 1), &error) == nullptr);
+        REQUIRE(error.find("bytes") != std::string::npos);
+        REQUIRE(load(good.substr(0, 10), &error) == nullptr);
+        std::string badMagic = good;
+        badMagic[0] = 'X';
+        REQUIRE(load(badMagic, &error) == nullptr);
+        std::string badVersion = good;
+        badVersion[4] = 3;
+        REQUIRE(load(badVersion, &error) == nullptr);
+        REQUIRE(error.find("version") != std::string::npos);
+        for (const int badHidden : {1, 32, 320 + 1, 576, 1 << 20}) {
+            std::string badShape = good;
+            badShape[12] = char(badHidden & 0xFF);
+            badShape[13] = char((badHidden >> 8) & 0xFF);
+            badShape[14] = char((badHidden >> 16) & 0xFF);
+            REQUIRE(load(badShape, &error) == nullptr);
+            REQUIRE(error.find("shape") != std::string::npos);
+        }
+        // The first output weight's high byte: 0x7F00 is far beyond the multiply's 16-bit range.
+        std::string badWeight = good;
+        badWeight[good.size() - 4 * buckets - 2 * 2 * hidden * buckets + 1] = 0x7F;
+        REQUIRE(load(badWeight, &error) == nullptr);
+        REQUIRE(error.find("range") != std::string::npos);
+    }
+    // Version 2 with a bucket count of 0, 1 (version 1's job) or more than 8.
+    const std::string v2 = nnue::serializeNetwork(*randomNetwork(1, 256, 8));
+    for (const char buckets : {0, 1, 9}) {
+        std::string bad = v2;
+        bad[16] = buckets;
+        std::string error;
+        REQUIRE(load(bad, &error) == nullptr);
+        REQUIRE(error.find("shape") != std::string::npos);
+    }
+}
+
+TEST_CASE("bucketed and wider networks are written as version 2 and read back exactly", "[nnue]") {
+    for (const auto& [hidden, buckets] :
+         {std::pair{512, 1}, std::pair{256, 8}, std::pair{512, 8}, std::pair{64, 3}}) {
+        INFO(hidden << " hidden, " << buckets << " buckets");
+        const auto net = randomNetwork(11, hidden, buckets);
+        const std::string bytes = nnue::serializeNetwork(*net);
+        REQUIRE(bytes.size() == nnue::fileBytes(hidden, buckets));
+        REQUIRE(std::uint8_t(bytes[4]) == (buckets > 1 ? 2 : 1));
+        const auto again = load(bytes);
+        REQUIRE(again != nullptr);
+        REQUIRE(again->hidden == hidden);
+        REQUIRE(again->outputBuckets == buckets);
+        REQUIRE(again->featureWeights == net->featureWeights);
+        REQUIRE(again->outputWeights == net->outputWeights);
+        REQUIRE(again->outputBias == net->outputBias);
+        REQUIRE(nnue::serializeNetwork(*again) == bytes);
+    }
+}
+
+TEST_CASE("the material on the board picks the network's output bucket", "[nnue]") {
+    // Eight buckets whose output layers differ only in their bias: the score tells the bucket.
+    auto net = std::make_unique<nnue::Network>(nnue::kDefaultHidden, 8);
+    for (int b = 0; b < 8; ++b) net->outputBias[std::size_t(b)] = (b + 1) * nnue::kQA * nnue::kQB;
+    const auto bucketOf = [&](const char* fen) {
+        const Position pos = *Position::fromFen(fen);
+        const int cp = nnue::evaluate(*net, pos);
+        REQUIRE(cp % nnue::kScale == 0);
+        REQUIRE(nnue::outputBucket(*net, pos) == cp / nnue::kScale - 1);
+        return cp / nnue::kScale - 1;
     };
-    REQUIRE(load(good) != nullptr);
-    REQUIRE(load(good.substr(0, good.size() - 1)) == nullptr);
-    REQUIRE(error.find("bytes") != std::string::npos);
-    std::string badMagic = good;
-    badMagic[0] = 'X';
-    REQUIRE(load(badMagic) == nullptr);
-    std::string badShape = good;
-    badShape[12] = 1;  // hidden size
-    REQUIRE(load(badShape) == nullptr);
-    std::string badWeight = good;
-    // The first output weight's high byte: 0x7F00 is far beyond the multiply's 16-bit range.
-    badWeight[nnue::kFileBytes - 4 - 2 * 2 * nnue::kHidden + 1] = 0x7F;
-    REQUIRE(load(badWeight) == nullptr);
+    CHECK(bucketOf(kStartFen.data()) == 7);                             // 32 pieces
+    CHECK(bucketOf("8/8/8/8/4k3/8/4P3/4K3 b - - 0 1") == 0);            // 3
+    CHECK(bucketOf("8/8/3k4/8/8/2NN4/8/4K3 w - - 0 1") == 0);           // 4
+    CHECK(bucketOf("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1") == 2);  // 10
+    CHECK(bucketOf("2r3k1/pb3pp1/1p2p2p/3nP3/3P4/P2B1N2/1P3PPP/2R3K1 b - - 3 25") == 4);  // 21
+    // One bucket: every position scores with it.
+    auto single = randomNetwork(12);
+    for (const std::string& fen : kFens)
+        CHECK(nnue::outputBucket(*single, *Position::fromFen(fen)) == 0);
+    // The rule itself, for 8 buckets: (pieces - 2) / 4.
+    for (int pieces = 2; pieces <= 32; ++pieces)
+        CHECK(nnue::outputBucket(pieces, 8) == (pieces - 2) / 4);
 }
 
 TEST_CASE("the network sees both colours alike", "[nnue]") {
-    auto net = randomNetwork(2);
+    const auto [hidden, buckets] = GENERATE(std::pair{256, 1}, std::pair{512, 8});
+    auto net = randomNetwork(2, hidden, buckets);
     for (const std::string& fen : kFens) {
         const auto pos = Position::fromFen(fen);
         const auto flipped = Position::fromFen(testing::flipFen(fen));
@@ -122,12 +202,16 @@ TEST_CASE("scalar and SSE2 run everywhere, and the active kernel is one this CPU
 // scalar output, bit for bit.
 TEST_CASE("every kernel equals scalar: incremental accumulators and outputs over random games",
           "[nnue][kernels]") {
+    // The committed shape, the widest with 8 buckets, and an odd one (the narrowest width).
+    const auto [hidden, buckets] = GENERATE(std::pair{256, 1}, std::pair{512, 8}, std::pair{64, 3});
+    INFO(hidden << " hidden, " << buckets << " buckets");
     const std::vector<Kernel> kernels = runnableKernels();
-    auto net = randomNetwork(3);
+    auto net = randomNetwork(3, hidden, buckets);
     std::mt19937_64 rng(4);
     std::vector<nnue::AccumulatorStack> stacks;
     for (const Kernel k : kernels) stacks.emplace_back(*net, k);
     int checked = 0;
+    std::set<int> bucketsSeen;
     for (int game = 0; game < 40; ++game) {
         Position pos = *Position::fromFen(kFens[game % kFens.size()]);
         for (int ply = 0; ply < 160; ++ply) {
@@ -159,14 +243,18 @@ TEST_CASE("every kernel equals scalar: incremental accumulators and outputs over
             if (rng() % 3 == 0) continue;
             nnue::Accumulator reference;
             nnue::refresh(*net, pos, reference, Kernel::Scalar);
-            const int expected = nnue::output(*net, reference, pos.sideToMove(), Kernel::Scalar);
+            const int bucket = nnue::outputBucket(*net, pos);
+            bucketsSeen.insert(bucket);
+            const int expected =
+                nnue::output(*net, reference, pos.sideToMove(), bucket, Kernel::Scalar);
             for (std::size_t i = 0; i < kernels.size(); ++i) {
                 INFO("kernel " << kernelName(kernels[i]) << ", " << pos.toFen());
                 nnue::Accumulator fresh;
                 nnue::refresh(*net, pos, fresh, kernels[i]);
-                REQUIRE(sameAccumulator(fresh, reference));
-                REQUIRE(sameAccumulator(stacks[i].accumulator(pos), reference));
-                REQUIRE(nnue::output(*net, reference, pos.sideToMove(), kernels[i]) == expected);
+                REQUIRE(sameAccumulator(fresh, reference, hidden));
+                REQUIRE(sameAccumulator(stacks[i].accumulator(pos), reference, hidden));
+                REQUIRE(nnue::output(*net, reference, pos.sideToMove(), bucket, kernels[i]) ==
+                        expected);
                 REQUIRE(stacks[i].evaluate(pos) == expected);
             }
             ++checked;
@@ -175,12 +263,15 @@ TEST_CASE("every kernel equals scalar: incremental accumulators and outputs over
             for (auto& stack : stacks) stack.clear();
     }
     REQUIRE(checked > 1000);
+    REQUIRE(int(bucketsSeen.size()) >= std::min(buckets, 5));  // the games reach the endgame
 }
 
 // Outputs at the edges of the clamp: accumulators far outside [0, kQA] both ways and the largest
 // weights, where a lane overflow or a wrong clamp in one kernel would show.
 TEST_CASE("every kernel equals scalar on extreme accumulators", "[nnue][kernels]") {
-    auto net = randomNetwork(5);
+    const auto [hidden, buckets] = GENERATE(std::pair{256, 1}, std::pair{512, 8});
+    INFO(hidden << " hidden, " << buckets << " buckets");
+    auto net = randomNetwork(5, hidden, buckets);
     for (auto& w : net->outputWeights)
         w = static_cast<std::int16_t>(&w - net->outputWeights.data()) % 2 ? nnue::kMaxOutputWeight
                                                                           : -nnue::kMaxOutputWeight;
@@ -193,11 +284,12 @@ TEST_CASE("every kernel equals scalar on extreme accumulators", "[nnue][kernels]
                 v = static_cast<std::int16_t>(trial == 0   ? nnue::kQA
                                               : trial == 1 ? 32767
                                                            : any(rng));
+        const int bucket = trial % buckets;
         for (const Color stm : {White, Black}) {
-            const int expected = nnue::output(*net, acc, stm, Kernel::Scalar);
+            const int expected = nnue::output(*net, acc, stm, bucket, Kernel::Scalar);
             for (const Kernel k : runnableKernels()) {
                 INFO("kernel " << kernelName(k) << ", trial " << trial);
-                REQUIRE(nnue::output(*net, acc, stm, k) == expected);
+                REQUIRE(nnue::output(*net, acc, stm, bucket, k) == expected);
             }
         }
     }

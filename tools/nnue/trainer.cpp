@@ -9,11 +9,15 @@
 // Loss: the mean squared difference between sigmoid(eval / K) and a target that blends the
 // search score and the result: lambda x sigmoid(score / K) + (1 - lambda) x result, everything
 // from the side to move's point of view (K: --wdl-scale, centipawns; by default fitted to the
-// training positions, the K at which sigmoid(score / K) best predicts their results). Adam,
-// mini-batches split across threads (each thread sums its own gradients; the sums are added in a
-// fixed order, so a run repeats exactly for a given seed and thread count), the learning rate
-// decaying exponentially to --lr-end. --init starts from a trained net's weights instead of random
-// ones (fine-tuning it on new games).
+// training positions, the K at which sigmoid(score / K) best predicts their results). Adam (or
+// AdamW, with decoupled weight decay on the weights), mini-batches split across threads (each
+// thread sums its own gradients; the sums are added in a fixed order, so a run repeats exactly
+// for a given seed and thread count), the learning rate going from --lr to --lr-end
+// exponentially (the default) or along a cosine. --init starts from a trained net's weights
+// instead of random ones (fine-tuning it on new games), and grows it first when --hidden or
+// --output-buckets ask for a larger shape (network_reshape.h: the grown net evaluates exactly as
+// the old one). With output buckets, the material on the board picks the output layer each
+// position trains (eval/nnue_buckets.h, the engine's own rule).
 //
 // Quantisation-aware: weights are clamped during training to the ranges the int16 file can hold
 // (the output weights to +-127/64, so the engine's 16-bit multiply cannot overflow), and the
@@ -30,6 +34,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <numbers>
 #include <numeric>
 #include <random>
 #include <string>
@@ -40,6 +45,7 @@
 #include "core/position.h"
 #include "eval/evaluate.h"
 #include "eval/nnue.h"
+#include "network_reshape.h"
 #include "training_data.h"
 
 using namespace outpost;
@@ -47,12 +53,16 @@ using namespace outpost;
 namespace {
 
 constexpr int kInputs = nnue::kInputs;
-constexpr int kHidden = nnue::kHidden;
+constexpr int kMaxHidden = nnue::kMaxHidden;
 // Training ranges that the quantised file can represent (see eval/nnue.h).
 constexpr float kMaxFeatureWeight = 1.98f;  // 32 pieces x 1.98 x 255 stays inside int16
 constexpr float kMaxOutputWeight = float(nnue::kMaxOutputWeight) / nnue::kQB;
 // How many samples ahead of the one being trained on the next is fetched into the cache.
 constexpr std::size_t kPrefetchAhead = 8;
+
+enum class Optimizer { Adam, AdamW };
+enum class Schedule { Exponential, Cosine };
+constexpr double kDefaultWeightDecay = 0.01;  // AdamW's, when --weight-decay is not given
 
 struct Options {
     std::vector<std::string> dataFiles;
@@ -67,11 +77,16 @@ struct Options {
     std::size_t maxPositions = 0;  // 0: all
     int threads = 2;
     unsigned seed = 1;
-    std::string verify;   // only measure this network file on the data
-    std::string init;     // start from this network file instead of random weights
-    bool mirror = true;   // also learn from positions mirrored a-h (twice the data, nearly)
-    bool dedupe = false;  // drop positions seen before (training_data.h)
-    bool dump = false;    // only print the samples read, one a line (to compare data files)
+    std::string verify;     // only measure this network file on the data
+    std::string init;       // start from this network file instead of random weights
+    bool mirror = true;     // also learn from positions mirrored a-h (twice the data, nearly)
+    bool dedupe = false;    // drop positions seen before (training_data.h)
+    bool dump = false;      // only print the samples read, one a line (to compare data files)
+    int hidden = 0;         // neurons per perspective; 0: the --init net's, or kDefaultHidden
+    int outputBuckets = 0;  // 0: the --init net's, or 1
+    Optimizer optimizer = Optimizer::Adam;
+    double weightDecay = -1;  // AdamW's decoupled decay; < 0: kDefaultWeightDecay
+    Schedule schedule = Schedule::Exponential;
 };
 
 // --- Data ------------------------------------------------------------------------------------
@@ -161,46 +176,62 @@ double fitWdlScale(const Dataset& data) {
 // --- The float network and its gradients --------------------------------------------------------
 
 struct Params {
-    std::vector<float> w1 = std::vector<float>(std::size_t(kInputs) * kHidden);
-    std::vector<float> b1 = std::vector<float>(kHidden);
-    std::vector<float> w2 = std::vector<float>(2 * kHidden);
-    float b2 = 0;
+    Params(int hiddenSize, int bucketCount)
+        : hidden(hiddenSize),
+          buckets(bucketCount),
+          w1(std::size_t(kInputs) * std::size_t(hiddenSize)),
+          b1(std::size_t(hiddenSize)),
+          w2(std::size_t(bucketCount) * 2 * std::size_t(hiddenSize)),
+          b2(std::size_t(bucketCount)) {}
+
+    int hidden;
+    int buckets;
+    std::vector<float> w1;  // [input][hidden]
+    std::vector<float> b1;  // [hidden]
+    std::vector<float> w2;  // [bucket][2 x hidden], side to move's half first
+    std::vector<float> b2;  // [bucket]
 
     void zero() {
-        std::fill(w1.begin(), w1.end(), 0.f);
-        std::fill(b1.begin(), b1.end(), 0.f);
-        std::fill(w2.begin(), w2.end(), 0.f);
-        b2 = 0;
+        for (std::vector<float>* v : {&w1, &b1, &w2, &b2}) std::fill(v->begin(), v->end(), 0.f);
     }
 };
 
 // Forward (and with grad, backward) for one sample; returns its loss. The output is in units of
-// nnue::kScale centipawns, as in the engine.
-double step(const Params& p, const Sample& s, bool mirrored, const Options& opt, Params* grad) {
+// nnue::kScale centipawns, as in the engine. Hidden is p.hidden, fixed at compile time for the
+// usual widths (a loop whose length the compiler knows vectorises about twice as fast) and
+// read at run time (Hidden = 0) for the others.
+template <int Hidden>
+double stepFor(const Params& p, const Sample& s, bool mirrored, const Options& opt, Params* grad) {
     std::array<int, 32> us, them;
     const int n = features(s, mirrored, us, them);
-    alignas(64) float accUs[kHidden], accThem[kHidden];
+    const int hidden = Hidden ? Hidden : p.hidden;
+    const std::size_t h = std::size_t(hidden);
+    // The output layer of the bucket the position's material picks (the engine's rule).
+    const int bucket = nnue::outputBucket(n, p.buckets);
+    const std::size_t w2Offset = std::size_t(bucket) * 2 * h;
+    alignas(64) float accUs[kMaxHidden], accThem[kMaxHidden];
     std::copy(p.b1.begin(), p.b1.end(), accUs);
     std::copy(p.b1.begin(), p.b1.end(), accThem);
     for (int k = 0; k < n; ++k) {
-        const float* ru = &p.w1[std::size_t(us[k]) * kHidden];
-        const float* rt = &p.w1[std::size_t(them[k]) * kHidden];
-        for (int i = 0; i < kHidden; ++i) accUs[i] += ru[i];
-        for (int i = 0; i < kHidden; ++i) accThem[i] += rt[i];
+        const float* ru = &p.w1[std::size_t(us[k]) * h];
+        const float* rt = &p.w1[std::size_t(them[k]) * h];
+        for (int i = 0; i < hidden; ++i) accUs[i] += ru[i];
+        for (int i = 0; i < hidden; ++i) accThem[i] += rt[i];
     }
     // The output's sum in kLanes interleaved partial sums, which the compiler keeps in vector
     // registers (one running sum forces a scalar loop), added up in a fixed order at the end.
     constexpr int kLanes = 16;
-    static_assert(kHidden % kLanes == 0);
+    static_assert(nnue::kHiddenStep % kLanes == 0);
+    const float* __restrict w2 = p.w2.data() + w2Offset;
     float partial[kLanes] = {};
-    for (int i = 0; i < kHidden; i += kLanes) {
+    for (int i = 0; i < hidden; i += kLanes) {
         for (int j = 0; j < kLanes; ++j) {
             const float u = std::clamp(accUs[i + j], 0.f, 1.f);
             const float t = std::clamp(accThem[i + j], 0.f, 1.f);
-            partial[j] += u * u * p.w2[i + j] + t * t * p.w2[kHidden + i + j];
+            partial[j] += u * u * w2[i + j] + t * t * w2[h + i + j];
         }
     }
-    float out = p.b2;
+    float out = p.b2[std::size_t(bucket)];
     for (const float x : partial) out += x;
     const double scaleToSigmoid = nnue::kScale / opt.wdlScale;
     const double predicted = sigmoid(out * scaleToSigmoid);
@@ -208,50 +239,73 @@ double step(const Params& p, const Sample& s, bool mirrored, const Options& opt,
     if (!grad) return diff * diff;
 
     const float g = float(2 * diff * predicted * (1 - predicted) * scaleToSigmoid);
-    grad->b2 += g;
+    grad->b2[std::size_t(bucket)] += g;
     // The derivative of clamp(a, 0, 1)^2 is 2a inside the clamp's range and 0 outside it: 2 x the
     // clamped value below 1 (which is 0 at or below 0), and 0 from 1 up. Written without branches
     // and with unaliased pointers, so the compiler vectorises it (scalar, it was most of a step).
-    alignas(64) float dUs[kHidden], dThem[kHidden];
-    float* __restrict gw2 = grad->w2.data();
+    alignas(64) float dUs[kMaxHidden], dThem[kMaxHidden];
+    float* __restrict gw2 = grad->w2.data() + w2Offset;
     float* __restrict gb1 = grad->b1.data();
-    const float* __restrict w2 = p.w2.data();
-    for (int i = 0; i < kHidden; ++i) {
+    for (int i = 0; i < hidden; ++i) {
         const float u = accUs[i], t = accThem[i];
         const float uc = std::clamp(u, 0.f, 1.f), tc = std::clamp(t, 0.f, 1.f);
         gw2[i] += g * uc * uc;
-        gw2[kHidden + i] += g * tc * tc;
+        gw2[h + i] += g * tc * tc;
         dUs[i] = u < 1.f ? g * w2[i] * 2 * uc : 0.f;
-        dThem[i] = t < 1.f ? g * w2[kHidden + i] * 2 * tc : 0.f;
+        dThem[i] = t < 1.f ? g * w2[h + i] * 2 * tc : 0.f;
         gb1[i] += dUs[i] + dThem[i];
     }
     for (int k = 0; k < n; ++k) {
-        float* ru = &grad->w1[std::size_t(us[k]) * kHidden];
-        float* rt = &grad->w1[std::size_t(them[k]) * kHidden];
-        for (int i = 0; i < kHidden; ++i) ru[i] += dUs[i];
-        for (int i = 0; i < kHidden; ++i) rt[i] += dThem[i];
+        float* ru = &grad->w1[std::size_t(us[k]) * h];
+        float* rt = &grad->w1[std::size_t(them[k]) * h];
+        for (int i = 0; i < hidden; ++i) ru[i] += dUs[i];
+        for (int i = 0; i < hidden; ++i) rt[i] += dThem[i];
     }
     return diff * diff;
 }
 
+double step(const Params& p, const Sample& s, bool mirrored, const Options& opt, Params* grad) {
+    switch (p.hidden) {
+        case 256:
+            return stepFor<256>(p, s, mirrored, opt, grad);
+        case 512:
+            return stepFor<512>(p, s, mirrored, opt, grad);
+        default:
+            return stepFor<0>(p, s, mirrored, opt, grad);
+    }
+}
+
+// Adam; with a decay, AdamW: the weights also shrink by lr x decay of themselves each step,
+// apart from the gradient's moments (decoupled weight decay, Loshchilov and Hutter).
 struct Adam {
     static constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEpsilon = 1e-8;
     std::vector<float> m, v;
     explicit Adam(std::size_t n) : m(n), v(n) {}
 
     void apply(float* params, const float* grad, std::size_t n, std::size_t offset, double lr,
-               long t, float limit) {
+               long t, float limit, double decay = 0) {
         const double c1 = 1 - std::pow(kBeta1, double(t)), c2 = 1 - std::pow(kBeta2, double(t));
+        const double keep = 1 - lr * decay;
         for (std::size_t i = 0; i < n; ++i) {
             float& mi = m[offset + i];
             float& vi = v[offset + i];
             mi = float(kBeta1 * mi + (1 - kBeta1) * grad[i]);
             vi = float(kBeta2 * vi + (1 - kBeta2) * double(grad[i]) * grad[i]);
             const double update = lr * (mi / c1) / (std::sqrt(vi / c2) + kEpsilon);
-            params[i] = std::clamp(float(params[i] - update), -limit, limit);
+            params[i] = std::clamp(float(params[i] * keep - update), -limit, limit);
         }
     }
 };
+
+// The learning rate of step t (1-based) of total: from --lr to --lr-end, exponentially or along
+// half a cosine.
+double learningRate(const Options& opt, long t, long total) {
+    const double progress = double(t - 1) / double(total);
+    if (opt.schedule == Schedule::Cosine)
+        return opt.learningRateEnd + 0.5 * (opt.learningRate - opt.learningRateEnd) *
+                                         (1 + std::cos(std::numbers::pi * progress));
+    return opt.learningRate * std::pow(opt.learningRateEnd / opt.learningRate, progress);
+}
 
 // --- Quantisation -------------------------------------------------------------------------------
 
@@ -260,25 +314,28 @@ std::int16_t quantise(float x, double scale, int limit) {
 }
 
 std::unique_ptr<nnue::Network> quantiseNetwork(const Params& p) {
-    auto net = std::make_unique<nnue::Network>();
+    auto net = std::make_unique<nnue::Network>(p.hidden, p.buckets);
     for (std::size_t i = 0; i < p.w1.size(); ++i)
         net->featureWeights[i] = quantise(p.w1[i], nnue::kQA, 32767);
-    for (int i = 0; i < kHidden; ++i) net->featureBias[i] = quantise(p.b1[i], nnue::kQA, 32767);
-    for (int i = 0; i < 2 * kHidden; ++i)
+    for (std::size_t i = 0; i < p.b1.size(); ++i)
+        net->featureBias[i] = quantise(p.b1[i], nnue::kQA, 32767);
+    for (std::size_t i = 0; i < p.w2.size(); ++i)
         net->outputWeights[i] = quantise(p.w2[i], nnue::kQB, nnue::kMaxOutputWeight);
-    net->outputBias = std::int32_t(std::lround(double(p.b2) * nnue::kQA * nnue::kQB));
+    for (std::size_t i = 0; i < p.b2.size(); ++i)
+        net->outputBias[i] = std::int32_t(std::lround(double(p.b2[i]) * nnue::kQA * nnue::kQB));
     return net;
 }
 
 // The float weights a network file stands for: the start of a run that continues from a net
 // (--init). Quantising them again gives the same file.
 Params dequantiseNetwork(const nnue::Network& net) {
-    Params p;
+    Params p(net.hidden, net.outputBuckets);
     for (std::size_t i = 0; i < p.w1.size(); ++i)
         p.w1[i] = float(net.featureWeights[i]) / nnue::kQA;
-    for (int i = 0; i < kHidden; ++i) p.b1[i] = float(net.featureBias[i]) / nnue::kQA;
-    for (int i = 0; i < 2 * kHidden; ++i) p.w2[i] = float(net.outputWeights[i]) / nnue::kQB;
-    p.b2 = float(double(net.outputBias) / (double(nnue::kQA) * nnue::kQB));
+    for (std::size_t i = 0; i < p.b1.size(); ++i) p.b1[i] = float(net.featureBias[i]) / nnue::kQA;
+    for (std::size_t i = 0; i < p.w2.size(); ++i) p.w2[i] = float(net.outputWeights[i]) / nnue::kQB;
+    for (std::size_t i = 0; i < p.b2.size(); ++i)
+        p.b2[i] = float(double(net.outputBias[i]) / (double(nnue::kQA) * nnue::kQB));
     return p;
 }
 
@@ -355,7 +412,10 @@ void usage() {
                  "[--lambda X]\n"
                  "           [--wdl-scale CP|auto] [--holdout F] [--max-positions N] [--threads N] "
                  "[--seed N]\n"
-                 "           [--no-mirror] [--dedupe] [--init FILE.nnue]\n"
+                 "           [--no-mirror] [--dedupe] [--init FILE.nnue] [--hidden N] "
+                 "[--output-buckets N]\n"
+                 "           [--optimizer adam|adamw] [--weight-decay X] "
+                 "[--schedule exponential|cosine]\n"
                  "           [--out FILE.nnue] DATA...\n"
                  "       outpost-nnue-train --verify FILE.nnue [--holdout F] DATA...\n"
                  "       outpost-nnue-train --dump [--holdout F] DATA...   (the samples, one a "
@@ -407,7 +467,23 @@ int main(int argc, char** argv) {
             opt.verify = args.value();
         else if (a == "--init")
             opt.init = args.value();
-        else if (a == "--help" || a.starts_with("--")) {
+        else if (a == "--hidden")
+            opt.hidden = std::stoi(args.value());
+        else if (a == "--output-buckets")
+            opt.outputBuckets = std::stoi(args.value());
+        else if (a == "--weight-decay")
+            opt.weightDecay = std::stod(args.value());
+        else if (a == "--optimizer" || a == "--schedule") {
+            const std::string v = args.value();
+            if (a == "--optimizer" && (v == "adam" || v == "adamw"))
+                opt.optimizer = v == "adam" ? Optimizer::Adam : Optimizer::AdamW;
+            else if (a == "--schedule" && (v == "exponential" || v == "cosine"))
+                opt.schedule = v == "cosine" ? Schedule::Cosine : Schedule::Exponential;
+            else {
+                usage();
+                return 2;
+            }
+        } else if (a == "--help" || a.starts_with("--")) {
             usage();
             return a == "--help" ? 0 : 2;
         } else
@@ -418,7 +494,15 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    // A net to start from is read before the data, so a wrong path fails at once.
+    if (opt.weightDecay >= 0 && opt.optimizer != Optimizer::AdamW) {
+        std::cerr << "--weight-decay needs --optimizer adamw\n";
+        return 2;
+    }
+    if (opt.optimizer == Optimizer::AdamW && opt.weightDecay < 0)
+        opt.weightDecay = kDefaultWeightDecay;
+
+    // A net to start from is read (and grown to the shape asked for) before the data, so a
+    // wrong path or shape fails at once.
     std::unique_ptr<nnue::Network> startNet;
     if (!opt.init.empty()) {
         std::string error;
@@ -427,6 +511,28 @@ int main(int argc, char** argv) {
             std::cerr << "cannot start from " << opt.init << ": " << error << "\n";
             return 2;
         }
+    }
+    if (opt.hidden == 0) opt.hidden = startNet ? startNet->hidden : nnue::kDefaultHidden;
+    if (opt.outputBuckets == 0) opt.outputBuckets = startNet ? startNet->outputBuckets : 1;
+    if (!nnue::validShape(opt.hidden, opt.outputBuckets)) {
+        std::cerr << "--hidden must be a multiple of " << nnue::kHiddenStep << " up to "
+                  << nnue::kMaxHidden << " and --output-buckets 1 to " << nnue::kMaxOutputBuckets
+                  << "\n";
+        return 2;
+    }
+    if (startNet &&
+        (startNet->hidden != opt.hidden || startNet->outputBuckets != opt.outputBuckets)) {
+        std::string error;
+        auto grown =
+            nnue_data::reshapeNetwork(*startNet, opt.hidden, opt.outputBuckets, opt.seed, &error);
+        if (!grown) {
+            std::cerr << "cannot start from " << opt.init << ": " << error << "\n";
+            return 2;
+        }
+        std::cout << "grew " << opt.init << " from " << startNet->hidden << " hidden and "
+                  << startNet->outputBuckets << " output buckets to " << opt.hidden << " and "
+                  << opt.outputBuckets << " (it evaluates as before)\n";
+        startNet = std::move(grown);
     }
 
     const auto started = std::chrono::steady_clock::now();
@@ -461,7 +567,7 @@ int main(int argc, char** argv) {
 
     // Small random weights: about 30 active rows keep the accumulators inside the ReLU's range.
     // With --init, the weights of a trained net instead (fine-tuning it on new games).
-    Params params;
+    Params params(opt.hidden, opt.outputBuckets);
     std::mt19937_64 rng(opt.seed);
     if (startNet) {
         params = dequantiseNetwork(*startNet);
@@ -474,8 +580,18 @@ int main(int argc, char** argv) {
     }
 
     const std::size_t threads = std::size_t(opt.threads);
-    std::vector<Params> grads(threads);
-    Adam adam(params.w1.size() + params.b1.size() + params.w2.size() + 1);
+    std::vector<Params> grads(threads, Params(opt.hidden, opt.outputBuckets));
+    Adam adam(params.w1.size() + params.b1.size() + params.w2.size() + params.b2.size());
+    const double decay = opt.optimizer == Optimizer::AdamW ? opt.weightDecay : 0.0;
+    std::cout << std::defaultfloat << std::setprecision(6) << "net: " << opt.hidden << " hidden, "
+              << "output buckets " << opt.outputBuckets << "; ";
+    if (decay > 0)
+        std::cout << "AdamW, weight decay " << decay;
+    else
+        std::cout << "Adam";
+    std::cout << "; learning rate " << opt.learningRate << " -> " << opt.learningRateEnd
+              << (opt.schedule == Schedule::Cosine ? ", cosine" : ", exponential") << "\n"
+              << std::fixed;
     std::vector<std::size_t> order(data.trainCount);
     std::iota(order.begin(), order.end(), 0);
     const std::size_t batchesPerEpoch = (data.trainCount + opt.batch - 1) / opt.batch;
@@ -515,30 +631,29 @@ int main(int argc, char** argv) {
             Params& g = grads[0];
             for (std::size_t id = 1; id < threads; ++id) {
                 for (std::size_t i = 0; i < g.w1.size(); ++i) g.w1[i] += grads[id].w1[i];
-                for (int i = 0; i < kHidden; ++i) g.b1[i] += grads[id].b1[i];
-                for (int i = 0; i < 2 * kHidden; ++i) g.w2[i] += grads[id].w2[i];
-                g.b2 += grads[id].b2;
+                for (std::size_t i = 0; i < g.b1.size(); ++i) g.b1[i] += grads[id].b1[i];
+                for (std::size_t i = 0; i < g.w2.size(); ++i) g.w2[i] += grads[id].w2[i];
+                for (std::size_t i = 0; i < g.b2.size(); ++i) g.b2[i] += grads[id].b2[i];
             }
             for (const double l : losses) epochLoss += l;
-            // Mean gradients; the learning rate decays exponentially from --lr to --lr-end.
+            // Mean gradients; the learning rate goes from --lr to --lr-end (--schedule). AdamW's
+            // decay shrinks the weights, not the biases.
             const float inv = 1.f / float(end - start);
-            for (float& x : g.w1) x *= inv;
-            for (float& x : g.b1) x *= inv;
-            for (float& x : g.w2) x *= inv;
-            g.b2 *= inv;
+            for (std::vector<float>* v : {&g.w1, &g.b1, &g.w2, &g.b2})
+                for (float& x : *v) x *= inv;
             ++t;
-            const double lr = opt.learningRate * std::pow(opt.learningRateEnd / opt.learningRate,
-                                                          double(t - 1) / double(totalBatches));
+            const double lr = learningRate(opt, t, totalBatches);
             std::size_t offset = 0;
-            adam.apply(params.w1.data(), g.w1.data(), g.w1.size(), offset, lr, t,
-                       kMaxFeatureWeight);
+            adam.apply(params.w1.data(), g.w1.data(), g.w1.size(), offset, lr, t, kMaxFeatureWeight,
+                       decay);
             offset += g.w1.size();
             adam.apply(params.b1.data(), g.b1.data(), g.b1.size(), offset, lr, t,
                        kMaxFeatureWeight);
             offset += g.b1.size();
-            adam.apply(params.w2.data(), g.w2.data(), g.w2.size(), offset, lr, t, kMaxOutputWeight);
+            adam.apply(params.w2.data(), g.w2.data(), g.w2.size(), offset, lr, t, kMaxOutputWeight,
+                       decay);
             offset += g.w2.size();
-            adam.apply(&params.b2, &g.b2, 1, offset, lr, t, 1e6f);
+            adam.apply(params.b2.data(), g.b2.data(), g.b2.size(), offset, lr, t, 1e6f);
         }
         // Written every epoch, so a long run can be stopped with a usable net.
         const auto net = quantiseNetwork(params);
