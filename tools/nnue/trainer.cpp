@@ -77,13 +77,14 @@ struct Options {
     std::size_t maxPositions = 0;  // 0: all
     int threads = 2;
     unsigned seed = 1;
-    std::string verify;     // only measure this network file on the data
-    std::string init;       // start from this network file instead of random weights
-    bool mirror = true;     // also learn from positions mirrored a-h (twice the data, nearly)
-    bool dedupe = false;    // drop positions seen before (training_data.h)
-    bool dump = false;      // only print the samples read, one a line (to compare data files)
-    int hidden = 0;         // neurons per perspective; 0: the --init net's, or kDefaultHidden
-    int outputBuckets = 0;  // 0: the --init net's, or 1
+    std::string verify;           // only measure this network file on the data
+    std::string init;             // start from this network file instead of random weights
+    bool mirror = true;           // also learn from positions mirrored a-h (twice the data, nearly)
+    bool dedupe = false;          // drop positions seen before (training_data.h)
+    bool dump = false;            // only print the samples read, one a line (to compare data files)
+    int hidden = 0;               // neurons per perspective; 0: the --init net's, or kDefaultHidden
+    int outputBuckets = 0;        // 0: the --init net's, or 1
+    bool freezeFeatures = false;  // train the output layer only (new buckets on a trained net)
     Optimizer optimizer = Optimizer::Adam;
     double weightDecay = -1;  // AdamW's decoupled decay; < 0: kDefaultWeightDecay
     Schedule schedule = Schedule::Exponential;
@@ -413,7 +414,7 @@ void usage() {
                  "           [--wdl-scale CP|auto] [--holdout F] [--max-positions N] [--threads N] "
                  "[--seed N]\n"
                  "           [--no-mirror] [--dedupe] [--init FILE.nnue] [--hidden N] "
-                 "[--output-buckets N]\n"
+                 "[--output-buckets N] [--freeze-features]\n"
                  "           [--optimizer adam|adamw] [--weight-decay X] "
                  "[--schedule exponential|cosine]\n"
                  "           [--out FILE.nnue] DATA...\n"
@@ -461,6 +462,8 @@ int main(int argc, char** argv) {
             opt.mirror = false;
         else if (a == "--dedupe")
             opt.dedupe = true;
+        else if (a == "--freeze-features")
+            opt.freezeFeatures = true;
         else if (a == "--dump")
             opt.dump = true;
         else if (a == "--verify")
@@ -644,12 +647,13 @@ int main(int argc, char** argv) {
             ++t;
             const double lr = learningRate(opt, t, totalBatches);
             std::size_t offset = 0;
-            adam.apply(params.w1.data(), g.w1.data(), g.w1.size(), offset, lr, t, kMaxFeatureWeight,
-                       decay);
-            offset += g.w1.size();
-            adam.apply(params.b1.data(), g.b1.data(), g.b1.size(), offset, lr, t,
-                       kMaxFeatureWeight);
-            offset += g.b1.size();
+            if (!opt.freezeFeatures) {
+                adam.apply(params.w1.data(), g.w1.data(), g.w1.size(), offset, lr, t,
+                           kMaxFeatureWeight, decay);
+                adam.apply(params.b1.data(), g.b1.data(), g.b1.size(), offset + g.w1.size(), lr, t,
+                           kMaxFeatureWeight);
+            }
+            offset += g.w1.size() + g.b1.size();
             adam.apply(params.w2.data(), g.w2.data(), g.w2.size(), offset, lr, t, kMaxOutputWeight,
                        decay);
             offset += g.w2.size();
