@@ -76,6 +76,14 @@ awk -v s="$first8" -v f="$last8" 'BEGIN { exit !(s != "" && f < s) }' ||
   { echo "the bucketed net's training error did not fall: $first8 -> $last8"; exit 1; }
 grep -q "^held-out error as the engine sees it: network [0-9]" buckets.out ||
   { echo "the engine did not load the bucketed net"; exit 1; }
+# --freeze-features trains the output layer alone: the feature weights and biases (the bytes after
+# the 20-byte version 2 header, 2 x (768 x 256 + 256) of them) stay as --init gave them, the output
+# layer moves.
+"$trainer" --init nnue_buckets.nnue --freeze-features --epochs 2 --batch 64 --lr 0.01 \
+    --holdout 0.2 --out nnue_frozen.nnue nnue_pipeline.txt > frozen.out 2>&1 || { cat frozen.out; exit 1; }
+cmp -s -i 20:20 -n $((2 * (768 * 256 + 256))) nnue_buckets.nnue nnue_frozen.nnue ||
+  { echo "--freeze-features changed the feature weights"; exit 1; }
+if cmp -s nnue_buckets.nnue nnue_frozen.nnue; then echo "--freeze-features trained nothing"; exit 1; fi
 
 # K's fit: 20 games per score from -600 to +600, wins in proportion to sigmoid(score / 200).
 awk 'BEGIN {
