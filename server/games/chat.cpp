@@ -10,7 +10,7 @@ namespace outpost::server {
 namespace {
 
 ApiError badText(const std::string& why) {
-    return {ErrorStatus::unprocessable_entity, errors::invalid_value, "'text' " + why};
+    return unprocessable(errors::invalid_value, "'text' " + why);
 }
 
 bool isSpace(unsigned char c) {
@@ -27,8 +27,7 @@ ApiError storeFailed() {
 std::variant<std::string, ApiError> chatText(const nlohmann::json& body) {
     if (auto error = rejectUnknownFields(body, {"text"}, "the chat line")) return *error;
     if (!body.contains("text") || !body.at("text").is_string())
-        return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                        "'text' (a string) is required"};
+        return badRequest("'text' (a string) is required");
     const std::string& raw = body.at("text").get_ref<const std::string&>();
     std::size_t first = 0;
     std::size_t last = raw.size();

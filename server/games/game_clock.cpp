@@ -8,19 +8,16 @@
 namespace outpost::server {
 
 std::variant<ClockRequest, ApiError> parseClockRequest(const nlohmann::json& clock) {
-    if (!clock.is_object())
-        return ApiError{ErrorStatus::bad_request, errors::bad_request, "'clock' must be an object"};
+    if (!clock.is_object()) return badRequest("'clock' must be an object");
     if (auto error = rejectUnknownFields(clock, {"initial", "increment"}, "clock")) return *error;
     if (!clock.contains("initial") || !clock.at("initial").is_number_integer() ||
         (clock.contains("increment") && !clock.at("increment").is_number_integer())) {
-        return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                        "'clock' needs integer 'initial' and 'increment' (ms)"};
+        return badRequest("'clock' needs integer 'initial' and 'increment' (ms)");
     }
     const auto initial = clock.at("initial").get<std::int64_t>();
     const auto increment = clock.value("increment", std::int64_t{0});
     if (initial <= 0 || initial > kMaxClockMs || increment < 0 || increment > kMaxClockMs) {
-        return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
-                        "clock times must be in (0, 24h] ms"};
+        return unprocessable(errors::invalid_value, "clock times must be in (0, 24h] ms");
     }
     return ClockRequest{initial, increment};
 }

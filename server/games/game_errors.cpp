@@ -13,8 +13,8 @@ ApiError storeError(StoreStatus status, const std::string& id) {
         case StoreStatus::NotFound:
             return {ErrorStatus::not_found, errors::not_found, "no game '" + id + "'"};
         case StoreStatus::VersionConflict:
-            return {ErrorStatus::conflict, errors::version_conflict,
-                    "the game changed meanwhile; reload it and retry"};
+            return conflict(errors::version_conflict,
+                            "the game changed meanwhile; reload it and retry");
         case StoreStatus::Unavailable:
             return {ErrorStatus::service_unavailable, errors::store_unavailable,
                     "the game store is unavailable", 1};

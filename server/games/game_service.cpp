@@ -36,21 +36,15 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     }
     std::string fen;
     if (body.contains("fen") && !body.at("fen").is_null()) {
-        if (!body.at("fen").is_string())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'fen' must be a string"};
+        if (!body.at("fen").is_string()) return badRequest("'fen' must be a string");
         fen = body.at("fen").get<std::string>();
     }
     std::vector<std::string> moves;
     if (body.contains("moves") && !body.at("moves").is_null()) {
         const auto& list = body.at("moves");
-        if (!list.is_array())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'moves' must be an array of strings"};
+        if (!list.is_array()) return badRequest("'moves' must be an array of strings");
         for (const auto& item : list) {
-            if (!item.is_string())
-                return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                                "'moves' must be an array of strings"};
+            if (!item.is_string()) return badRequest("'moves' must be an array of strings");
             moves.push_back(item.get<std::string>());
         }
     }
@@ -58,30 +52,24 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     GameRecord game;
     if (body.contains("engine") && !body.at("engine").is_null()) {
         const auto& engine = body.at("engine");
-        if (!engine.is_object())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'engine' must be an object"};
+        if (!engine.is_object()) return badRequest("'engine' must be an object");
         if (auto error = rejectUnknownFields(engine, {"side", "level", "limits"}, "engine"))
             return *error;
         if (engine.contains("side")) {
-            if (!engine.at("side").is_string())
-                return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                                "'engine.side' must be a string"};
+            if (!engine.at("side").is_string()) return badRequest("'engine.side' must be a string");
             game.engine.side = engine.at("side").get<std::string>();
             if (game.engine.side != "white" && game.engine.side != "black" &&
                 game.engine.side != "none") {
-                return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
-                                "'engine.side' must be white, black or none"};
+                return unprocessable(errors::invalid_value,
+                                     "'engine.side' must be white, black or none");
             }
         }
         if (engine.contains("level") && !engine.at("level").is_null()) {
             if (!engine.at("level").is_number_integer())
-                return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                                "'engine.level' must be an integer"};
+                return badRequest("'engine.level' must be an integer");
             const auto level = engine.at("level").get<std::int64_t>();
             if (level < kMinLevel || level > kMaxLevel) {
-                return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
-                                "'engine.level' must be 1..8"};
+                return unprocessable(errors::invalid_value, "'engine.level' must be 1..8");
             }
             game.engine.level = static_cast<int>(level);
         }
@@ -104,18 +92,15 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     // Between people, the creator's colour: white (the default), black, or random (a coin).
     std::string color = "white";
     if (body.contains("color") && !body.at("color").is_null()) {
-        if (!body.at("color").is_string())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'color' must be a string"};
+        if (!body.at("color").is_string()) return badRequest("'color' must be a string");
         color = body.at("color").get<std::string>();
         if (color != "white" && color != "black" && color != "random") {
-            return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
-                            "'color' must be white, black or random"};
+            return unprocessable(errors::invalid_value, "'color' must be white, black or random");
         }
         if (game.engine.side != "none") {
-            return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
-                            "'color' is for games between people; against the engine, "
-                            "'engine.side' decides"};
+            return unprocessable(errors::invalid_value,
+                                 "'color' is for games between people; against the engine, "
+                                 "'engine.side' decides");
         }
     }
     if (color == "random") color = (std::random_device{}() & 1U) != 0 ? "white" : "black";
@@ -365,8 +350,7 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
             ChessState state = replay(game);
             ParsedMove parsed = state.parse(moveText);
             if (parsed.uci.empty()) {
-                return ApiError{ErrorStatus::unprocessable_entity, errors::illegal_move,
-                                "'" + moveText + "': " + parsed.error};
+                return unprocessable(errors::illegal_move, "'" + moveText + "': " + parsed.error);
             }
             // Not played when the mover's time ran out first: the ending is stored, and refused.
             played = applyMove(game, state, parsed.uci, nowEpochMs());

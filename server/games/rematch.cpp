@@ -25,13 +25,11 @@ constexpr int kRematchAttempts = 4;
 std::variant<RematchStep, ApiError> applyRematchAnswer(GameRecord& game, bool white, bool yes,
                                                        std::int64_t nowMs) {
     if (game.status == "ongoing") {
-        return ApiError{ErrorStatus::conflict, errors::game_not_over,
-                        "a rematch is offered once the game is over"};
+        return conflict(errors::game_not_over, "a rematch is offered once the game is over");
     }
     if (!game.rematchGameId.empty()) {
         if (yes) return RematchStep::Made;
-        return ApiError{ErrorStatus::conflict, errors::no_rematch_offer,
-                        "the rematch has been made already"};
+        return conflict(errors::no_rematch_offer, "the rematch has been made already");
     }
     const std::string side = sideName(white);
     const bool againstEngine = game.engine.side != "none";
@@ -45,7 +43,7 @@ std::variant<RematchStep, ApiError> applyRematchAnswer(GameRecord& game, bool wh
         return RematchStep::Offered;
     }
     if (game.rematchOffer.empty()) {
-        return ApiError{ErrorStatus::conflict, errors::no_rematch_offer, "no rematch is offered"};
+        return conflict(errors::no_rematch_offer, "no rematch is offered");
     }
     const bool withdrawn = game.rematchOffer == side;
     game.rematchOffer.clear();
@@ -99,8 +97,7 @@ RematchOutcome RematchService::answer(const std::string& id,
         kRematchAttempts);
     if (auto* error = std::get_if<ApiError>(&updated)) {
         if (error->code != errors::version_conflict) return *error;
-        return ApiError{ErrorStatus::conflict, errors::version_conflict,
-                        "the game changed meanwhile; retry"};
+        return conflict(errors::version_conflict, "the game changed meanwhile; retry");
     }
     GameRecord game = std::move(std::get<GameRecord>(updated));
     if (step == RematchStep::Made) {

@@ -35,8 +35,7 @@ std::variant<int, ApiError> parseMultipv(const std::string& text, int maxMultiPv
         return badRequest("'multipv' must be an integer");
     digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
     if (negative || digits.empty()) {
-        return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
-                        "'multipv' must be positive"};
+        return unprocessable(errors::invalid_value, "'multipv' must be positive");
     }
     if (digits.size() > kMaxIntDigits) return maxMultiPv;
     return std::min(std::stoi(digits), maxMultiPv);

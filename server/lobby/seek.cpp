@@ -31,13 +31,10 @@ std::variant<Seek, ApiError> parseSeekRequest(const nlohmann::json& body) {
         seek.clock = SeekClock{initial, increment};
     }
     if (body.contains("color") && !body.at("color").is_null()) {
-        if (!body.at("color").is_string())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'color' must be a string"};
+        if (!body.at("color").is_string()) return badRequest("'color' must be a string");
         seek.color = body.at("color").get<std::string>();
         if (seek.color != "white" && seek.color != "black" && seek.color != "random") {
-            return ApiError{ErrorStatus::unprocessable_entity, errors::invalid_value,
-                            "'color' must be white, black or random"};
+            return unprocessable(errors::invalid_value, "'color' must be white, black or random");
         }
     }
     return seek;

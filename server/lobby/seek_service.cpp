@@ -33,11 +33,11 @@ ApiError seekStoreError(StoreStatus status, const std::string& id) {
 }
 
 ApiError seekTaken() {
-    return {ErrorStatus::conflict, errors::seek_taken, "the seek was accepted by someone else"};
+    return conflict(errors::seek_taken, "the seek was accepted by someone else");
 }
 
 ApiError seekClosed(const std::string& status) {
-    return {ErrorStatus::conflict, errors::seek_closed, "the seek is " + status};
+    return conflict(errors::seek_closed, "the seek is " + status);
 }
 
 }  // namespace
@@ -168,8 +168,7 @@ std::variant<Seek, ApiError> SeekService::cancel(const std::string& id,
             GameEvent{GameEvent::Kind::Presence, seekChannel(id), cancelled.version, event.dump()});
         return cancelled;
     }
-    return ApiError{ErrorStatus::conflict, errors::version_conflict,
-                    "the seek changed meanwhile; retry"};
+    return conflict(errors::version_conflict, "the seek changed meanwhile; retry");
 }
 
 std::variant<SeekAccepted, ApiError> SeekService::accept(const std::string& id,
@@ -184,7 +183,7 @@ std::variant<SeekAccepted, ApiError> SeekService::accept(const std::string& id,
         if (status == "accepted") return seekTaken();
         if (status != "open") return seekClosed(status);
         if (token && tokenMatches(*token, seek.tokenHash)) {
-            return ApiError{ErrorStatus::conflict, errors::own_seek, "this is your own seek"};
+            return conflict(errors::own_seek, "this is your own seek");
         }
         Seek accepted = seek;
         accepted.state = "accepted";
@@ -225,8 +224,7 @@ std::variant<SeekAccepted, ApiError> SeekService::accept(const std::string& id,
         result.seek = std::move(accepted);
         return result;
     }
-    return ApiError{ErrorStatus::conflict, errors::version_conflict,
-                    "the seek changed meanwhile; retry"};
+    return conflict(errors::version_conflict, "the seek changed meanwhile; retry");
 }
 
 }  // namespace outpost::server

@@ -46,7 +46,7 @@ bool fieldsAllowed(const nlohmann::json& body, std::initializer_list<std::string
         const bool known = std::find(own.begin(), own.end(), key) != own.end() ||
                            std::find(extra.begin(), extra.end(), key) != extra.end();
         if (!known) {
-            error = {ErrorStatus::bad_request, errors::bad_request, "unknown field '" + key + "'"};
+            error = badRequest("unknown field '" + key + "'");
             return false;
         }
     }
@@ -135,45 +135,35 @@ ReviewResult ReviewService::startPasted(const nlohmann::json& body, const Client
     const bool hasPgn = body.contains("pgn") && !body.at("pgn").is_null();
     const bool hasMoves = body.contains("moves") && !body.at("moves").is_null();
     if (hasPgn == hasMoves) {
-        return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                        "give either 'pgn' or 'moves' (with an optional 'fen')"};
+        return badRequest("give either 'pgn' or 'moves' (with an optional 'fen')");
     }
     std::string fen;
     std::vector<std::string> uciMoves;
     if (hasPgn) {
-        if (!body.at("pgn").is_string())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'pgn' must be a string"};
+        if (!body.at("pgn").is_string()) return badRequest("'pgn' must be a string");
         if (body.contains("fen") && !body.at("fen").is_null()) {
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'fen' goes with 'moves'; a PGN gives its own [FEN] tag"};
+            return badRequest("'fen' goes with 'moves'; a PGN gives its own [FEN] tag");
         }
         PgnImport imported = importPgn(body.at("pgn").get<std::string>());
         if (!imported.ok()) {
             if (imported.errorCode == errors::too_large) return tooLarge(imported.error);
-            return ApiError{ErrorStatus::unprocessable_entity, imported.errorCode, imported.error};
+            return unprocessable(imported.errorCode, imported.error);
         }
         fen = imported.initialFen;
         uciMoves = std::move(imported.moves);
     } else {
         if (body.contains("fen") && !body.at("fen").is_null()) {
-            if (!body.at("fen").is_string())
-                return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                                "'fen' must be a string"};
+            if (!body.at("fen").is_string()) return badRequest("'fen' must be a string");
             fen = body.at("fen").get<std::string>();
         }
         const auto& moves = body.at("moves");
-        if (!moves.is_array())
-            return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "'moves' must be an array of strings"};
+        if (!moves.is_array()) return badRequest("'moves' must be an array of strings");
         if (moves.size() > kMaxReviewPlies) {
             return tooLarge("more than " + std::to_string(kMaxReviewPlies) + " moves");
         }
         std::vector<std::string> given;
         for (const auto& move : moves) {
-            if (!move.is_string())
-                return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                                "'moves' must be an array of strings"};
+            if (!move.is_string()) return badRequest("'moves' must be an array of strings");
             given.push_back(move.get<std::string>());
         }
         auto loaded = loadPosition(fen, given, uciMoves);
