@@ -396,8 +396,14 @@ std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
     auto undone =
         update(id, token, TokenUse::Takeback, [&](GameRecord& game) -> std::optional<ApiError> {
             if (game.engine.side == "none") return needsConsent();
-            if (game.status == "resigned" || game.status == "timeout" || game.status == "aborted") {
-                return conflict(errors::game_over, "the game is over (" + game.status + ")");
+            // Only an end the position made (mate, stalemate, a draw by the rules) is taken back;
+            // an end someone chose or the clock gave (a resignation, an agreed draw, a flag fall,
+            // an abort) stands. The position tells them apart: only the first kind ends on it.
+            if (game.status != "ongoing" && !replay(game).outcome()) {
+                return conflict(errors::game_over,
+                                "the game is over (" + game.status +
+                                    (game.reason.empty() ? "" : ", " + game.reason) +
+                                    "): only a mate, stalemate or draw by the rules is taken back");
             }
             if (game.moves.empty())
                 return conflict(errors::nothing_to_take_back, "no move to take back");

@@ -281,6 +281,15 @@ TEST_CASE("offers: the engine accepts a draw at or below its threshold, declines
         CHECK(json["status"] == "draw");
         CHECK(json["reason"] == "agreement");
         CHECK(json["result"] == "1/2-1/2");
+        // An agreed draw stands: a takeback is refused and changes nothing.
+        const auto version = json["version"];
+        auto back = f.call(verb::post, "/api/v1/games/" + id + "/takeback", "", as(token));
+        CHECK(back->status() == 409);
+        CHECK(back->errorCode() == "game_over");
+        const auto after = f.call(verb::get, "/api/v1/games/" + id)->json();
+        CHECK(after["status"] == "draw");
+        CHECK(after["moves"].size() == moves.size());
+        CHECK(after["version"] == version);
     }
     // -60 for White is +60 for the engine: it declines, and nothing changes.
     f.control->scorePerDepth = -20;
