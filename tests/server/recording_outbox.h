@@ -24,14 +24,20 @@ class RecordingOutbox final : public WsOutbox {
         std::lock_guard lock(mutex_);
         return messages_;
     }
-    // Waits until at least `count` messages were sent (or kWait); true when they were.
-    bool waitFor(std::size_t count) {
+    // Waits until `done(messages)` holds (or kWait); true when it did.
+    template <class Predicate>
+    bool waitUntil(Predicate done) {
         const auto deadline = std::chrono::steady_clock::now() + kWait;
-        while (messages().size() < count) {
+        while (!done(messages())) {
             if (std::chrono::steady_clock::now() > deadline) return false;
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
         return true;
+    }
+    // Waits until at least `count` messages were sent (or kWait); true when they were.
+    bool waitFor(std::size_t count) {
+        return waitUntil(
+            [count](const std::vector<nlohmann::json>& sent) { return sent.size() >= count; });
     }
 
   private:

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "recording_outbox.h"
 #include "review/review_pgn.h"
 #include "review/review_service.h"
 #include "test_support.h"
@@ -280,44 +281,22 @@ TEST_CASE("review PGN: evals, NAGs and the better line as a variation", "[review
 
 namespace {
 
-class ReviewOutbox final : public WsOutbox {
-  public:
-    void send(std::string text, bool) override {
-        std::lock_guard lock(mutex_);
-        messages_.push_back(nlohmann::json::parse(text));
-    }
-    std::vector<nlohmann::json> messages() {
-        std::lock_guard lock(mutex_);
-        return messages_;
-    }
-    // Waits for a message of `type` whose review is no longer running (or kWait).
-    bool waitFinished() {
-        const auto deadline = std::chrono::steady_clock::now() + kWait;
-        while (std::chrono::steady_clock::now() < deadline) {
-            for (const auto& message : messages()) {
-                if (message.value("type", "") == "review" &&
-                    message["review"]["status"] != "running")
-                    return true;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        }
-        return false;
-    }
-
-  private:
-    std::mutex mutex_;
-    std::vector<nlohmann::json> messages_;
-};
+// A review's final message has come: one of type "review" no longer running.
+bool reviewFinished(const std::vector<nlohmann::json>& messages) {
+    return std::any_of(messages.begin(), messages.end(), [](const nlohmann::json& message) {
+        return message.value("type", "") == "review" && message["review"]["status"] != "running";
+    });
+}
 
 }  // namespace
 
 TEST_CASE("review over WebSocket: the review, progress per position, the final review",
           "[review][ws]") {
     HandlerFixture f;
-    auto outbox = std::make_shared<ReviewOutbox>();
+    auto outbox = std::make_shared<RecordingOutbox>();
     auto connection = std::make_shared<WsConnection>(f.context, ClientInfo{"127.0.0.1"}, outbox);
     connection->onMessage(R"({"type":"review","id":7,"moves":["e4","e5"]})");
-    REQUIRE(outbox->waitFinished());
+    REQUIRE(outbox->waitUntil(reviewFinished));
     const auto messages = outbox->messages();
     REQUIRE(messages.size() >= 2);
     CHECK(messages.front()["type"] == "review");
@@ -336,18 +315,15 @@ TEST_CASE("review over WebSocket: the review, progress per position, the final r
 
     // Stop by id.
     f.control->closeGate();
-    auto stopping = std::make_shared<ReviewOutbox>();
+    auto stopping = std::make_shared<RecordingOutbox>();
     auto other = std::make_shared<WsConnection>(f.context, ClientInfo{"127.0.0.1"}, stopping);
     const int before = f.control->started.load();
     other->onMessage(R"({"type":"review","id":"r","moves":["d4"]})");
     REQUIRE(f.control->waitStarted(before + 1));
     // The review's first message: the connection follows it from then on.
-    const auto deadline = std::chrono::steady_clock::now() + kWait;
-    while (stopping->messages().empty() && std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
+    REQUIRE(stopping->waitFor(1));
     other->onMessage(R"({"type":"stop","id":"r"})");
-    REQUIRE(stopping->waitFinished());
+    REQUIRE(stopping->waitUntil(reviewFinished));
     CHECK(stopping->messages().back()["review"]["status"] == "stopped");
     f.control->openGate();
     other->onClose();
