@@ -285,21 +285,22 @@ TEST_CASE("Issue 37's switches fire when on, not when off, and keep the search c
                                   "correctionHistoryExtended",
                                   "continuationHistory4",
                                   "historyPruning"};
-    SearchConfig none;
-    for (const char* name : bundle) REQUIRE(none.set(name, false));
-    request.config = none;
-    const SearchResult off = Engine{}.run(request);
-    for (const char* name : fired) {
-        INFO(name);
-        CHECK(counter(off, name) == 0);
-    }
-    SearchConfig all;
-    for (const char* name : bundle) REQUIRE(all.set(name, true));
-    request.config = all;
-    const SearchResult on = Engine{}.run(request);
-    for (const char* name : fired) {
-        INFO(name);
-        CHECK(counter(on, name) > 0);
+    const auto withBundle = [&](bool on) {
+        SearchConfig config;
+        for (const char* name : bundle) REQUIRE(config.set(name, on));
+        return config;
+    };
+    const SearchConfig all = withBundle(true);
+    for (const bool on : {false, true}) {
+        request.config = withBundle(on);
+        const SearchResult result = Engine{}.run(request);
+        for (const char* name : fired) {
+            INFO(name << (on ? " on" : " off"));
+            if (on)
+                CHECK(counter(result, name) > 0);
+            else
+                CHECK(counter(result, name) == 0);
+        }
     }
     // All together still find the mate in 2 of the switch test above.
     SearchRequest mate;
