@@ -166,7 +166,7 @@ TEST_CASE("offers: a move clears both offers", "[server][offers]") {
 
 TEST_CASE("offers: between people a takeback needs the other side's consent", "[server][offers]") {
     HandlerFixture f;
-    PeopleGame game(f, {{"clock", {{"initial", 60}, {"increment", 1}}}});
+    PeopleGame game(f, {{"clock", {{"initial", 60000}, {"increment", 1000}}}});
     REQUIRE(game.move(game.white, "e4") == 200);
     // The old route no longer undoes alone.
     auto alone = game.post("takeback", game.white);
