@@ -256,6 +256,9 @@ double stepFor(const Params& p, const Sample& s, bool mirrored, const Options& o
         dThem[i] = t < 1.f ? g * w2[h + i] * 2 * tc : 0.f;
         gb1[i] += dUs[i] + dThem[i];
     }
+    // With --freeze-features the feature rows' gradients would only be thrown away: most of a
+    // step's backward work, skipped.
+    if (opt.freezeFeatures) return diff * diff;
     for (int k = 0; k < n; ++k) {
         float* ru = &grad->w1[std::size_t(us[k]) * h];
         float* rt = &grad->w1[std::size_t(them[k]) * h];
