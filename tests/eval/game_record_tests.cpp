@@ -121,3 +121,29 @@ TEST_CASE("A reader stops at a record cut short and skips a corrupt one", "[nnue
     CHECK(one.samples.size() == 3);
     CHECK(one.skipped == 1);
 }
+
+TEST_CASE("A reader goes on after a piece of a record that a stopped datagen left",
+          "[nnue][data]") {
+    std::stringstream one;
+    REQUIRE(writeGameRecord(one, sampleGame()));
+    const std::string record = one.str();
+    // Game 1 whole, game 2 stopped in the middle of its moves, then games 3 and 4 that the next
+    // run appended: game 2's moves swallow the start of game 3, which is lost with it.
+    const std::string bytes = record + record.substr(0, record.size() - 10) + record + record;
+    std::stringstream in(bytes, std::ios::in | std::ios::binary);
+    DataReader reader;
+    reader.readFile(in);
+    const Dataset data = std::move(reader).finish(0);
+    CHECK(data.games == 2);
+    CHECK(data.samples.size() == 6);
+    CHECK(data.skipped >= 1);
+
+    // A stream with no mark after the corrupt one ends the reading.
+    std::stringstream tail(record + std::string("OPG1junk-no-record-follows"),
+                           std::ios::in | std::ios::binary);
+    DataReader tailReader;
+    tailReader.readFile(tail);
+    const Dataset first = std::move(tailReader).finish(0);
+    CHECK(first.games == 1);
+    CHECK(first.samples.size() == 3);
+}

@@ -5,6 +5,7 @@
 #include <istream>
 #include <optional>
 #include <ostream>
+#include <string>
 
 #include "core/notation.h"
 #include "core/position.h"
@@ -94,6 +95,34 @@ bool writeGameRecord(std::ostream& out, const RecordedGame& game) {
     }
     out.write(bytes.data(), std::streamsize(bytes.size()));
     return bool(out);
+}
+
+bool skipToNextRecord(std::istream& in, std::streampos from) {
+    in.clear();
+    in.seekg(from + std::streamoff(1));
+    // Scan in blocks, keeping the mark's length less one byte of overlap between blocks.
+    const std::size_t overlap = kGameRecordMark.size() - 1;
+    std::string window;
+    std::streampos windowStart = in.tellg();
+    std::array<char, 4096> block;
+    while (true) {
+        in.read(block.data(), std::streamsize(block.size()));
+        const std::streamsize got = in.gcount();
+        if (got <= 0) break;
+        window.append(block.data(), std::size_t(got));
+        const std::size_t at = window.find(kGameRecordMark);
+        if (at != std::string::npos) {
+            in.clear();
+            in.seekg(windowStart + std::streamoff(at));
+            return true;
+        }
+        const std::size_t keep = std::min(overlap, window.size());
+        windowStart += std::streamoff(window.size() - keep);
+        window.erase(0, window.size() - keep);
+    }
+    in.clear();
+    in.seekg(0, std::ios::end);
+    return false;
 }
 
 RecordRead readGameRecord(std::istream& in, RecordedGame& game) {

@@ -56,6 +56,11 @@ RecordRead readGameRecord(std::istream& in, RecordedGame& game);
 // FEN or a move is not legal: the record does not describe a game.
 std::vector<ParsedLine> replayGame(const RecordedGame& game);
 
+// After a corrupt record that began at `from`: moves the stream to the next record's mark after
+// `from` and gives true, or to the end and gives false. A datagen stopped in the middle of a
+// write leaves a piece of a record that the next run appends after; what follows is not lost.
+bool skipToNextRecord(std::istream& in, std::streampos from);
+
 // True when the stream starts with a game record's mark (the stream's position is kept).
 bool startsWithGameRecord(std::istream& in);
 

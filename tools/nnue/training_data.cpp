@@ -159,11 +159,15 @@ bool DataReader::read(std::istream& in) {
 bool DataReader::readGames(std::istream& in) {
     RecordedGame game;
     while (!full()) {
+        const std::streampos start = in.tellg();
         const RecordRead status = readGameRecord(in, game);
         if (status == RecordRead::End || status == RecordRead::CutShort) break;
         if (status == RecordRead::Corrupt) {
+            // A piece of a record (a datagen stopped mid-write, then resumed): go on at the
+            // next record's mark.
             ++skipped_;
-            break;
+            if (!skipToNextRecord(in, start)) break;
+            continue;
         }
         const std::vector<ParsedLine> kept = replayGame(game);
         if (kept.empty()) {
