@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""One engine's result over the complete pairs of a fastchess PGN (-repeat: both games of an
+opening share a [Round] number), with the Elo's 95% error bar from the pentanomial counts.
+
+For a match stopped before its end (a fixed time on a borrowed machine): fastchess prints no
+summary for the games finished after its last rating interval, and a pair cut off at the end
+must not count as half a pair.
+
+  scripts/pgn_pentanomial.py MATCH.pgn ENGINE_NAME
+"""
+import collections, math, re, sys
+
+
+def pairs_of(text, name):
+    pairs = collections.defaultdict(list)
+    for game in text.split("[Event ")[1:]:
+        round_tag = re.search(r'\[Round "([^"]+)"', game)
+        white = re.search(r'\[White "([^"]+)"', game)
+        result = re.search(r'\[Result "([^"]+)"', game)
+        if not (round_tag and white and result):
+            continue
+        score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result.group(1))
+        if score is not None:
+            pairs[round_tag.group(1)].append(score if white.group(1) == name else 1 - score)
+    return [p for p in pairs.values() if len(p) == 2]
+
+
+def elo(score):
+    score = min(max(score, 1e-9), 1 - 1e-9)
+    return -400 * math.log10(1 / score - 1)
+
+
+def summary(pairs):
+    counts = [0] * 5
+    for a, b in pairs:
+        counts[int(round((a + b) * 2))] += 1
+    n = sum(counts)
+    if n == 0:
+        return "no complete pair"
+    values = [0, 0.25, 0.5, 0.75, 1]
+    mean = sum(c * v for c, v in zip(counts, values)) / n
+    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, values)) / n
+    se = math.sqrt(var / n)
+    low, high = elo(mean - 1.96 * se), elo(mean + 1.96 * se)
+    los = 0.5 * (1 + math.erf((mean - 0.5) / (se * math.sqrt(2)))) if se > 0 else float(mean > 0.5)
+    games = [s for p in pairs for s in p]
+    w, d, l = games.count(1.0), games.count(0.5), games.count(0.0)
+    return (f"{2 * n} games ({n} pairs): +{w} ={d} -{l}, {mean * 100:.2f}%, "
+            f"Elo {elo(mean):+.1f} +/- {(high - low) / 2:.1f}, LOS {los * 100:.1f}%, "
+            f"pentanomial {counts}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    print(summary(pairs_of(open(sys.argv[1], encoding="utf-8", errors="replace").read(), sys.argv[2])))
