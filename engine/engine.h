@@ -81,7 +81,7 @@ struct SearchConfig {
     bool continuationHistory = true;
     bool captureHistory = false;
     bool counterMoves = false;
-    bool historyPruning = true;
+    bool historyPruning = false;  // alone at 5+0.05: -7.0 ± 30.1 (docs/search-measurements.md)
     bool seeQuietPruning = true;
     bool correctionHistory = true;
     bool singularExtensions = true;

@@ -40,7 +40,7 @@ export const TECHNIQUES: Technique[] = [
   { name: 'continuationHistory', label: 'Continuation history', defaultOn: true },
   { name: 'captureHistory', label: 'Capture history', defaultOn: false },
   { name: 'counterMoves', label: 'Counter moves', defaultOn: false, counters: ['counterMoveCutoffs'] },
-  { name: 'historyPruning', label: 'History pruning', defaultOn: true, counters: ['historyPrunes'] },
+  { name: 'historyPruning', label: 'History pruning', defaultOn: false, counters: ['historyPrunes'] },
   { name: 'seeQuietPruning', label: 'SEE pruning of quiet moves', defaultOn: true, counters: ['seeQuietPrunes'] },
   { name: 'correctionHistory', label: 'Correction history', defaultOn: true },
   { name: 'singularExtensions', label: 'Singular extensions', defaultOn: true, counters: ['singularExtensions', 'singularMultiCuts', 'negativeExtensions'] },
