@@ -10,6 +10,8 @@ must not count as half a pair.
 """
 import collections, math, re, sys
 
+from match_summary import elo  # the score -> Elo of the fastchess logs' summary
+
 
 def pairs_of(text, name):
     pairs = collections.defaultdict(list)
@@ -23,11 +25,6 @@ def pairs_of(text, name):
         if score is not None:
             pairs[round_tag.group(1)].append(score if white.group(1) == name else 1 - score)
     return [p for p in pairs.values() if len(p) == 2]
-
-
-def elo(score):
-    score = min(max(score, 1e-9), 1 - 1e-9)
-    return -400 * math.log10(1 / score - 1)
 
 
 def summary(pairs):
