@@ -71,6 +71,9 @@ export class App {
   private engineInfoFen = INITIAL_FEN;
   private engineThinking = false;
   private moveInFlight = false;
+  // The game's version the move in flight was sent from: a state newer than it (on the stream)
+  // means the server has taken the move, before its answer arrives.
+  private moveInFlightFrom = -1;
   private subscribedTo: string | null = null;
   private readonly analysis: Analysis;
   /** Lobby, chat, sounds, rematch, move confirmation, spectators (play/playExtras.ts). */
@@ -385,6 +388,9 @@ export class App {
     if (!current || current.id !== game.id) return;
     if (game.version < current.version) return;
     const changed = game.version > current.version;
+    // The stream can bring the move (and the engine's reply) before the move's own answer: the
+    // buttons held back for it (Takeback) come back with the state that shows it.
+    if (this.moveInFlight && game.version > this.moveInFlightFrom) this.moveInFlight = false;
     const wasLive = this.viewPly === current.moves.length;
     this.game = game;
     if (wasLive || this.viewPly > game.moves.length) this.viewPly = game.moves.length;
@@ -475,6 +481,7 @@ export class App {
       return true;
     }
     this.moveInFlight = true;
+    this.moveInFlightFrom = game.version;
     // The last engine info stays on screen until the engine's next search reports.
     if (game.engine.side !== 'none') this.engineThinking = true;
     this.renderStatus();

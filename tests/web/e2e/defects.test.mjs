@@ -1,7 +1,8 @@
 // The page defects of issue 26 (item 8), each checked the way it was seen: the engine panel shows
 // the line of the move the engine played; "Recent games" counts the moves as they are played;
-// Takeback is off once the game is over; a 390 px phone shows the New game dialog's buttons whole
-// and the page no wider than the screen; the board keeps its size when the review graph comes.
+// Takeback is off once the game is over, and on again as soon as the engine's reply shows (even
+// before the move's own answer); a 390 px phone shows the New game dialog's buttons whole and the
+// page no wider than the screen; the board keeps its size when the review graph comes.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { clickMove, moveListSan, newGame, openBrowser, shot, waitForMoves } from './helpers.mjs';
@@ -68,6 +69,40 @@ test('Takeback is off once the game is over (after resigning)', async () => {
   await page.keyboard.press('t');
   await page.waitForTimeout(300);
   assert.equal((await page.evaluate(() => window.outpost.snapshot().game.moves.length)), 2, 'the T key takes nothing back either');
+  assert.deepEqual(errors, []);
+});
+
+test('Takeback comes back with the engine\'s reply even when the move\'s own answer is late', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  await newGame(page, { side: 'white', level: '1' });
+  // The move's HTTP answer is held back until the stream has brought the engine's reply, the
+  // order a loaded machine can give them in.
+  let release;
+  const released = new Promise((resolve) => {
+    release = resolve;
+  });
+  let answered;
+  const route = '**/api/v1/games/*/moves';
+  await page.route(route, (held) => {
+    answered = (async () => {
+      const response = await held.fetch();
+      await released;
+      await held.fulfill({ response });
+    })();
+  });
+  try {
+    await clickMove(page, 'e2', 'e4');
+    await waitForMoves(page, 2);
+    assert.equal(await page.isEnabled('#btn-takeback'), true, 'the reply is on screen: a move to take back');
+  } finally {
+    release();
+    // (Unrouting with the answer still held would send the move a second time.)
+    await answered;
+    await page.unroute(route);
+  }
+  await page.click('#btn-takeback');
+  await waitForMoves(page, 0);
   assert.deepEqual(errors, []);
 });
 
