@@ -87,8 +87,9 @@ struct SearchConfig {
     bool singularExtensions = true;
     bool nodeShareTime = false;
     bool probCut = true;
-    // Issue 37's search bundle (docs/search.md): on together, +17.8 ± 19.8 Elo over 800 games.
-    // Alone at 5+0.05 (28 November) the first two measured below zero, so they are off.
+    // Issue 37's search bundle (docs/search.md): the six together (with historyPruning) measured
+    // +17.8 ± 19.8 Elo over 800 games; each turned off alone at 5+0.05 (28 November), ttPv,
+    // extendedLateMoveReductions and historyPruning measured below zero, so those three are off.
     bool ttPv = false;
     bool extendedLateMoveReductions = false;
     bool singularExtended = true;
