@@ -70,10 +70,9 @@ export class App {
   /** The position the engine info belongs to (its PV starts there). */
   private engineInfoFen = INITIAL_FEN;
   private engineThinking = false;
-  private moveInFlight = false;
-  // The game's version the move in flight was sent from: a state newer than it (on the stream)
-  // means the server has taken the move, before its answer arrives.
-  private moveInFlightFrom = -1;
+  // The game's version a move in flight was sent from (null: none in flight). A state newer than
+  // it on the stream means the server has dealt with the move before its answer arrived.
+  private moveInFlightFrom: number | null = null;
   private subscribedTo: string | null = null;
   private readonly analysis: Analysis;
   /** Lobby, chat, sounds, rematch, move confirmation, spectators (play/playExtras.ts). */
@@ -390,7 +389,7 @@ export class App {
     const changed = game.version > current.version;
     // The stream can bring the move (and the engine's reply) before the move's own answer: the
     // buttons held back for it (Takeback) come back with the state that shows it.
-    if (this.moveInFlight && game.version > this.moveInFlightFrom) this.moveInFlight = false;
+    if (this.moveInFlightFrom !== null && game.version > this.moveInFlightFrom) this.moveInFlightFrom = null;
     const wasLive = this.viewPly === current.moves.length;
     this.game = game;
     if (wasLive || this.viewPly > game.moves.length) this.viewPly = game.moves.length;
@@ -480,14 +479,13 @@ export class App {
       this.applyGame(next);
       return true;
     }
-    this.moveInFlight = true;
     this.moveInFlightFrom = game.version;
     // The last engine info stays on screen until the engine's next search reports.
     if (game.engine.side !== 'none') this.engineThinking = true;
     this.renderStatus();
     try {
       const updated = await api.move(game.id, this.tokenFor(game.turn) ?? this.token, move, game.version);
-      this.moveInFlight = false;
+      this.moveInFlightFrom = null;
       this.applyGame(updated);
       // The stream may have brought newer states before this answer (then applyGame drew
       // nothing): the buttons held back while the move was in flight come back now.
@@ -497,7 +495,7 @@ export class App {
       if (updated.engineThinking && this.socket.state !== 'open') void this.awaitEngineReply(updated.id, updated.version);
       return true;
     } catch (err) {
-      this.moveInFlight = false;
+      this.moveInFlightFrom = null;
       await this.refresh();
       this.engineThinking = this.game ? this.engineThinks(this.game) : false;
       // A takeback or resignation while the engine thought makes its reply moot, not an error.
@@ -1230,7 +1228,7 @@ export class App {
     const people = !!game && this.mode() === 'people';
     // A game that is over is over: nothing to take back (not after a resignation, not after mate).
     byId<HTMLButtonElement>('btn-takeback').disabled =
-      !player || !game || !ongoing || game.moves.length === 0 || this.moveInFlight || (people && !!game.takebackOffer);
+      !player || !game || !ongoing || game.moves.length === 0 || this.moveInFlightFrom !== null || (people && !!game.takebackOffer);
     byId('btn-takeback').textContent = people ? '↶ Ask takeback' : '↶ Takeback';
     byId<HTMLButtonElement>('btn-resign').disabled = !player || !ongoing || this.isAnalysisBoard();
     // A draw offer (the engine answers at once), and between people abort while both sides have
