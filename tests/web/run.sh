@@ -113,6 +113,11 @@ cd "$HERE"
 status=0
 # OUTPOST_E2E_ONLY="e2e/friend.test.mjs e2e/play.test.mjs" runs only those files.
 read -r -a TESTS <<<"${OUTPOST_E2E_ONLY:-e2e/}"
-OUTPOST_URL="$URL" node --test --test-concurrency=1 --test-reporter=spec "${TESTS[@]}" || status=$?
+# The spec report goes to the terminal and to results.txt, whose "failing tests" part .ci/run's
+# digest prints at the end of a failed run (scripts/ci_digest.py).
+OUTPOST_URL="$URL" node --test --test-concurrency=1 \
+  --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=spec --test-reporter-destination="$ARTIFACTS/results.txt" \
+  "${TESTS[@]}" || status=$?
 echo "web e2e: screenshots in $ARTIFACTS"
 exit $status
