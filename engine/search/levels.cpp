@@ -21,10 +21,11 @@ constexpr std::array<LevelSettings, kMaxLevel> kLevels{{
 
 // Ratings: each level's games against Stockfish 15.1 at UCI_Elo settings near its strength, both
 // at the level's server move time, fitted by maximum likelihood (scripts/anchor_ratings.py) and
-// rounded to 50 (docs/strength.md, "Against Stockfish's UCI_Elo": 1060 1159 1472 1653 1707 1842
-// 1979 2408, each within 80-230 either way at 95%).
-constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 1150, 1450, 1650,
-                                               1700,    1850, 2000, kMaxElo};
+// rounded to 50. Net 13 and issue 37's search, 28 November (docs/strength.md, "Against
+// Stockfish's UCI_Elo"): 1057 1088 1476 1650 1812 1902 2109 2512, each within 80-110 either
+// way at 95% (level 8: 10 games, 2293-2750).
+constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 1100, 1500, 1650,
+                                               1800,    1900, 2100, kMaxElo};
 static_assert(kLevelElo.front() == kMinElo && kLevelElo.back() == kMaxElo);
 
 // FNV-1a over the game's name, then one SplitMix64 round with the ply folded in.

@@ -55,7 +55,7 @@ function readForm(form: HTMLFormElement): NewGameChoice {
   return { request, humanSide, friend };
 }
 
-/** "Level 3: about 1450 Elo, looks 3 plies ahead, 0.15 s a move without a clock." */
+/** "Level 3: about 1500 Elo, looks 3 plies ahead, 0.15 s a move without a clock." */
 export function describeLevel(info: LevelInfo): string {
   const parts = [`Level ${info.level}: about ${info.elo} Elo`];
   parts.push(info.depth ? `looks ${info.depth} ${info.depth === 1 ? 'ply' : 'plies'} ahead` : 'full strength');
