@@ -42,8 +42,9 @@ def failed_blocks(lines):
         if status:
             if current:
                 blocks.append(current)
-            current = (line, [], status.group(2)) if FAILED.search(line) else None
-            if not FAILED.search(line):
+            failed = FAILED.search(line)
+            current = (line, [], status.group(2)) if failed else None
+            if not failed:
                 passed.add(status.group(2))
         elif current is not None:
             if line.startswith("Total Test time") or re.match(r"^\d+% tests passed", line):

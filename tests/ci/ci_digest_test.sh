@@ -41,15 +41,19 @@ passed="$(mktemp)"; grep -v "Failed\|aborted" "$log" | head -3 >"$passed"
 [ -z "$(python3 "$digest" "$passed")" ] || fail "a log without failures printed something"
 rm -f "$passed"
 retry="$(mktemp)"
-printf '%s\n' "1/2 Test #1: server:ok ......   Passed    0.01 sec" \
-    "2/2 Test #2: server:flaky ......***Failed    0.50 sec" "first try fails" "" \
+printf '%s\n' "1/3 Test #1: server:ok ......   Passed    0.01 sec" \
+    "2/3 Test #2: server:flaky ......***Failed    0.50 sec" "first try fails" "" \
+    "3/3 Test #3: server:broken ......***Failed    0.50 sec" "fails every time" "" \
     "    Start 2: server:flaky" "    Test #2: server:flaky ......   Passed    0.40 sec" \
-    "100% tests passed, 0 tests failed out of 2" >"$retry"
+    "    Start 3: server:broken" "    Test #3: server:broken ......***Failed    0.40 sec" \
+    "fails every time" "" "67% tests passed, 1 tests failed out of 3" >"$retry"
 out="$(python3 "$digest" "$retry")"; rm -f "$retry"
 echo "$out"
 grep -q "server:flaky .*passed on its retry: flaky" <<<"$out" || fail "a test that passed on its retry is not marked flaky"
 grep -q "first try fails" <<<"$out" || fail "the flaky test's first failure is missing"
-grep -q "server:catch fails.*flaky" <<<"$all" && fail "a test that failed twice was marked flaky"
+grep -q "server:broken" <<<"$out" || fail "a test that failed on its retry too is not named"
+grep -q "server:broken.*flaky" <<<"$out" && fail "a test that failed on its retry too was marked flaky"
+grep -q "server:catch fails.*flaky" <<<"$all" && fail "a test that was not retried was marked flaky"
 web="$(mktemp)"
 printf '%s\n' "✔ passes (1ms)" "✖ failing tests:" "" "test at e2e/defects.test.mjs:40:1" \
     "✖ Takeback is off once the game is over (812ms)" \
