@@ -10,7 +10,7 @@ namespace {
 // depth, nodes, candidates, margin (cp). Each level looks deeper and errs less than the one below.
 constexpr std::array<LevelSettings, kMaxLevel> kLevels{{
     {1, 400, 6, 260},
-    {2, 1500, 6, 180},
+    {2, 3000, 5, 150},
     {3, 5000, 5, 120},
     {4, 15000, 4, 80},
     {5, 50000, 4, 50},
@@ -23,8 +23,10 @@ constexpr std::array<LevelSettings, kMaxLevel> kLevels{{
 // at the level's server move time, fitted by maximum likelihood (scripts/anchor_ratings.py) and
 // rounded to 50. Net 13 and issue 37's search, 28 November (docs/strength.md, "Against
 // Stockfish's UCI_Elo"): 1057 1088 1476 1650 1812 1902 2109 2512, each within 80-110 either
-// way at 95% (level 8: 10 games, 2293-2750).
-constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 1100, 1500, 1650,
+// way at 95% (level 8: 10 games, 2293-2750). Level 2 re-spaced the same day (its old caps,
+// 1,500 nodes, 6 candidates within 180 cp, played at 1088, hardly above level 1): 1300
+// [1245, 1353] over 160 games.
+constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 1300, 1500, 1650,
                                                1800,    1900, 2100, kMaxElo};
 static_assert(kLevelElo.front() == kMinElo && kLevelElo.back() == kMaxElo);
 
