@@ -18,11 +18,14 @@ namespace outpost::search {
 // History scores stay within +-kHistoryMax; each update moves a score a fraction of the way to
 // the bound ("gravity"), so scores saturate instead of overflowing and recent results weigh more.
 inline constexpr int kHistoryMax = 16384;
-// depth² bonus, capped so one very deep cutoff does not dominate the table.
+// depth² bonus, capped so one very deep cutoff does not dominate the table, times a scale
+// (SearchParams::historyBonusScale, 1 by default), the product kept well below kHistoryMax so
+// the gravity below never overshoots the bound.
 inline constexpr int kHistoryBonusCap = 1200;
+inline constexpr int kHistoryScaledBonusCap = kHistoryMax / 4;
 
-inline int historyBonus(int depth) {
-    return std::min(depth * depth, kHistoryBonusCap);
+inline int historyBonus(int depth, int scale) {
+    return std::min(scale * std::min(depth * depth, kHistoryBonusCap), kHistoryScaledBonusCap);
 }
 
 class History {
@@ -30,8 +33,8 @@ class History {
     int quiet(Color side, Move m) const { return table_[side][m.from()][m.to()]; }
 
     // Reward the move that caused a cutoff; punish (malus) the quiet moves tried before it.
-    void reward(Color side, Move m, int depth) { update(side, m, historyBonus(depth)); }
-    void punish(Color side, Move m, int depth) { update(side, m, -historyBonus(depth)); }
+    void reward(Color side, Move m, int bonus) { update(side, m, bonus); }
+    void punish(Color side, Move m, int bonus) { update(side, m, -bonus); }
 
     // Between searches: halve, so the next search starts informed but not bound by old scores.
     void age() {

@@ -42,6 +42,9 @@ struct SearchParams {
     // Move-level pruning
     int futilityMargin = 300;          // frontier: about a minor piece
     int extendedFutilityMargin = 500;  // pre-frontier: about a rook
+    int futilityLmrMaxDepth = 0;       // futility by reduced depth: to this depth (0: off) ...
+    int futilityLmrBase = 150;         // ... with a margin of this ...
+    int futilityLmrPerDepth = 120;     // ... plus this per ply of reduced depth
     int lateMovePruningMaxDepth = 6;
     int lateMovePruningBase = 3;  // quiet moves kept: (base + depth^2) / (2 - improving)
     int seePruningMaxDepth = 4;
@@ -54,6 +57,8 @@ struct SearchParams {
     // ply could never be reached and the step never fired.
     int historyPruningMargin = 32;
     // Reductions and extensions
+    // History: each cutoff's bonus is this times depth² (the tables saturate at 16384)
+    int historyBonusScale = 1;
     int lmrMinDepth = 3;
     int lmrBaseCentiPlies = 75;    // reduction = base + ln(depth) ln(move) / divisor ...
     int lmrDivisorCenti = 225;     // ... both in hundredths (0.75 and 2.25)
@@ -94,7 +99,7 @@ struct SearchParamSpec {
     int max;
 };
 
-inline constexpr std::array<SearchParamSpec, 45> kSearchParamSpecs = {{
+inline constexpr std::array<SearchParamSpec, 49> kSearchParamSpecs = {{
     {"AspirationWindow", &SearchParams::aspirationWindow, 8, 60},
     {"ReverseFutilityMaxDepth", &SearchParams::reverseFutilityMaxDepth, 3, 10},
     {"ReverseFutilityMargin", &SearchParams::reverseFutilityMargin, 40, 160},
@@ -110,6 +115,9 @@ inline constexpr std::array<SearchParamSpec, 45> kSearchParamSpecs = {{
     {"ProbCutReduction", &SearchParams::probCutReduction, 2, 6},
     {"FutilityMargin", &SearchParams::futilityMargin, 100, 500},
     {"ExtendedFutilityMargin", &SearchParams::extendedFutilityMargin, 250, 800},
+    {"FutilityLmrMaxDepth", &SearchParams::futilityLmrMaxDepth, 0, 12},
+    {"FutilityLmrBase", &SearchParams::futilityLmrBase, 50, 400},
+    {"FutilityLmrPerDepth", &SearchParams::futilityLmrPerDepth, 40, 250},
     {"LateMovePruningMaxDepth", &SearchParams::lateMovePruningMaxDepth, 3, 10},
     {"LateMovePruningBase", &SearchParams::lateMovePruningBase, 1, 8},
     {"SeePruningMaxDepth", &SearchParams::seePruningMaxDepth, 2, 8},
@@ -118,6 +126,7 @@ inline constexpr std::array<SearchParamSpec, 45> kSearchParamSpecs = {{
     {"SeeQuietMarginPerDepth", &SearchParams::seeQuietMarginPerDepth, 20, 120},
     {"HistoryPruningMaxDepth", &SearchParams::historyPruningMaxDepth, 1, 6},
     {"HistoryPruningMargin", &SearchParams::historyPruningMargin, 8, 256},
+    {"HistoryBonusScale", &SearchParams::historyBonusScale, 1, 32},
     {"LmrMinDepth", &SearchParams::lmrMinDepth, 2, 5},
     {"LmrBaseCentiPlies", &SearchParams::lmrBaseCentiPlies, 25, 150},
     {"LmrDivisorCenti", &SearchParams::lmrDivisorCenti, 150, 350},

@@ -280,10 +280,10 @@ void Searcher::rewardQuiet(int ply, Move best, int depth, const MoveList& quiets
     const SearchConfig& cfg = shared_->config;
     const Color us = pos_.sideToMove();
     if (cfg.killers) killers_.add(ply, best);
-    const int bonus = historyBonus(depth);
+    const int bonus = historyBonus(depth, params().historyBonusScale);
     if (cfg.history) {
-        history_.reward(us, best, depth);
-        for (const auto& sm : quietsTried) history_.punish(us, sm.move, depth);
+        history_.reward(us, best, bonus);
+        for (const auto& sm : quietsTried) history_.punish(us, sm.move, bonus);
     }
     for (int back = 1; back <= 2; ++back) {
         const StackEntry* e = moveBefore(ply, back);
@@ -673,7 +673,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         // been searched (so a node is never left without a score).
         if (!rootNode && prunableNode && bestScore > -kMateBound) {
             const MovePrune prune =
-                shallowPruning(facts, depth, alpha, eval, improving, quietCount);
+                shallowPruning(facts, depth, alpha, eval, improving, moveCount, quietCount);
             if (prune == MovePrune::SkipQuiets) skipQuiets = true;
             if (prune != MovePrune::Search) continue;
         }
@@ -814,7 +814,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
 }
 
 Searcher::MovePrune Searcher::shallowPruning(const MoveFacts& mv, int depth, int alpha, int eval,
-                                             bool improving, int quietCount) {
+                                             bool improving, int moveCount, int quietCount) {
     // Quiet moves that give no check; of the rest only captures (by SEE), never checks or
     // promotions.
     const SearchConfig& cfg = shared_->config;
@@ -839,6 +839,22 @@ Searcher::MovePrune Searcher::shallowPruning(const MoveFacts& mv, int depth, int
             eval + params().extendedFutilityMargin <= alpha) {
             counters_.add(Counter::ExtendedFutilityPrunes);
             return MovePrune::SkipQuiets;
+        }
+        // Step 14c'. Futility by the depth left after reduction (off while futilityLmrMaxDepth is
+        // 0): a quiet move whose reduced search would start at most futilityLmrMaxDepth plies
+        // deep is not searched when even a margin growing with that depth cannot reach alpha.
+        // The reduction grows with the move number, so the later quiet moves go too.
+        if (cfg.futility && params().futilityLmrMaxDepth > 0) {
+            const int lmrDepth = depth - 1 -
+                                 lmrTable_[std::min(depth, kLmrTableSize - 1)]
+                                          [std::min(moveCount, kLmrTableSize - 1)];
+            if (lmrDepth <= params().futilityLmrMaxDepth &&
+                eval + params().futilityLmrBase +
+                        params().futilityLmrPerDepth * std::max(lmrDepth, 0) <=
+                    alpha) {
+                counters_.add(Counter::FutilityPrunes);
+                return MovePrune::SkipQuiets;
+            }
         }
         // Step 14d. History pruning: at low depth, a quiet move whose history says it
         // has failed again and again in this context is not searched (killers and the
@@ -915,7 +931,7 @@ void Searcher::learnFromCutoff(int ply, int depth, Move bestMove, PickStage best
     if (bestStage == PickStage::Killer) counters_.add(Counter::KillerCutoffs);
     if (bestStage == PickStage::CounterMove) counters_.add(Counter::CounterMoveCutoffs);
     if (bestStage == PickStage::Quiet) counters_.add(Counter::HistoryCutoffs);
-    const int bonus = historyBonus(depth);
+    const int bonus = historyBonus(depth, params().historyBonusScale);
     if (!pos_.isCaptureOrPromotion(bestMove)) {
         rewardQuiet(ply, bestMove, depth, quietsTried);
     } else if (cfg.captureHistory && pos_.isCapture(bestMove)) {

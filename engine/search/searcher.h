@@ -163,7 +163,7 @@ class Searcher {
     // Step 14 of search(): search the move, skip it, or skip it and every later quiet move.
     enum class MovePrune { Search, Skip, SkipQuiets };
     MovePrune shallowPruning(const MoveFacts& mv, int depth, int alpha, int eval, bool improving,
-                             int quietCount);
+                             int moveCount, int quietCount);
     // Plies a late move is searched shallower (0 up to newDepth - 1).
     int lateMoveReduction(const MoveFacts& mv, int depth, int moveCount, int newDepth, bool pvNode,
                           bool ttPv, bool improving, bool cutNode) const;

@@ -1,5 +1,6 @@
-// `outpost bench [depth] [switch=true|false ...]`: a fixed-depth search of fixed positions with one
-// thread and a 16 MB table. The total node count is the engine's signature: any change to the
+// `outpost bench [depth] [switch=true|false ...] [Param=N ...]`: a fixed-depth search of fixed
+// positions with one thread and a 16 MB table (Param=N: a tunable build's margins, by their UCI
+// names). The total node count is the engine's signature: any change to the
 // search or evaluation that changes it shows up, and commits quote it as `Bench: N`.
 #pragma once
 
