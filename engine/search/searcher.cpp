@@ -276,11 +276,10 @@ OrderingHints Searcher::orderingHints(int ply) const {
     return hints;
 }
 
-void Searcher::rewardQuiet(int ply, Move best, int depth, const MoveList& quietsTried) {
+void Searcher::rewardQuiet(int ply, Move best, int bonus, const MoveList& quietsTried) {
     const SearchConfig& cfg = shared_->config;
     const Color us = pos_.sideToMove();
     if (cfg.killers) killers_.add(ply, best);
-    const int bonus = historyBonus(depth, params().historyBonusScale);
     if (cfg.history) {
         history_.reward(us, best, bonus);
         for (const auto& sm : quietsTried) history_.punish(us, sm.move, bonus);
@@ -845,9 +844,7 @@ Searcher::MovePrune Searcher::shallowPruning(const MoveFacts& mv, int depth, int
         // deep is not searched when even a margin growing with that depth cannot reach alpha.
         // The reduction grows with the move number, so the later quiet moves go too.
         if (cfg.futility && params().futilityLmrMaxDepth > 0) {
-            const int lmrDepth = depth - 1 -
-                                 lmrTable_[std::min(depth, kLmrTableSize - 1)]
-                                          [std::min(moveCount, kLmrTableSize - 1)];
+            const int lmrDepth = depth - 1 - baseReduction(depth, moveCount);
             if (lmrDepth <= params().futilityLmrMaxDepth &&
                 eval + params().futilityLmrBase +
                         params().futilityLmrPerDepth * std::max(lmrDepth, 0) <=
@@ -887,7 +884,7 @@ Searcher::MovePrune Searcher::shallowPruning(const MoveFacts& mv, int depth, int
 int Searcher::lateMoveReduction(const MoveFacts& mv, int depth, int moveCount, int newDepth,
                                 bool pvNode, bool ttPv, bool improving, bool cutNode) const {
     const SearchConfig& cfg = shared_->config;
-    int r = lmrTable_[std::min(depth, kLmrTableSize - 1)][std::min(moveCount, kLmrTableSize - 1)];
+    int r = baseReduction(depth, moveCount);
     if (pvNode) r -= kLmrNodeAdjustment;
     if (ttPv) r -= params().lmrTtPvRelief;
     if (!improving) r += kLmrNodeAdjustment;
@@ -933,7 +930,7 @@ void Searcher::learnFromCutoff(int ply, int depth, Move bestMove, PickStage best
     if (bestStage == PickStage::Quiet) counters_.add(Counter::HistoryCutoffs);
     const int bonus = historyBonus(depth, params().historyBonusScale);
     if (!pos_.isCaptureOrPromotion(bestMove)) {
-        rewardQuiet(ply, bestMove, depth, quietsTried);
+        rewardQuiet(ply, bestMove, bonus, quietsTried);
     } else if (cfg.captureHistory && pos_.isCapture(bestMove)) {
         updateCaptureHistory(bestMove, bonus);
     }

@@ -6,6 +6,7 @@
 // transposition table and in the SharedSearch flags, which are atomics.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -164,6 +165,11 @@ class Searcher {
     enum class MovePrune { Search, Skip, SkipQuiets };
     MovePrune shallowPruning(const MoveFacts& mv, int depth, int alpha, int eval, bool improving,
                              int moveCount, int quietCount);
+    // The reduction table's plies for this depth and move number, before any adjustment.
+    int baseReduction(int depth, int moveCount) const {
+        return lmrTable_[std::min(depth, kLmrTableSize - 1)]
+                        [std::min(moveCount, kLmrTableSize - 1)];
+    }
     // Plies a late move is searched shallower (0 up to newDepth - 1).
     int lateMoveReduction(const MoveFacts& mv, int depth, int moveCount, int newDepth, bool pvNode,
                           bool ttPv, bool improving, bool cutNode) const;
@@ -192,7 +198,7 @@ class Searcher {
     OrderingHints orderingHints(int ply) const;
     OrderingHints captureHints() const;
     // A cutoff by a quiet move: killers, counter move, butterfly and continuation histories.
-    void rewardQuiet(int ply, Move best, int depth, const MoveList& quietsTried);
+    void rewardQuiet(int ply, Move best, int bonus, const MoveList& quietsTried);
     void updateCaptureHistory(Move m, int bonus);
     void updatePv(int ply, Move m);
     void reportLines(int depth);

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/cpu.h"
-#include "search/search_params.h"
+#include "uci/options.h"
 
 namespace outpost::uci {
 
@@ -70,31 +70,6 @@ BenchResult runBench(int depth, const SearchConfig& config, std::ostream& out) {
     return total;
 }
 
-namespace {
-
-// A tunable build's margins (search/search_params.h) as NAME=N, so a change of one can be
-// measured in nodes before a match; a release build knows none.
-bool setBenchParam(SearchConfig& config, const std::string& name, const std::string& value) {
-    if constexpr (kTunableSearch) {
-        for (const SearchParamSpec& p : kSearchParamSpecs) {
-            if (name != p.name) continue;
-            int number = 0;
-            const auto [end, ec] =
-                std::from_chars(value.data(), value.data() + value.size(), number);
-            if (ec != std::errc() || end != value.data() + value.size() || number < p.min ||
-                number > p.max) {
-                return false;
-            }
-            config.params.*p.field = number;
-            return true;
-        }
-    }
-    (void)config, (void)name, (void)value;
-    return false;
-}
-
-}  // namespace
-
 int benchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     int depth = kDefaultBenchDepth;
     SearchConfig config;
@@ -103,7 +78,8 @@ int benchCommand(const std::vector<std::string>& args, std::ostream& out, std::o
         if (equals != std::string::npos) {
             const std::string name = arg.substr(0, equals);
             const std::string value = arg.substr(equals + 1);
-            if (setBenchParam(config, name, value)) continue;
+            // A tunable build's margins by name, so a change of one shows in nodes before a match.
+            if (applySearchParam(name, value, config) == OptionResult::Changed) continue;
             if ((value != "true" && value != "false") || !config.set(name, value == "true")) {
                 err << "bench: unknown switch or value '" << arg << "'\n";
                 return 2;

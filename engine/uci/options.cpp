@@ -125,14 +125,20 @@ OptionResult applyOption(std::string_view name, std::string_view value, UciSetti
         return OptionResult::Changed;
     }
     // A tunable build's margins (search/search_params.h); a release build does not know them.
+    return applySearchParam(name, value, engine.config);
+}
+
+OptionResult applySearchParam(std::string_view name, std::string_view value, SearchConfig& config) {
     if constexpr (kTunableSearch) {
         for (const SearchParamSpec& p : kSearchParamSpecs) {
             if (!equalsIgnoreCase(name, p.name)) continue;
+            int number = 0;
             if (!parseSpin(value, p.min, p.max, number)) return OptionResult::BadValue;
-            engine.config.params.*p.field = number;
+            config.params.*p.field = number;
             return OptionResult::Changed;
         }
     }
+    (void)name, (void)value, (void)config;
     return OptionResult::UnknownName;
 }
 

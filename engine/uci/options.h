@@ -45,6 +45,11 @@ std::vector<std::string> optionLines(const UciSettings& settings);
 // Applies one setoption. Names are matched case-insensitively, as the protocol asks.
 OptionResult applyOption(std::string_view name, std::string_view value, UciSettings& settings);
 
+// Sets one of a tunable build's search margins (search/search_params.h) by its UCI name, matched
+// case-insensitively: Changed, BadValue (out of its range) or UnknownName (also for every name in
+// a release build, which has none). Used by applyOption and by `outpost bench NAME=N`.
+OptionResult applySearchParam(std::string_view name, std::string_view value, SearchConfig& config);
+
 // Splits the text after "setoption" into name and value ("name Move Overhead value 30").
 bool parseSetOption(std::string_view args, std::string& name, std::string& value);
 
