@@ -193,9 +193,12 @@ struct MoveBeforeLoad {
     MoveBeforeLoad() : store(std::make_shared<ScriptedStore>()), f(testConfig(), store) {
         std::tie(id, token) = f.createGame();
         blackToken = f.lastInviteToken;
-        // After a subscriber is on the bus, so not at a presence heartbeat's read before it.
+        // Only the subscriber's own read, after it is on the bus. Other threads read games too
+        // (the presence heartbeat, the flag watch): one that took the hook after the subscribe
+        // would leave the subscription reading version 1 (and, holding the presence flush lock,
+        // stall the hook's move until its 20 s wait ends: a CI run saw exactly that once).
         std::lock_guard lock(store->hookMutex);
-        store->getHookWhen = [this] { return f.bus->active() > 0; };
+        store->getHookWhen = [this] { return f.bus->onLastSubscriberThread(); };
         store->beforeGet = [this] { REQUIRE(move("e4") == 200); };
     }
     unsigned move(const std::string& text, bool black = false) {

@@ -166,6 +166,10 @@ class RecordingSink final : public ResponseSink {
 class CountingEventBus final : public GameEventBus {
   public:
     SubscriptionId subscribe(const std::string& gameId, Handler handler) override {
+        {
+            std::lock_guard lock(subscriberMutex_);
+            lastSubscriber_ = std::this_thread::get_id();
+        }
         active_.fetch_add(1);
         return bus_.subscribe(gameId, std::move(handler));
     }
@@ -176,6 +180,11 @@ class CountingEventBus final : public GameEventBus {
     void publish(const GameEvent& event) override { bus_.publish(event); }
 
     int active() const { return active_.load(); }
+    // True on the thread that made the latest subscription, once there is one.
+    bool onLastSubscriberThread() {
+        std::lock_guard lock(subscriberMutex_);
+        return active() > 0 && lastSubscriber_ == std::this_thread::get_id();
+    }
     // True once no subscription is left (polls until kWait).
     bool waitNoSubscriptions() const {
         const auto deadline = std::chrono::steady_clock::now() + kWait;
@@ -188,6 +197,8 @@ class CountingEventBus final : public GameEventBus {
   private:
     MemoryEventBus bus_;
     std::atomic<int> active_{0};
+    std::mutex subscriberMutex_;
+    std::thread::id lastSubscriber_;
 };
 
 inline ServerConfig testConfig() {
