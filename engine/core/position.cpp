@@ -257,6 +257,28 @@ void Position::makeMove(Move m) {
         setEpSquareIfCapturable(Square((int(from) + int(to)) / 2));
 }
 
+Key Position::keyAfter(Move m) const {
+    const Square from = m.from(), to = m.to();
+    const Piece pc = board_[from];
+    Key key = st_->key ^ kKeys.side;
+    if (st_->epSquare != NoSquare) key ^= kKeys.epFile[fileOf(st_->epSquare)];
+    if (m.isCastling()) {
+        const RookMove rook = castlingRook(to);
+        const Piece rookPiece = board_[rook.from];
+        key ^= kKeys.psq[pc][from] ^ kKeys.psq[pc][to] ^ kKeys.psq[rookPiece][rook.from] ^
+               kKeys.psq[rookPiece][rook.to];
+    } else {
+        const Square capSq = m.isEnPassant() ? Square(to - pawnPush(sideToMove_)) : to;
+        if (const Piece captured = board_[capSq]; captured != NoPiece)
+            key ^= kKeys.psq[captured][capSq];
+        const Piece placed = m.isPromotion() ? makePiece(sideToMove_, m.promotionType()) : pc;
+        key ^= kKeys.psq[pc][from] ^ kKeys.psq[placed][to];
+    }
+    const std::uint8_t rights = st_->castling & kCastlingKeep[from] & kCastlingKeep[to];
+    if (rights != st_->castling) key ^= kKeys.castling[st_->castling] ^ kKeys.castling[rights];
+    return key;
+}
+
 void Position::unmakeMove() {
     const Move m = st_->move;
     const Square from = m.from(), to = m.to();

@@ -704,8 +704,9 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         stack_[ply].move = m;
         stack_[ply].piece = pos_.movedPiece(m);
         stack_[ply].capture = capture;
+        // The child's table entry is fetched from memory while the move is made.
+        if (cfg.transpositionTable) shared_->tt->prefetch(pos_.keyAfter(m));
         pos_.makeMove(m);
-        if (cfg.transpositionTable) shared_->tt->prefetch(pos_.key());
         stack_[ply + 1].pvLength = ply + 1;
 
         int score = 0;
@@ -1006,6 +1007,7 @@ std::optional<int> Searcher::probCut(int beta, int depth, int ply, bool cutNode,
         stack_[ply].move = m;
         stack_[ply].piece = pos_.movedPiece(m);
         stack_[ply].capture = pos_.isCapture(m);
+        if (cfg.transpositionTable) shared_->tt->prefetch(pos_.keyAfter(m));
         pos_.makeMove(m);
         int score = -quiescence<false>(-probBeta, -probBeta + 1, ply + 1, 0);
         if (score >= probBeta) {
@@ -1193,6 +1195,7 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
         stack_[ply].move = m;
         stack_[ply].piece = pos_.movedPiece(m);
         stack_[ply].capture = capture;
+        if (cfg.transpositionTable) shared_->tt->prefetch(pos_.keyAfter(m));
         pos_.makeMove(m);
         stack_[ply + 1].pvLength = ply + 1;
         const int score = -quiescence<PvNode>(-beta, -alpha, ply + 1, qply + 1);

@@ -71,9 +71,13 @@ class TranspositionTable {
         Entry entries[kBucketSize];
     };
 
+    struct FreeBuckets {
+        void operator()(Bucket* buckets) const;
+    };
+
     Bucket& bucketFor(std::uint64_t key) const;
 
-    std::unique_ptr<Bucket[]> buckets_;
+    std::unique_ptr<Bucket[], FreeBuckets> buckets_;
     std::size_t bucketCount_ = 0;
     std::size_t megabytes_ = 0;
     std::atomic<std::uint8_t> generation_{0};

@@ -1,10 +1,12 @@
 // Perft with invariant checks at every node: the legal list agrees with isLegal() and with the
 // counting generator, captures and quiets partition it, givesCheck() predicts inCheck() after the
-// move, and make/unmake restores the position exactly (keys included).
+// move, keyAfter() predicts key() after the move (but for an en-passant file it adds), and
+// make/unmake restores the position exactly (keys included).
 #include <catch2/catch.hpp>
 #include <random>
 #include <set>
 
+#include "core/zobrist.h"
 #include "test_util.h"
 
 using namespace outpost;
@@ -62,8 +64,13 @@ struct Checker {
         const std::string before = pos.toFen();
         for (const ScoredMove& sm : legal) {
             const bool givesCheck = pos.givesCheck(sm.move);
+            const Key predicted = pos.keyAfter(sm.move);
             pos.makeMove(sm.move);
             REQUIRE(pos.inCheck() == givesCheck);
+            const Key epKey = pos.epSquare() == NoSquare
+                                  ? Key{0}
+                                  : zobrist::kKeys.epFile[fileOf(pos.epSquare())];
+            REQUIRE((predicted ^ epKey) == pos.key());
             visit(pos, depth - 1);
             pos.unmakeMove();
             REQUIRE(pos.key() == key);
