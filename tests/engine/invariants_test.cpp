@@ -67,9 +67,8 @@ struct Checker {
             const Key predicted = pos.keyAfter(sm.move);
             pos.makeMove(sm.move);
             REQUIRE(pos.inCheck() == givesCheck);
-            const Key epKey = pos.epSquare() == NoSquare
-                                  ? Key{0}
-                                  : zobrist::kKeys.epFile[fileOf(pos.epSquare())];
+            const Key epKey =
+                pos.epSquare() == NoSquare ? Key{0} : zobrist::kKeys.epFile[fileOf(pos.epSquare())];
             REQUIRE((predicted ^ epKey) == pos.key());
             visit(pos, depth - 1);
             pos.unmakeMove();
