@@ -142,6 +142,19 @@ void Position::updateCheckInfo() {
         st_->blockers[c] = blockers;
         st_->pinners[c] = pinners;
     }
+    updateCheckSquares();
+}
+
+void Position::updateCheckSquares() {
+    const Square ksq = kingSquare(~sideToMove_);
+    StateInfo& st = *st_;
+    st.checkSquares[NoPieceType] = 0;
+    st.checkSquares[Pawn] = pawnAttacks(~sideToMove_, ksq);
+    st.checkSquares[Knight] = knightAttacks(ksq);
+    st.checkSquares[Bishop] = bishopAttacks(ksq, pieces());
+    st.checkSquares[Rook] = rookAttacks(ksq, pieces());
+    st.checkSquares[Queen] = st.checkSquares[Bishop] | st.checkSquares[Rook];
+    st.checkSquares[King] = 0;
 }
 
 // Is the en-passant capture by the pawn on `from` legal? Both pawns leave their rank at once,
@@ -322,6 +335,7 @@ void Position::makeNullMove() {
     st->checkers = 0;
     sideToMove_ = ~sideToMove_;
     ++gamePly_;
+    updateCheckSquares();  // the other king's
 }
 
 void Position::unmakeNullMove() {
@@ -407,13 +421,15 @@ bool Position::givesCheck(Move m) const {
     const Square from = m.from(), to = m.to();
     const Square ksq = kingSquare(~us);
     const Bitboard kingBB = squareBB(ksq);
-    const PieceType pt = m.isPromotion() ? m.promotionType() : typeOf(board_[from]);
     const Bitboard occupiedAfter = (pieces() ^ squareBB(from)) | squareBB(to);
 
-    // Direct check by the moved (or promoted) piece.
-    if (pt == Pawn) {
-        if (pawnAttacks(us, to) & kingBB) return true;
-    } else if (pt != King && (attacksBB(pt, to, occupiedAfter) & kingBB)) {
+    // Direct check by the moved piece: its square is one the king can be checked from. Today's
+    // occupancy gives the same answer as the board after the move, because the square it leaves
+    // cannot lie between the two (it would check the king already, on our move). A promoted
+    // piece can check through the square its pawn left, so it is looked at on the board after.
+    if (m.isPromotion()) {
+        if (attacksBB(m.promotionType(), to, occupiedAfter) & kingBB) return true;
+    } else if (st_->checkSquares[typeOf(board_[from])] & squareBB(to)) {
         return true;
     }
     // Discovered check: the moved piece was the only thing between a slider of ours and the king.

@@ -50,6 +50,9 @@ struct StateInfo {
     Bitboard checkers;              // enemy pieces giving check to the side to move
     Bitboard blockers[ColorCount];  // pieces of either color shielding king c from a slider
     Bitboard pinners[ColorCount];   // sliders of color ~c that pin a piece to king c
+    // Squares from which a piece of this type of the side to move would check the enemy king
+    // (on today's occupancy; King: none), so that givesCheck() needs no attack generation.
+    Bitboard checkSquares[PieceTypeCount];
 };
 
 enum class GameStatus {
@@ -182,6 +185,7 @@ class Position {
     void removePiece(Square s);
     void movePiece(Square from, Square to);
     void updateCheckInfo();
+    void updateCheckSquares();
     void setEpSquareIfCapturable(Square ep);
     bool epCaptureIsLegal(Square from) const;
     std::optional<std::string> readFen(std::string_view fen);
