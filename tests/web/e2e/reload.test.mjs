@@ -2,7 +2,7 @@
 // a dropped stream reconnects.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clickMove, moveListSan, newGame, openBrowser, shot, waitForMoves } from './helpers.mjs';
+import { clickMove, moveListSan, newGame, openBrowser, serverGame, shot, waitForMoves } from './helpers.mjs';
 
 let browser;
 let spectator;
@@ -45,13 +45,19 @@ test('reloading the page resumes the game, and others watch read-only', async ()
 
   // The watcher's stream drops; a move made meanwhile shows up once it is back.
   await watcher.evaluate(() => window.outpost.dropConnection());
-  // This move by keyboard: "/" focuses the move box, SAN and Enter play it.
+  // This move by keyboard: "/" focuses the move box, SAN and Enter play it. Level 1 picks its
+  // replies at random among near-equal moves, so the engine may have given check (1.d4 e6 2.c4
+  // Bb4+): then Nf3 is illegal, and the move typed is a legal one from the server, in UCI.
+  const { legalMoves } = await serverGame(id);
+  const typed = legalMoves.includes('g1f3') ? 'Nf3' : legalMoves[0];
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('/');
-  await page.keyboard.type('Nf3');
+  await page.keyboard.type(typed);
   await page.keyboard.press('Enter');
   await waitForMoves(page, 6);
-  assert.equal((await moveListSan(page))[4], 'Nf3');
+  const played = await serverGame(id);
+  if (typed === 'Nf3') assert.equal((await moveListSan(page))[4], 'Nf3');
+  else assert.equal(played.moves[4], typed);
   await waitForMoves(watcher, 6, 20000);
   await watcher.waitForSelector('#connection[data-state="open"]');
   assert.deepEqual(await moveListSan(watcher), await moveListSan(page));
