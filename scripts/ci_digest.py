@@ -8,8 +8,9 @@ the lines that say why (a Catch2 `FAILED:` with its expansion, a sanitizer's `ER
 
     python3 scripts/ci_digest.py LOG [LOG ...]
 
-CI retries a failed test once (`ctest --repeat until-pass:2`); a test that passed only on its
-retry is shown too, marked flaky, so a passing run still names it. Prints nothing for logs
+CI retries a failed test once (`ctest --repeat until-pass:2`; tests/web/run.sh reruns a browser
+test file with a failure once and keeps the first report as results-flaky.txt); a test that
+passed only on its retry is shown too, marked flaky, so a passing run still names it. Prints nothing for logs
 without failures; exits 0 either way (a step that failed has already failed).
 """
 import re
@@ -96,7 +97,9 @@ def main(paths):
             continue
         web = web_failures(lines)
         if web:
-            print(f"--- {path}: the browser tests' failures")
+            flaky = path.endswith("results-flaky.txt")
+            print(f"--- {path}: the browser tests' failures"
+                  + ("  [passed on their retry: flaky]" if flaky else ""))
             for line in why(web):
                 print("    " + line)
             continue
