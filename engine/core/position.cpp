@@ -190,18 +190,17 @@ void Position::setEpSquareIfCapturable(Square ep) {
 // --- Making and unmaking moves -----------------------------------------------------------------
 
 void Position::makeMove(Move m) {
+    // The key is keyAfter's, the one place that knows how a move changes it (the search prefetches
+    // with the same function); only an en-passant file this move creates is added below.
+    const Key key = keyAfter(m);
     states_.push_back(*st_);
     StateInfo* st = st_ = &states_.back();
 
     const Color us = sideToMove_, them = ~us;
     const Square from = m.from(), to = m.to();
     const Piece pc = board_[from];
-    Key key = st->key ^ kKeys.side;
 
-    if (st->epSquare != NoSquare) {
-        key ^= kKeys.epFile[fileOf(st->epSquare)];
-        st->epSquare = NoSquare;
-    }
+    st->epSquare = NoSquare;
     ++st->rule50;
     ++st->pliesFromNull;
     st->move = m;
@@ -213,8 +212,6 @@ void Position::makeMove(Move m) {
         const Piece rookPiece = board_[rook.from];
         movePiece(from, to);
         movePiece(rook.from, rook.to);
-        key ^= kKeys.psq[pc][from] ^ kKeys.psq[pc][to] ^ kKeys.psq[rookPiece][rook.from] ^
-               kKeys.psq[rookPiece][rook.to];
         st->nonPawnKey[us] ^= kKeys.psq[pc][from] ^ kKeys.psq[pc][to] ^
                               kKeys.psq[rookPiece][rook.from] ^ kKeys.psq[rookPiece][rook.to];
     } else {
@@ -222,7 +219,6 @@ void Position::makeMove(Move m) {
         const Piece captured = board_[capSq];
         if (captured != NoPiece) {
             st->captured = captured;
-            key ^= kKeys.psq[captured][capSq];
             if (typeOf(captured) == Pawn)
                 st->pawnKey ^= kKeys.psq[captured][capSq];
             else
@@ -232,7 +228,6 @@ void Position::makeMove(Move m) {
             st->rule50 = 0;
         }
         movePiece(from, to);
-        key ^= kKeys.psq[pc][from] ^ kKeys.psq[pc][to];
 
         if (typeOf(pc) == Pawn) {
             st->rule50 = 0;
@@ -244,7 +239,6 @@ void Position::makeMove(Move m) {
                 st->materialKey ^= kKeys.psq[promoted][count(us, m.promotionType())];
                 st->nonPawnKey[us] ^= kKeys.psq[promoted][to];
                 putPiece(promoted, to);
-                key ^= kKeys.psq[pc][to] ^ kKeys.psq[promoted][to];
             } else {
                 st->pawnKey ^= kKeys.psq[pc][to];
             }
@@ -253,14 +247,7 @@ void Position::makeMove(Move m) {
         }
     }
 
-    if (st->castling) {
-        const std::uint8_t rights = st->castling & kCastlingKeep[from] & kCastlingKeep[to];
-        if (rights != st->castling) {
-            key ^= kKeys.castling[st->castling] ^ kKeys.castling[rights];
-            st->castling = rights;
-        }
-    }
-
+    st->castling &= kCastlingKeep[from] & kCastlingKeep[to];
     st->key = key;
     sideToMove_ = them;
     ++gamePly_;

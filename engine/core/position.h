@@ -78,8 +78,9 @@ class Position {
     // Plays a legal move; unmakeMove() undoes the last one.
     void makeMove(Move m);
     // key() after makeMove(m), read without making it, so that a search can prefetch the table
-    // entry while the move is made. Exact except for a double pawn push that leaves an en-passant
-    // capture possible (makeMove then adds the file's key; this does not).
+    // entry while the move is made; makeMove computes its key with it. Exact except for a double
+    // pawn push that leaves an en-passant capture possible (makeMove then adds the file's key;
+    // this does not).
     Key keyAfter(Move m) const;
     void unmakeMove();
     // Passes the turn (the side to move must not be in check).
