@@ -24,11 +24,14 @@ ClockMemory::Game& ClockMemory::entryFor(const std::string& game) {
     return *it;
 }
 
+bool ClockMemory::continues(const Game& g, const ClockKey& key) {
+    return g.valid && g.key.side == key.side && g.key.fen == key.fen &&
+           g.key.movesPlayed + 2 == key.movesPlayed;
+}
+
 std::int64_t ClockMemory::unseenLatency(const ClockKey& key, std::int64_t clockMs, bool pondering) {
     Game& g = entryFor(key.game);
-    const bool continues = !pondering && g.valid && g.key.side == key.side &&
-                           g.key.fen == key.fen && g.key.movesPlayed + 2 == key.movesPlayed;
-    if (!continues) {
+    if (pondering || !continues(g, key)) {
         g.latencyMs = 0;
         return 0;
     }
@@ -38,8 +41,13 @@ std::int64_t ClockMemory::unseenLatency(const ClockKey& key, std::int64_t clockM
     return g.latencyMs;
 }
 
+std::optional<int> ClockMemory::lastScore(const ClockKey& key) {
+    const Game& g = entryFor(key.game);
+    return continues(g, key) ? g.score : std::nullopt;
+}
+
 void ClockMemory::remember(const ClockKey& key, bool usable, std::int64_t clockMs,
-                           std::int64_t incMs, std::int64_t usedMs) {
+                           std::int64_t incMs, std::int64_t usedMs, std::optional<int> score) {
     Game& g = entryFor(key.game);
     g.valid = usable;
     if (!usable) return;
@@ -47,6 +55,7 @@ void ClockMemory::remember(const ClockKey& key, bool usable, std::int64_t clockM
     g.clockMs = clockMs;
     g.incMs = incMs;
     g.usedMs = usedMs;
+    g.score = score;
 }
 
 }  // namespace outpost::search

@@ -45,6 +45,7 @@ constexpr std::array kSwitches{
     SwitchField{"correctionHistory", &SearchConfig::correctionHistory},
     SwitchField{"singularExtensions", &SearchConfig::singularExtensions},
     SwitchField{"nodeShareTime", &SearchConfig::nodeShareTime},
+    SwitchField{"fallingEvalTime", &SearchConfig::fallingEvalTime},
     SwitchField{"probCut", &SearchConfig::probCut},
     SwitchField{"ttPv", &SearchConfig::ttPv},
     SwitchField{"extendedLateMoveReductions", &SearchConfig::extendedLateMoveReductions},

@@ -117,7 +117,8 @@ struct Engine::Impl {
     // Adaptive move overhead (search/clock_memory.h), per game.
     search::ClockMemory clocks;
     std::int64_t unseenLatency(const PreparedSearch& p);
-    void rememberClock(const PreparedSearch& p);
+    std::optional<int> lastMoveScore(const PreparedSearch& p);
+    void rememberClock(const PreparedSearch& p, std::optional<int> score);
 
     std::mutex mutex;  // pairs with wakeUp: stop / ponderhit wake a search waiting to report
     std::condition_variable wakeUp;
@@ -215,6 +216,7 @@ SearchResult Engine::Impl::execute(PreparedSearch p, const SearchCallbacks& call
     shared.multiPv = p.multiPv;
     shared.threadCount = threadCount;
     shared.rootSide = p.root.sideToMove();
+    shared.lastMoveScore = lastMoveScore(p);
     shared.searchers.clear();
     for (int i = 0; i < threadCount; ++i)
         shared.searchers.push_back(searchers[static_cast<std::size_t>(i)].get());
@@ -304,7 +306,7 @@ SearchResult Engine::Impl::execute(PreparedSearch p, const SearchCallbacks& call
         result.stats.counters.emplace_back(std::string(search::kCounterNames[i]), total.values[i]);
     }
     result.stopped = userStop.load();
-    rememberClock(p);
+    rememberClock(p, iteration.depth > 0 ? std::optional<int>(lines[0].score) : std::nullopt);
     return result;
 }
 
@@ -321,13 +323,17 @@ std::int64_t Engine::Impl::unseenLatency(const PreparedSearch& p) {
     return clocks.unseenLatency(clockKey(p), *clock, p.limits.ponder);
 }
 
-void Engine::Impl::rememberClock(const PreparedSearch& p) {
+std::optional<int> Engine::Impl::lastMoveScore(const PreparedSearch& p) {
+    return clocks.lastScore(clockKey(p));
+}
+
+void Engine::Impl::rememberClock(const PreparedSearch& p, std::optional<int> score) {
     const Color side = p.root.sideToMove();
     const auto& clock = side == White ? p.limits.wtimeMs : p.limits.btimeMs;
     const auto& inc = side == White ? p.limits.wincMs : p.limits.bincMs;
     const bool usable = clock.has_value() && !p.limits.ponder && !p.limits.movestogo;
     clocks.remember(clockKey(p), usable, clock.value_or(0), inc.value_or(0),
-                    usable ? shared.clockElapsedMs() : 0);
+                    usable ? shared.clockElapsedMs() : 0, score);
 }
 
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {

@@ -78,6 +78,7 @@ constexpr int kIterationStartDivisor = 2;          // start an iteration only be
 // Best-move changes earn extra time; their count halves every few iterations so only recent
 // instability counts.
 constexpr int kChangesDecayIterations = 4;
+constexpr int kFallingEvalIterations = 3;  // the score's fall is measured over this many iterations
 constexpr int kChangesDecayDivisor = 2;
 
 // Late move reductions in plies by depth and move number: base + ln(depth) ln(move) / divisor.
@@ -363,6 +364,10 @@ void Searcher::iterativeDeepening() {
     Move lastBest = Move::none();
     int stability = 0;
     int changes = 0;
+    // The main thread's best score of the last few finished iterations (a ring), for the
+    // falling-eval time factor.
+    std::array<int, kFallingEvalIterations> recentBest{};
+    int finishedIterations = 0;
     const auto byScore = [](const RootMove& a, const RootMove& b) {
         return a.score != b.score ? a.score > b.score : a.previousScore > b.previousScore;
     };
@@ -409,6 +414,14 @@ void Searcher::iterativeDeepening() {
             if (lastBest) ++changes;
         }
         lastBest = rootMoves_[0].move;
+        // The score kFallingEvalIterations finished iterations ago (this one's until there are
+        // that many), then this one's in its place.
+        int& ringSlot =
+            recentBest[static_cast<std::size_t>(finishedIterations % kFallingEvalIterations)];
+        const int dropOverIterations =
+            finishedIterations >= kFallingEvalIterations ? ringSlot - best : 0;
+        ringSlot = best;
+        ++finishedIterations;
         if (sh.time && sh.time->plan != TimeBounds::Plan::Deadline &&
             !sh.pondering.load(std::memory_order_relaxed) && !sh.limits.infinite) {
             // Only one legal move: no need to think.
@@ -423,6 +436,14 @@ void Searcher::iterativeDeepening() {
                 soft = std::min(
                     sh.time->hardMs,
                     static_cast<std::int64_t>(nodeShareFactor(share) * static_cast<double>(soft)));
+            }
+            if (sh.config.fallingEvalTime) {
+                const std::optional<int> dropSinceLastMove =
+                    sh.lastMoveScore ? std::optional<int>(*sh.lastMoveScore - best) : std::nullopt;
+                soft = std::min(sh.time->hardMs,
+                                static_cast<std::int64_t>(
+                                    fallingEvalFactor(dropSinceLastMove, dropOverIterations) *
+                                    static_cast<double>(soft)));
             }
             if (sh.time->plan == TimeBounds::Plan::Clock &&
                 sh.clockElapsedMs() * kIterationStartDivisor >= soft) {

@@ -45,6 +45,9 @@ struct SharedSearch {
     int multiPv = 1;
     int threadCount = 1;
     Color rootSide = White;
+    // The score this side's last move in the same game ended with (ClockMemory), for time
+    // management; none when this search does not continue a remembered move.
+    std::optional<int> lastMoveScore;
     std::vector<class Searcher*> searchers;
 
     std::int64_t elapsedMs() const;       // since the search started

@@ -93,4 +93,24 @@ double nodeShareFactor(double bestMoveNodeShare) {
     return std::clamp(1.0 + kSlope * (kEvenShare - share), kMinFactor, kMaxFactor);
 }
 
+double fallingEvalFactor(std::optional<int> dropSinceLastMove, int dropOverIterations) {
+    // 1.0 when the score holds; +0.25 for a 50 cp fall since the last move, or for a 100 cp fall
+    // over the iterations; within 0.8-1.6. Each drop is clamped first, so a mate score found or
+    // lost counts as a large fall, not as thousands of centipawns.
+    static constexpr int kMaxDrop = 300;
+    constexpr double kLastMoveWeight = 2.0;
+    constexpr double kIterationsWeight = 1.0;
+    constexpr double kCpPerUnit = 400.0;
+    constexpr double kMinFactor = 0.8;
+    constexpr double kMaxFactor = 1.6;
+    const auto clamped = [](int drop) {
+        return static_cast<double>(std::clamp(drop, -kMaxDrop, kMaxDrop));
+    };
+    const double sinceLastMove = dropSinceLastMove ? clamped(*dropSinceLastMove) : 0.0;
+    const double overIterations = clamped(dropOverIterations);
+    const double factor =
+        1.0 + (kLastMoveWeight * sinceLastMove + kIterationsWeight * overIterations) / kCpPerUnit;
+    return std::clamp(factor, kMinFactor, kMaxFactor);
+}
+
 }  // namespace outpost::search

@@ -45,4 +45,10 @@ std::int64_t scaledSoftBound(const TimeBounds& bounds, int bestMoveStability, in
 // with rivals is contested (spend more).
 double nodeShareFactor(double bestMoveNodeShare);
 
+// A factor on the soft bound from how far the score fell (centipawns, positive when it fell):
+// since this side's last move in the same game (none when the search does not continue one) and
+// since a few iterations ago. A falling score means trouble found late: spend more; a rising one
+// means the position is going well: spend a little less.
+double fallingEvalFactor(std::optional<int> dropSinceLastMove, int dropOverIterations);
+
 }  // namespace outpost::search

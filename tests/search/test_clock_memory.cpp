@@ -50,3 +50,20 @@ TEST_CASE("Clock memory keeps a bounded number of games, forgetting the least re
     REQUIRE(memory.unseenLatency(key("old", 12), 59000, false) == 0);
     REQUIRE(memory.unseenLatency(key("5", 12), 59000, false) == 1000);
 }
+
+TEST_CASE("Clock memory: the last move's score is given back only to the game's next move",
+          "[search][clock]") {
+    ClockMemory memory;
+    REQUIRE_FALSE(memory.lastScore(key("g1", 10)).has_value());
+    memory.remember(key("g1", 10), true, 60000, 1000, 2000, 35);
+    REQUIRE(memory.lastScore(key("g1", 12)) == 35);
+    // Not to another game at the same point, not two moves later, not to the other side.
+    REQUIRE_FALSE(memory.lastScore(key("g2", 12)).has_value());
+    REQUIRE_FALSE(memory.lastScore(key("g1", 14)).has_value());
+    REQUIRE_FALSE(memory.lastScore(ClockKey{"g1", kStart, 12, Black}).has_value());
+    // A move without a usable reading forgets it; one remembered without a score has none.
+    memory.remember(key("g1", 12), false, 0, 0, 0, 50);
+    REQUIRE_FALSE(memory.lastScore(key("g1", 14)).has_value());
+    memory.remember(key("g1", 14), true, 50000, 1000, 0);
+    REQUIRE_FALSE(memory.lastScore(key("g1", 16)).has_value());
+}

@@ -130,3 +130,27 @@ TEST_CASE("maxTimeMs caps movetime and the clock's bounds, and changes nothing b
     REQUIRE(b->hardMs == uncapped->hardMs);
     REQUIRE(b->softMs == uncapped->softMs);
 }
+
+TEST_CASE("Falling eval: a held score changes nothing, a fall earns time, a rise saves some",
+          "[time]") {
+    REQUIRE(fallingEvalFactor(0, 0) == Approx(1.0));
+    REQUIRE(fallingEvalFactor(std::nullopt, 0) == Approx(1.0));
+    REQUIRE(fallingEvalFactor(50, 0) > 1.0);
+    REQUIRE(fallingEvalFactor(0, 50) > 1.0);
+    REQUIRE(fallingEvalFactor(-50, 0) < 1.0);
+    // The fall since the last move weighs more than the same fall over the iterations.
+    REQUIRE(fallingEvalFactor(50, 0) > fallingEvalFactor(0, 50));
+    // Without a last move only the iterations count.
+    REQUIRE(fallingEvalFactor(std::nullopt, 40) == Approx(fallingEvalFactor(0, 40)));
+    // Monotone in each drop, and bounded: a mate score lost is a large fall, not a huge factor.
+    double previous = fallingEvalFactor(-1000, -1000);
+    for (int drop = -1000; drop <= 1000; drop += 10) {
+        const double f = fallingEvalFactor(drop, drop);
+        REQUIRE(f >= previous);
+        REQUIRE(f >= 0.8);
+        REQUIRE(f <= 1.6);
+        previous = f;
+    }
+    REQUIRE(fallingEvalFactor(30000, 30000) == Approx(1.6));
+    REQUIRE(fallingEvalFactor(-30000, -30000) == Approx(0.8));
+}
