@@ -13,6 +13,7 @@
 #include "http/bearer.h"
 #include "http/json_response.h"
 #include "review/review_pgn.h"
+#include "review/review_service.h"
 
 namespace outpost::server {
 
@@ -158,10 +159,8 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
             std::vector<PgnAnnotation> annotations;
             if (wantsReview(request)) {
                 // The game's kept review, when there is one; a PGN without it otherwise.
-                const StoreDocResult stored = context.store->getGameReview(game.id);
-                if (stored.status == StoreStatus::Ok) {
-                    annotations = review::pgnAnnotations(
-                        game, nlohmann::json::parse(stored.doc, nullptr, false));
+                if (auto kept = ReviewService(context).keptForGame(game)) {
+                    annotations = review::pgnAnnotations(game, *kept);
                 }
             }
             response.body() = gamePgn(game, annotations);

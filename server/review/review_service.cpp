@@ -208,6 +208,16 @@ ReviewResult ReviewService::findForGame(const std::string& gameId) {
     return ReviewHandle{nullptr, std::move(std::get<nlohmann::json>(stored)), false};
 }
 
+std::optional<nlohmann::json> ReviewService::keptForGame(const GameRecord& game) {
+    if (auto run = context_.reviews.find(gameReviewId(game.id, game.version));
+        run && run->finished()) {
+        return run->snapshot();
+    }
+    auto stored = parseStored(context_.store->getGameReview(game.id));
+    if (auto* doc = std::get_if<nlohmann::json>(&stored)) return std::move(*doc);
+    return std::nullopt;
+}
+
 ReviewResult ReviewService::stop(const std::string& reviewId) {
     if (auto run = context_.reviews.find(reviewId)) {
         run->stop();

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -17,6 +18,7 @@
 #include "errors/client_info.h"
 #include "review/review_run.h"
 #include "server_context.h"
+#include "store/game_record.h"
 
 namespace outpost::server {
 
@@ -50,6 +52,10 @@ class ReviewService {
     // POST /api/v1/reviews/{id}/stop: a review running here is stopped; a finished one is
     // returned as it is.
     ReviewResult stop(const std::string& reviewId);
+    // The PGN export's review (?review=1): one of the game's current version that ended on this
+    // replica (announced before its store write ends), else the one the store keeps; none when
+    // neither has one.
+    std::optional<nlohmann::json> keptForGame(const GameRecord& game);
 
   private:
     ReviewResult startRun(const std::string& id, const std::string& gameId,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <condition_variable>
 #include <mutex>
 #include <vector>
 
@@ -246,6 +247,71 @@ TEST_CASE("review: a stored game's review is kept per version and exported in th
     // The game keeps the latest version's review only.
     CHECK(f.call(verb::get, "/api/v1/reviews/" + reviewId)->status() == 200);  // still in memory
     CHECK(f.call(verb::get, "/api/v1/games/" + id + "/review")->json()["id"] == id + ".5");
+}
+
+namespace {
+// A memory store whose game-review writes wait until released: the moment between a review's
+// end and its store write, held open.
+class HeldReviewWrites final : public GameStore {
+  public:
+    StoreStatus create(const GameRecord& game) override { return inner_.create(game); }
+    StoreReadResult get(std::string_view id) override { return inner_.get(id); }
+    StoreManyResult getMany(const std::vector<std::string>& ids) override {
+        return inner_.getMany(ids);
+    }
+    StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override {
+        return inner_.update(game, expectedVersion);
+    }
+    std::uint64_t count() override { return inner_.count(); }
+    StoreDocResult getGameReview(std::string_view gameId) override {
+        return inner_.getGameReview(gameId);
+    }
+    StoreStatus putGameReview(std::string_view gameId, const std::string& doc) override {
+        {
+            std::unique_lock lock(mutex_);
+            ++waiting_;
+            changed_.notify_all();
+            changed_.wait_for(lock, kWait, [&] { return open_; });
+        }
+        return inner_.putGameReview(gameId, doc);
+    }
+    bool waitForWrite() {
+        std::unique_lock lock(mutex_);
+        return changed_.wait_for(lock, kWait, [&] { return waiting_ > 0; });
+    }
+    void release() {
+        std::lock_guard lock(mutex_);
+        open_ = true;
+        changed_.notify_all();
+    }
+
+  private:
+    MemoryGameStore inner_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    int waiting_ = 0;
+    bool open_ = false;
+};
+}  // namespace
+
+TEST_CASE("review: the PGN export carries a review that ended here before the store has it",
+          "[review]") {
+    // (A TSan CI run, 29 November: the review read done, and the export read the store before
+    // the review's write reached it, so it came without annotations.)
+    auto store = std::make_shared<HeldReviewWrites>();
+    HandlerFixture f(testConfig(), store);
+    auto [id, token] = f.createGame();
+    play(f, id, token, {"f3", "e5", "g4"}, f.lastInviteToken);
+    auto started = f.call(verb::post, "/api/v1/games/" + id + "/review");
+    REQUIRE((started->status() == 202 || started->status() == 200));
+    REQUIRE(waitFinished(f, id + ".4")["status"] == "done");
+    REQUIRE(store->waitForWrite());
+    // The write is held: the store has no review yet, the export has this replica's.
+    CHECK(store->getGameReview(id).status == StoreStatus::NotFound);
+    auto pgn = f.call(verb::get, "/api/v1/games/" + id + "/pgn?review=1");
+    REQUIRE(pgn->status() == 200);
+    CHECK(pgn->response().body().find("[%eval ") != std::string::npos);
+    store->release();
 }
 
 TEST_CASE("review PGN: evals, NAGs and the better line as a variation", "[review][pgn]") {
