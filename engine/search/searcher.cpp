@@ -78,8 +78,9 @@ constexpr int kIterationStartDivisor = 2;          // start an iteration only be
 // Best-move changes earn extra time; their count halves every few iterations so only recent
 // instability counts.
 constexpr int kChangesDecayIterations = 4;
-constexpr int kFallingEvalIterations = 3;  // the score's fall is measured over this many iterations
 constexpr int kChangesDecayDivisor = 2;
+// The score's fall within a search (fallingEvalTime) is measured over this many iterations.
+constexpr int kFallingEvalIterations = 3;
 
 // Late move reductions in plies by depth and move number: base + ln(depth) ln(move) / divisor.
 Searcher::LmrTable buildLmrTable(const SearchParams& p) {
