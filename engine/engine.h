@@ -86,8 +86,9 @@ struct SearchConfig {
     bool correctionHistory = true;
     bool singularExtensions = true;
     bool nodeShareTime = false;
-    // Time by the score's fall since this side's last move and over the last iterations.
-    bool fallingEvalTime = false;
+    // Time by the score's fall since this side's last move and over the last iterations: on at
+    // 5+0.05, 400 games, +14.8 ± 19.4 (docs/search-measurements.md, "Falling eval").
+    bool fallingEvalTime = true;
     bool probCut = true;
     // Issue 37's search bundle (docs/search.md): the six together (with historyPruning) measured
     // +17.8 ± 19.8 Elo over 800 games; each turned off alone at 5+0.05 (28 November), ttPv,

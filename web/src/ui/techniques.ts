@@ -46,7 +46,7 @@ export const TECHNIQUES: Technique[] = [
   { name: 'singularExtensions', label: 'Singular extensions', defaultOn: true, counters: ['singularExtensions', 'singularMultiCuts', 'negativeExtensions'] },
   { name: 'probCut', label: 'ProbCut', defaultOn: true, counters: ['probCuts'] },
   { name: 'nodeShareTime', label: "Time by the best move's node share", defaultOn: false },
-  { name: 'fallingEvalTime', label: 'More time when the score falls', defaultOn: false },
+  { name: 'fallingEvalTime', label: 'More time when the score falls', defaultOn: true },
   { name: 'ttPv', label: 'Former PV nodes reduced less', defaultOn: false },
   { name: 'extendedLateMoveReductions', label: 'Late move reductions of captures and killers, deeper/shallower re-search', defaultOn: false, counters: ['lmrDeeperResearches', 'lmrShallowerResearches'] },
   { name: 'singularExtended', label: 'Singular extensions from depth 6, double and negative', defaultOn: true, counters: ['doubleExtensions'] },
