@@ -415,8 +415,8 @@ void Searcher::iterativeDeepening() {
             if (lastBest) ++changes;
         }
         lastBest = rootMoves_[0].move;
-        // The score kFallingEvalIterations finished iterations ago (this one's until there are
-        // that many), then this one's in its place.
+        // The fall since the score kFallingEvalIterations finished iterations ago (none until
+        // there are that many); this iteration's score then takes that one's slot.
         int& ringSlot =
             recentBest[static_cast<std::size_t>(finishedIterations % kFallingEvalIterations)];
         const int dropOverIterations =
