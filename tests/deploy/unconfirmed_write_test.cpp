@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <mutex>
 
+#include "../server/delegating_store.h"
 #include "../server/test_support.h"
 #include "store/memory_game_store.h"
 
@@ -15,26 +16,20 @@ using Verb = boost::beast::http::verb;
 namespace {
 
 // The memory store, whose writes can be made Unconfirmed (kept, as a primary keeps them).
-class UnconfirmingStore final : public GameStore {
+class UnconfirmingStore final : public DelegatingStore {
   public:
     void unconfirm(bool on) { unconfirm_ = on; }
 
     StoreStatus create(const GameRecord& game) override {
-        const StoreStatus status = inner_.create(game);
+        const StoreStatus status = DelegatingStore::create(game);
         return status == StoreStatus::Ok && unconfirm_ ? StoreStatus::Unconfirmed : status;
-    }
-    StoreReadResult get(std::string_view id) override { return inner_.get(id); }
-    StoreManyResult getMany(const std::vector<std::string>& ids) override {
-        return inner_.getMany(ids);
     }
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override {
-        const StoreStatus status = inner_.update(game, expectedVersion);
+        const StoreStatus status = DelegatingStore::update(game, expectedVersion);
         return status == StoreStatus::Ok && unconfirm_ ? StoreStatus::Unconfirmed : status;
     }
-    std::uint64_t count() override { return inner_.count(); }
 
   private:
-    MemoryGameStore inner_;
     std::atomic<bool> unconfirm_{false};
 };
 

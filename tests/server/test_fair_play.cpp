@@ -5,6 +5,7 @@
 // count this game.
 #include <catch2/catch.hpp>
 
+#include "delegating_store.h"
 #include "games/game_clock.h"
 #include "games/game_json.h"
 #include "games/game_service.h"
@@ -95,33 +96,12 @@ void createdLongAgo(GameStore& store, const std::string& id) {
 
 // A store shared with the others whose presence writes always fail (a replica cut off from
 // that part of the store, or whose writes time out); everything else works.
-class PresenceWritesFail final : public GameStore {
+class PresenceWritesFail final : public DelegatingStore {
   public:
-    explicit PresenceWritesFail(std::shared_ptr<GameStore> inner) : inner_(std::move(inner)) {}
-    StoreStatus create(const GameRecord& game) override { return inner_->create(game); }
-    StoreReadResult get(std::string_view id) override { return inner_->get(id); }
-    StoreManyResult getMany(const std::vector<std::string>& ids) override {
-        return inner_->getMany(ids);
-    }
-    StoreStatus update(const GameRecord& game, std::uint64_t expected) override {
-        return inner_->update(game, expected);
-    }
-    std::uint64_t count() override { return inner_->count(); }
+    using DelegatingStore::DelegatingStore;
     StoreStatus putPresence(std::string_view, const PresenceEntry&) override {
         return StoreStatus::Unavailable;
     }
-    PresenceReadResult getPresence(std::string_view gameId) override {
-        return inner_->getPresence(gameId);
-    }
-    StoreStatus removePresence(std::string_view gameId) override {
-        return inner_->removePresence(gameId);
-    }
-    StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override {
-        return inner_->runningClocks(untilMs, limit);
-    }
-
-  private:
-    std::shared_ptr<GameStore> inner_;
 };
 
 // 40 plies from the start position that end nothing (the first legal move that keeps the game

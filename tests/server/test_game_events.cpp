@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "delegating_store.h"
 #include "games/deadlines.h"
 #include "games/flag_watch.h"
 #include "games/game_clock.h"
@@ -30,9 +31,8 @@ std::vector<std::pair<std::string, std::string>> bearer(const std::string& token
 
 // An in-memory store with one-shot hooks, to put another request (or replica) exactly between
 // two steps of the code under test.
-class ScriptedStore final : public GameStore {
+class ScriptedStore final : public DelegatingStore {
   public:
-    StoreStatus create(const GameRecord& game) override { return inner.create(game); }
     StoreReadResult get(std::string_view id) override {
         // Other threads read games too (the presence heartbeat): the hook is taken under a lock,
         // and only once `getHookWhen` says the moment has come.
@@ -43,18 +43,13 @@ class ScriptedStore final : public GameStore {
                 hook = std::exchange(beforeGet, nullptr);
         }
         if (hook) hook();
-        return inner.get(id);
-    }
-    StoreManyResult getMany(const std::vector<std::string>& ids) override {
-        return inner.getMany(ids);
+        return DelegatingStore::get(id);
     }
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override {
         if (auto hook = std::exchange(beforeUpdate, nullptr)) hook();
-        return inner.update(game, expectedVersion);
+        return DelegatingStore::update(game, expectedVersion);
     }
-    std::uint64_t count() override { return inner.count(); }
 
-    MemoryGameStore inner;
     std::mutex hookMutex;
     std::function<void()> beforeGet;    // set under hookMutex once other threads may read
     std::function<bool()> getHookWhen;  // beforeGet waits for this, when set
@@ -298,11 +293,11 @@ TEST_CASE("handlers: a move stored in time wins the race with the flag watch",
     EventLog log(*f.context.bus, id);
     // Black's reply, stored by another replica just before the watch writes its timeout.
     store->beforeUpdate = [&, id = id] {
-        GameRecord game = *store->inner.get(id).game;
+        GameRecord game = *store->inner().get(id).game;
         game.moves.push_back("e7e5");
         game.clock->turnStartedAtMs = nowEpochMs();
         game.version += 1;
-        REQUIRE(store->inner.update(game, aged) == StoreStatus::Ok);
+        REQUIRE(store->inner().update(game, aged) == StoreStatus::Ok);
     };
     GameDeadlines(f.context).check(id, aged);
     const GameRecord game = *store->get(id).game;

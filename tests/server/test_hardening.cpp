@@ -13,6 +13,7 @@
 #include <fstream>
 #include <thread>
 
+#include "delegating_store.h"
 #include "http/client_address.h"
 #include "ops/sha256.h"
 #include "ops/tokens.h"
@@ -183,25 +184,14 @@ namespace {
 
 // A memory store that throws from get() for the id "boom", and for every id once armed: a bug or
 // a backend failing in a way nobody planned for.
-class ThrowingStore final : public GameStore {
+class ThrowingStore final : public DelegatingStore {
   public:
-    StoreStatus create(const GameRecord& game) override { return store_.create(game); }
     StoreReadResult get(std::string_view id) override {
         if (id == "boom" || armed.load()) throw std::runtime_error("the store exploded");
-        return store_.get(id);
+        return DelegatingStore::get(id);
     }
-    StoreManyResult getMany(const std::vector<std::string>& ids) override {
-        return store_.getMany(ids);
-    }
-    StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override {
-        return store_.update(game, expectedVersion);
-    }
-    std::uint64_t count() override { return store_.count(); }
 
     std::atomic<bool> armed{false};
-
-  private:
-    MemoryGameStore store_;
 };
 
 std::uint64_t internalErrors(LiveServer& live, const std::string& where) {

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <vector>
 
+#include "delegating_store.h"
 #include "recording_outbox.h"
 #include "review/review_pgn.h"
 #include "review/review_service.h"
@@ -252,20 +253,8 @@ TEST_CASE("review: a stored game's review is kept per version and exported in th
 namespace {
 // A memory store whose game-review writes wait until released: the moment between a review's
 // end and its store write, held open.
-class HeldReviewWrites final : public GameStore {
+class HeldReviewWrites final : public DelegatingStore {
   public:
-    StoreStatus create(const GameRecord& game) override { return inner_.create(game); }
-    StoreReadResult get(std::string_view id) override { return inner_.get(id); }
-    StoreManyResult getMany(const std::vector<std::string>& ids) override {
-        return inner_.getMany(ids);
-    }
-    StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override {
-        return inner_.update(game, expectedVersion);
-    }
-    std::uint64_t count() override { return inner_.count(); }
-    StoreDocResult getGameReview(std::string_view gameId) override {
-        return inner_.getGameReview(gameId);
-    }
     StoreStatus putGameReview(std::string_view gameId, const std::string& doc) override {
         {
             std::unique_lock lock(mutex_);
@@ -273,7 +262,7 @@ class HeldReviewWrites final : public GameStore {
             changed_.notify_all();
             changed_.wait_for(lock, kWait, [&] { return open_; });
         }
-        return inner_.putGameReview(gameId, doc);
+        return DelegatingStore::putGameReview(gameId, doc);
     }
     bool waitForWrite() {
         std::unique_lock lock(mutex_);
@@ -286,7 +275,6 @@ class HeldReviewWrites final : public GameStore {
     }
 
   private:
-    MemoryGameStore inner_;
     std::mutex mutex_;
     std::condition_variable changed_;
     int waiting_ = 0;

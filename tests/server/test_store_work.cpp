@@ -5,6 +5,7 @@
 #include <future>
 #include <sstream>
 
+#include "delegating_store.h"
 #include "test_support.h"
 
 using namespace outpost::server;
@@ -13,8 +14,9 @@ using Verb = boost::beast::http::verb;
 
 namespace {
 
-// A store that can hang (like Redis under SIGSTOP) or fail (like Redis down) on demand.
-class TroubledStore final : public GameStore {
+// A store whose game calls can hang (like Redis under SIGSTOP) or fail (like Redis down) on
+// demand; the rest pass to the store underneath.
+class TroubledStore final : public DelegatingStore {
   public:
     void hang() {
         std::lock_guard lock(mutex_);
@@ -32,21 +34,21 @@ class TroubledStore final : public GameStore {
 
     StoreStatus create(const GameRecord& game) override {
         if (!pass()) return StoreStatus::Unavailable;
-        return inner_.create(game);
+        return DelegatingStore::create(game);
     }
     StoreReadResult get(std::string_view id) override {
         if (!pass()) return {StoreStatus::Unavailable, std::nullopt};
-        return inner_.get(id);
+        return DelegatingStore::get(id);
     }
     StoreManyResult getMany(const std::vector<std::string>& ids) override {
         if (!pass()) return {StoreStatus::Unavailable, {}};
-        return inner_.getMany(ids);
+        return DelegatingStore::getMany(ids);
     }
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override {
         if (!pass()) return StoreStatus::Unavailable;
-        return inner_.update(game, expectedVersion);
+        return DelegatingStore::update(game, expectedVersion);
     }
-    std::uint64_t count() override { return pass() ? inner_.count() : 0; }
+    std::uint64_t count() override { return pass() ? DelegatingStore::count() : 0; }
     bool healthy() override { return pass(); }
 
   private:
@@ -58,7 +60,6 @@ class TroubledStore final : public GameStore {
         return !failing_.load();
     }
 
-    MemoryGameStore inner_;
     std::mutex mutex_;
     std::condition_variable changed_;
     bool hanging_ = false;
