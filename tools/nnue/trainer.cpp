@@ -85,6 +85,7 @@ struct Options {
     int hidden = 0;               // neurons per perspective; 0: the --init net's, or kDefaultHidden
     int outputBuckets = 0;        // 0: the --init net's, or 1
     bool freezeFeatures = false;  // train the output layer only (new buckets on a trained net)
+    bool roundOutput = false;  // the forward pass uses the output weights as the file rounds them
     Optimizer optimizer = Optimizer::Adam;
     double weightDecay = -1;  // AdamW's decoupled decay; < 0: kDefaultWeightDecay
     Schedule schedule = Schedule::Exponential;
@@ -191,9 +192,20 @@ struct Params {
     std::vector<float> b1;  // [hidden]
     std::vector<float> w2;  // [bucket][2 x hidden], side to move's half first
     std::vector<float> b2;  // [bucket]
+    // With --round-output, w2 rounded to the file's steps of 1/QB, which the forward pass (and
+    // the gradient of the features through it) uses; the updates still go to w2, so small ones
+    // add up until a weight moves to the next step (a straight-through estimate). Empty
+    // otherwise, and the forward pass uses w2.
+    std::vector<float> w2Forward;
 
     void zero() {
         for (std::vector<float>* v : {&w1, &b1, &w2, &b2}) std::fill(v->begin(), v->end(), 0.f);
+    }
+    void roundOutputWeights() {
+        w2Forward.resize(w2.size());
+        const float limit = float(nnue::kMaxOutputWeight);
+        for (std::size_t i = 0; i < w2.size(); ++i)
+            w2Forward[i] = std::clamp(std::nearbyint(w2[i] * nnue::kQB), -limit, limit) / nnue::kQB;
     }
 };
 
@@ -223,7 +235,7 @@ double stepFor(const Params& p, const Sample& s, bool mirrored, const Options& o
     // registers (one running sum forces a scalar loop), added up in a fixed order at the end.
     constexpr int kLanes = 16;
     static_assert(nnue::kHiddenStep % kLanes == 0);
-    const float* __restrict w2 = p.w2.data() + w2Offset;
+    const float* __restrict w2 = (p.w2Forward.empty() ? p.w2 : p.w2Forward).data() + w2Offset;
     float partial[kLanes] = {};
     for (int i = 0; i < hidden; i += kLanes) {
         for (int j = 0; j < kLanes; ++j) {
@@ -417,7 +429,7 @@ void usage() {
                  "           [--wdl-scale CP|auto] [--holdout F] [--max-positions N] [--threads N] "
                  "[--seed N]\n"
                  "           [--no-mirror] [--dedupe] [--init FILE.nnue] [--hidden N] "
-                 "[--output-buckets N] [--freeze-features]\n"
+                 "[--output-buckets N] [--freeze-features] [--round-output]\n"
                  "           [--optimizer adam|adamw] [--weight-decay X] "
                  "[--schedule exponential|cosine]\n"
                  "           [--out FILE.nnue] DATA...\n"
@@ -467,6 +479,8 @@ int main(int argc, char** argv) {
             opt.dedupe = true;
         else if (a == "--freeze-features")
             opt.freezeFeatures = true;
+        else if (a == "--round-output")
+            opt.roundOutput = true;
         else if (a == "--dump")
             opt.dump = true;
         else if (a == "--verify")
@@ -596,8 +610,10 @@ int main(int argc, char** argv) {
     else
         std::cout << "Adam";
     std::cout << "; learning rate " << opt.learningRate << " -> " << opt.learningRateEnd
-              << (opt.schedule == Schedule::Cosine ? ", cosine" : ", exponential") << "\n"
+              << (opt.schedule == Schedule::Cosine ? ", cosine" : ", exponential")
+              << (opt.roundOutput ? "; output weights rounded to the file's steps" : "") << "\n"
               << std::fixed;
+    if (opt.roundOutput) params.roundOutputWeights();
     std::vector<std::size_t> order(data.trainCount);
     std::iota(order.begin(), order.end(), 0);
     const std::size_t batchesPerEpoch = (data.trainCount + opt.batch - 1) / opt.batch;
@@ -661,6 +677,7 @@ int main(int argc, char** argv) {
                        decay);
             offset += g.w2.size();
             adam.apply(params.b2.data(), g.b2.data(), g.b2.size(), offset, lr, t, 1e6f);
+            if (opt.roundOutput) params.roundOutputWeights();
         }
         // Written every epoch, so a long run can be stopped with a usable net.
         const auto net = quantiseNetwork(params);
