@@ -7,7 +7,6 @@
 
 #include "../server/delegating_store.h"
 #include "../server/test_support.h"
-#include "store/memory_game_store.h"
 
 using namespace outpost::server;
 using namespace outpost::server::testing;

@@ -201,12 +201,6 @@ struct Params {
     void zero() {
         for (std::vector<float>* v : {&w1, &b1, &w2, &b2}) std::fill(v->begin(), v->end(), 0.f);
     }
-    void roundOutputWeights() {
-        w2Forward.resize(w2.size());
-        const float limit = float(nnue::kMaxOutputWeight);
-        for (std::size_t i = 0; i < w2.size(); ++i)
-            w2Forward[i] = std::clamp(std::nearbyint(w2[i] * nnue::kQB), -limit, limit) / nnue::kQB;
-    }
 };
 
 // Forward (and with grad, backward) for one sample; returns its loss. The output is in units of
@@ -327,6 +321,15 @@ double learningRate(const Options& opt, long t, long total) {
 
 std::int16_t quantise(float x, double scale, int limit) {
     return std::int16_t(std::clamp<long>(std::lround(x * scale), -limit, limit));
+}
+
+// --round-output: the output weights as the exported file will hold them (quantiseNetwork's rule),
+// for the forward pass.
+void roundOutputWeights(Params& p) {
+    p.w2Forward.resize(p.w2.size());
+    for (std::size_t i = 0; i < p.w2.size(); ++i)
+        p.w2Forward[i] =
+            float(quantise(p.w2[i], nnue::kQB, nnue::kMaxOutputWeight)) / float(nnue::kQB);
 }
 
 std::unique_ptr<nnue::Network> quantiseNetwork(const Params& p) {
@@ -613,7 +616,7 @@ int main(int argc, char** argv) {
               << (opt.schedule == Schedule::Cosine ? ", cosine" : ", exponential")
               << (opt.roundOutput ? "; output weights rounded to the file's steps" : "") << "\n"
               << std::fixed;
-    if (opt.roundOutput) params.roundOutputWeights();
+    if (opt.roundOutput) roundOutputWeights(params);
     std::vector<std::size_t> order(data.trainCount);
     std::iota(order.begin(), order.end(), 0);
     const std::size_t batchesPerEpoch = (data.trainCount + opt.batch - 1) / opt.batch;
@@ -677,7 +680,7 @@ int main(int argc, char** argv) {
                        decay);
             offset += g.w2.size();
             adam.apply(params.b2.data(), g.b2.data(), g.b2.size(), offset, lr, t, 1e6f);
-            if (opt.roundOutput) params.roundOutputWeights();
+            if (opt.roundOutput) roundOutputWeights(params);
         }
         // Written every epoch, so a long run can be stopped with a usable net.
         const auto net = quantiseNetwork(params);
