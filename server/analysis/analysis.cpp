@@ -164,10 +164,12 @@ std::variant<AnalysisSpec, ApiError> parseAnalysis(
 
     AnalysisSpec spec;
     spec.request.multiPv = 1;
+    bool multiPvClamped = false;  // more lines asked for than --max-multipv: limitsApplied says so
     if (body.contains("multipv") && !body.at("multipv").is_null()) {
         std::optional<int> multipv;
         if (auto error = positiveInteger(body, "multipv", multipv)) return *error;
         spec.request.multiPv = std::min(*multipv, config.maxMultiPv);
+        multiPvClamped = spec.request.multiPv != *multipv;
     }
     if (body.contains("options") && !body.at("options").is_null()) {
         const auto& options = body.at("options");
@@ -207,6 +209,7 @@ std::variant<AnalysisSpec, ApiError> parseAnalysis(
     spec.request.limits = std::move(capped.limits);
     spec.limitsApplied = std::move(capped.applied);
     if (spec.request.multiPv > 1) spec.limitsApplied["multipv"] = spec.request.multiPv;
+    if (multiPvClamped) spec.limitsApplied["clamped"] = true;
     if (auto opening = openingOf(fen, uciMoves)) spec.opening = openingJson(*opening);
     spec.request.fen = fen;
     spec.request.moves = std::move(uciMoves);

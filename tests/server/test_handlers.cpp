@@ -252,6 +252,16 @@ TEST_CASE("handlers: analysis answers with limits applied and clamped",
     // Black to move: the fake's +10*depth for the side to move is -50 from White's view.
     REQUIRE(json["score"]["cp"] == -50);
 
+    // Lines beyond --max-multipv are a clamp like any limit's, even with every limit inside
+    // its cap.
+    auto lines = f.call(verb::post, "/api/v1/analysis", R"({"limits":{"depth":2},"multipv":500})");
+    REQUIRE(lines->status() == 200);
+    REQUIRE(lines->json()["limitsApplied"]["multipv"] == 3);
+    REQUIRE(lines->json()["limitsApplied"]["clamped"] == true);
+    auto within = f.call(verb::post, "/api/v1/analysis", R"({"limits":{"depth":2},"multipv":3})");
+    REQUIRE(within->status() == 200);
+    REQUIRE(within->json()["limitsApplied"]["clamped"] == false);
+
     auto defaults = f.call(verb::post, "/api/v1/analysis", "{}");
     REQUIRE(defaults->status() == 200);
     REQUIRE(defaults->json()["limitsApplied"]["movetime"] == config.defaultMovetimeMs);
