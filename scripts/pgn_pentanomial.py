@@ -6,7 +6,10 @@ For a match stopped before its end (a fixed time on a borrowed machine): fastche
 summary for the games finished after its last rating interval, and a pair cut off at the end
 must not count as half a pair.
 
-  scripts/pgn_pentanomial.py MATCH.pgn ENGINE_NAME
+  scripts/pgn_pentanomial.py MATCH.pgn [MORE.pgn ...] ENGINE_NAME
+
+Several PGNs (runs of one match with different seeds) are pooled: each file's pairs are its own
+(two files' equal [Round] numbers are different openings).
 """
 import collections, math, re, sys
 
@@ -48,6 +51,10 @@ def summary(pairs):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
-    print(summary(pairs_of(open(sys.argv[1], encoding="utf-8", errors="replace").read(), sys.argv[2])))
+    name = sys.argv[-1]
+    pooled = []
+    for path in sys.argv[1:-1]:
+        pooled += pairs_of(open(path, encoding="utf-8", errors="replace").read(), name)
+    print(summary(pooled))
