@@ -18,8 +18,10 @@ namespace outpost::nnue::kernels {
 // Feature rows changed for one perspective: a refresh adds every piece's row, a move adds at
 // most two and removes at most two.
 struct RowChanges {
-    std::array<const std::int16_t*, SquareCount> add{};
-    std::array<const std::int16_t*, 4> sub{};
+    // Only the first `adds` and `subs` are set and read (an update fills three or four of the
+    // 68 slots, so they are not zeroed first).
+    std::array<const std::int16_t*, SquareCount> add;
+    std::array<const std::int16_t*, 4> sub;
     int adds = 0, subs = 0;
 };
 
