@@ -19,40 +19,31 @@ template <int Hidden>
 struct Avx2Ops {
     __attribute__((target("avx2"))) static void combine(const std::int16_t* base,
                                                         const RowChanges& rows, std::int16_t* out) {
-        // The two shapes of almost every update, unrolled: a move (one row in, one out) and a
-        // capture (one in, two out). The row pointers stay in registers instead of being read
-        // again for every block of neurons; the sums are the general loop's, in its order.
-        if (rows.adds == 1 && rows.subs == 1) {
-            const std::int16_t* in = rows.add[0];
-            const std::int16_t* gone = rows.sub[0];
-            for (int i = 0; i < Hidden; i += kLanes16) {
-                const __m256i v = _mm256_sub_epi16(_mm256_add_epi16(load(base + i), load(in + i)),
-                                                   load(gone + i));
-                _mm256_store_si256(reinterpret_cast<__m256i*>(out + i), v);
-            }
-            return;
-        }
-        if (rows.adds == 1 && rows.subs == 2) {
-            const std::int16_t* in = rows.add[0];
-            const std::int16_t* gone = rows.sub[0];
-            const std::int16_t* taken = rows.sub[1];
-            for (int i = 0; i < Hidden; i += kLanes16) {
-                const __m256i v = _mm256_sub_epi16(
-                    _mm256_sub_epi16(_mm256_add_epi16(load(base + i), load(in + i)),
-                                     load(gone + i)),
-                    load(taken + i));
-                _mm256_store_si256(reinterpret_cast<__m256i*>(out + i), v);
-            }
-            return;
-        }
+        // The two shapes of almost every update with their counts fixed: a move (one row in,
+        // one out) and a capture (one in, two out). The row pointers then stay in registers
+        // instead of being read again for every block of neurons.
+        if (rows.adds == 1 && rows.subs == 1) return combineFixed<1, 1>(base, rows, out);
+        if (rows.adds == 1 && rows.subs == 2) return combineFixed<1, 2>(base, rows, out);
         for (int i = 0; i < Hidden; i += kLanes16) {
-            __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(base + i));
-            for (int k = 0; k < rows.adds; ++k)
-                v = _mm256_add_epi16(
-                    v, _mm256_load_si256(reinterpret_cast<const __m256i*>(rows.add[k] + i)));
-            for (int k = 0; k < rows.subs; ++k)
-                v = _mm256_sub_epi16(
-                    v, _mm256_load_si256(reinterpret_cast<const __m256i*>(rows.sub[k] + i)));
+            __m256i v = load(base + i);
+            for (int k = 0; k < rows.adds; ++k) v = _mm256_add_epi16(v, load(rows.add[k] + i));
+            for (int k = 0; k < rows.subs; ++k) v = _mm256_sub_epi16(v, load(rows.sub[k] + i));
+            _mm256_store_si256(reinterpret_cast<__m256i*>(out + i), v);
+        }
+    }
+
+    // The general loop above for Adds rows in and Subs out, known at compile time: the same
+    // sums in the same order.
+    template <int Adds, int Subs>
+    __attribute__((target("avx2"))) static void combineFixed(const std::int16_t* base,
+                                                             const RowChanges& rows,
+                                                             std::int16_t* out) {
+        const std::array<const std::int16_t*, Adds> in = headOf<Adds>(rows.add);
+        const std::array<const std::int16_t*, Subs> gone = headOf<Subs>(rows.sub);
+        for (int i = 0; i < Hidden; i += kLanes16) {
+            __m256i v = load(base + i);
+            for (const std::int16_t* row : in) v = _mm256_add_epi16(v, load(row + i));
+            for (const std::int16_t* row : gone) v = _mm256_sub_epi16(v, load(row + i));
             _mm256_store_si256(reinterpret_cast<__m256i*>(out + i), v);
         }
     }
@@ -68,9 +59,9 @@ struct Avx2Ops {
             const std::int16_t* a = sides[s];
             const std::int16_t* w = weights + s * Hidden;
             for (int i = 0; i < Hidden; i += kLanes16) {
-                __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(a + i));
+                __m256i v = load(a + i);
                 v = _mm256_min_epi16(_mm256_max_epi16(v, zero), ceiling);
-                const __m256i wv = _mm256_load_si256(reinterpret_cast<const __m256i*>(w + i));
+                const __m256i wv = load(w + i);
                 sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(v, wv), v));
             }
         }

@@ -16,38 +16,30 @@ struct Avx512Ops {
     __attribute__((target("avx512f,avx512bw"))) static void combine(const std::int16_t* base,
                                                                     const RowChanges& rows,
                                                                     std::int16_t* out) {
-        // A move's and a capture's shapes unrolled, as in the AVX2 kernel.
-        if (rows.adds == 1 && rows.subs == 1) {
-            const std::int16_t* in = rows.add[0];
-            const std::int16_t* gone = rows.sub[0];
-            for (int i = 0; i < Hidden; i += kLanes16) {
-                const __m512i v = _mm512_sub_epi16(
-                    _mm512_add_epi16(_mm512_load_si512(base + i), _mm512_load_si512(in + i)),
-                    _mm512_load_si512(gone + i));
-                _mm512_store_si512(out + i, v);
-            }
-            return;
-        }
-        if (rows.adds == 1 && rows.subs == 2) {
-            const std::int16_t* in = rows.add[0];
-            const std::int16_t* gone = rows.sub[0];
-            const std::int16_t* taken = rows.sub[1];
-            for (int i = 0; i < Hidden; i += kLanes16) {
-                const __m512i v = _mm512_sub_epi16(
-                    _mm512_sub_epi16(
-                        _mm512_add_epi16(_mm512_load_si512(base + i), _mm512_load_si512(in + i)),
-                        _mm512_load_si512(gone + i)),
-                    _mm512_load_si512(taken + i));
-                _mm512_store_si512(out + i, v);
-            }
-            return;
-        }
+        // A move's and a capture's counts fixed, as in the AVX2 kernel.
+        if (rows.adds == 1 && rows.subs == 1) return combineFixed<1, 1>(base, rows, out);
+        if (rows.adds == 1 && rows.subs == 2) return combineFixed<1, 2>(base, rows, out);
         for (int i = 0; i < Hidden; i += kLanes16) {
             __m512i v = _mm512_load_si512(base + i);
             for (int k = 0; k < rows.adds; ++k)
                 v = _mm512_add_epi16(v, _mm512_load_si512(rows.add[k] + i));
             for (int k = 0; k < rows.subs; ++k)
                 v = _mm512_sub_epi16(v, _mm512_load_si512(rows.sub[k] + i));
+            _mm512_store_si512(out + i, v);
+        }
+    }
+
+    template <int Adds, int Subs>
+    __attribute__((target("avx512f,avx512bw"))) static void combineFixed(const std::int16_t* base,
+                                                                         const RowChanges& rows,
+                                                                         std::int16_t* out) {
+        const std::array<const std::int16_t*, Adds> in = headOf<Adds>(rows.add);
+        const std::array<const std::int16_t*, Subs> gone = headOf<Subs>(rows.sub);
+        for (int i = 0; i < Hidden; i += kLanes16) {
+            __m512i v = _mm512_load_si512(base + i);
+            for (const std::int16_t* row : in) v = _mm512_add_epi16(v, _mm512_load_si512(row + i));
+            for (const std::int16_t* row : gone)
+                v = _mm512_sub_epi16(v, _mm512_load_si512(row + i));
             _mm512_store_si512(out + i, v);
         }
     }

@@ -25,6 +25,17 @@ struct RowChanges {
     int adds = 0, subs = 0;
 };
 
+// The first N row pointers of a RowChanges list, for a kernel's loop whose row counts are fixed
+// at compile time (the pointers then live in registers).
+template <std::size_t N, std::size_t M>
+constexpr std::array<const std::int16_t*, N> headOf(
+    const std::array<const std::int16_t*, M>& rows) {
+    static_assert(N <= M);
+    std::array<const std::int16_t*, N> head{};
+    for (std::size_t i = 0; i < N; ++i) head[i] = rows[i];
+    return head;
+}
+
 // One kernel's arithmetic for nets of one width (its hidden size fixed at compile time, so the
 // loops are as tight as for a single width).
 struct KernelOps {
