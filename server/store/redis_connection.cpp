@@ -237,16 +237,29 @@ void RedisConnectionPool::applyGuard(redisContext& context) {
 }
 
 ReplicaStatus RedisConnectionPool::replicaStatus(int maxLagSeconds) {
-    std::string error;
-    Pooled pooled = acquire(&error);
-    if (!pooled.context) return {};
-    ReplicaStatus status = readReplicaStatus(*pooled.context, maxLagSeconds);
-    if (pooled.context->err) {
-        primary_->suspect();
+    // Two attempts, as send() makes: a pooled connection the server closed while it sat idle
+    // (Redis's `timeout`, a proxy's) must not make the replicas unknown, and readiness with them.
+    for (int attempt = 0; attempt < kSendAttempts; ++attempt) {
+        std::string error;
+        Pooled pooled = acquire(&error);
+        if (!pooled.context) continue;
+        ReplicaStatus status = readReplicaStatus(*pooled.context, maxLagSeconds);
+        if (pooled.context->err) {
+            connectionBroken();  // drop it and the idle ones, try a fresh one
+            continue;
+        }
+        release(std::move(pooled));
         return status;
     }
-    release(std::move(pooled));
-    return status;
+    return {};
+}
+
+void RedisConnectionPool::connectionBroken() {
+    {
+        std::lock_guard lock(mutex_);
+        idle_.clear();
+    }
+    primary_->suspect();
 }
 
 void RedisConnectionPool::release(Pooled pooled) {
@@ -258,14 +271,13 @@ void RedisConnectionPool::release(Pooled pooled) {
 RedisReplyPtr RedisConnectionPool::send(const std::vector<std::string>& args, Pooled* used) {
     // Two attempts: a pooled connection may have died with a Redis restart since its last use,
     // or reached a primary that was demoted since.
-    constexpr int kAttempts = 2;
-    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    for (int attempt = 0; attempt < kSendAttempts; ++attempt) {
         std::string error;
         Pooled pooled = acquire(&error);
         if (!pooled.context) continue;
         RedisReplyPtr reply = sendCommand(pooled.context.get(), args);
         if (!reply || pooled.context->err) {
-            primary_->suspect();  // connection broken: drop it, try a fresh one
+            connectionBroken();  // drop it and the idle ones, try a fresh one
             continue;
         }
         if (isReadOnlyError(reply.get())) {

@@ -121,6 +121,8 @@ class RedisConnectionPool {
 
   private:
     static constexpr std::size_t kMaxIdleConnections = 16;
+    // A command (or the replicas' read) is tried on this many connections before it fails.
+    static constexpr int kSendAttempts = 2;
     // How long the count of the primary's online replicas is trusted before it is read again.
     static constexpr std::chrono::milliseconds kReplicaCountTtl{1000};
 
@@ -131,6 +133,10 @@ class RedisConnectionPool {
 
     Pooled acquire(std::string* error);
     void release(Pooled pooled);
+    // A connection failed mid-command: the idle ones were made to the same server and likely
+    // share its fate (a restart, an idle timeout), so they are dropped with it, and the primary
+    // is suspected (Sentinel mode asks again who it is).
+    void connectionBroken();
     // Sends `args` on a pooled connection, retrying once; the connection stays with the caller.
     RedisReplyPtr send(const std::vector<std::string>& args, Pooled* used);
     // The acks to ask of WAIT: policy.minAcks capped by the primary's online replicas.

@@ -41,6 +41,14 @@ bool infoHas(int port, const std::string& wanted) {
     return text(runRedis(port, {"INFO", "replication"})).find(wanted) != std::string::npos;
 }
 
+// connected_clients of INFO clients (replicas are not counted); -1 when it cannot be read.
+long long infoClients(int port) {
+    const std::string info = text(runRedis(port, {"INFO", "clients"}));
+    const std::string key = "connected_clients:";
+    const std::size_t at = info.find(key);
+    return at == std::string::npos ? -1 : std::atoll(info.c_str() + at + key.size());
+}
+
 // The replica streams from the primary and has acknowledged a write (not merely "online": a
 // diskless replica may still be loading the snapshot).
 bool replicaSynced(int primaryPort, int replicaPort) {
@@ -114,6 +122,38 @@ TEST_CASE(
     CHECK(store.healthy());
     CHECK(store.create(sampleGame("synced")) == StoreStatus::Ok);
     CHECK(text(runRedis(replica.port(), {"HGET", "outpost:game:synced", "version"})) == "1");
+}
+
+TEST_CASE(
+    "Write guard: readiness survives a pooled connection the primary has closed (its idle "
+    "timeout): the replicas are read again on a fresh one",
+    "[deploy][sentinel][replication]") {
+    RedisServerProcess primary;
+    RedisServerProcess replica;
+    if (!primary.available()) {
+        WARN("redis-server is not installed; write guard test skipped");
+        return;
+    }
+    REQUIRE(primary.start());
+    REQUIRE(replica.start());
+    REQUIRE(runRedis(primary.port(), {"CONFIG", "SET", "repl-diskless-sync-delay", "0"}));
+    REQUIRE(runRedis(replica.port(), {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())}));
+    REQUIRE(eventually([&] { return replicaSynced(primary.port(), replica.port()); }, 20000ms));
+
+    RedisGameStore store(storeOn(primary, {1, 300ms, 10, false}));
+    REQUIRE(store.healthy());  // the pool now holds an idle connection
+
+    // The primary closes clients idle for a second (Redis's `timeout`; a proxy's idle timeout
+    // does the same): the pool's connection is dead when readiness is asked next.
+    REQUIRE(runRedis(primary.port(), {"CONFIG", "SET", "timeout", "1"}));
+    // Only the asking connection itself is left (replicas are not counted).
+    auto idleClosed = [&] { return infoClients(primary.port()) == 1; };
+    REQUIRE(eventually(idleClosed, 10000ms));
+    CHECK(store.healthy());
+    // And a write after the next idle closure: sent again on a fresh connection.
+    REQUIRE(eventually(idleClosed, 10000ms));
+    CHECK(store.create(sampleGame("after-idle")) == StoreStatus::Ok);
+    CHECK(text(runRedis(replica.port(), {"HGET", "outpost:game:after-idle", "version"})) == "1");
 }
 
 TEST_CASE(
