@@ -52,6 +52,11 @@ constexpr std::array kSwitches{
     SwitchField{"singularExtended", &SearchConfig::singularExtended},
     SwitchField{"correctionHistoryExtended", &SearchConfig::correctionHistoryExtended},
     SwitchField{"continuationHistory4", &SearchConfig::continuationHistory4},
+    SwitchField{"ttCaptureReduction", &SearchConfig::ttCaptureReduction},
+    SwitchField{"childCutoffReduction", &SearchConfig::childCutoffReduction},
+    SwitchField{"failHighBlend", &SearchConfig::failHighBlend},
+    SwitchField{"quiescenceTableEval", &SearchConfig::quiescenceTableEval},
+    SwitchField{"improvingFallback", &SearchConfig::improvingFallback},
     SwitchField{"network", &SearchConfig::network},
 };
 

@@ -58,6 +58,13 @@ constexpr int kNegativeExtension = -1;     // ... a non-singular one that beats 
 constexpr int kDoubleExtension = 2;
 constexpr int kNegativeExtensionExtended = -2;
 constexpr int kNegativeExtensionCutNode = -1;
+// ttCaptureReduction: a quiet move is reduced this many plies more when the table move is a
+// capture or promotion (the node's best is likely tactical, the quiet moves unlikely to matter).
+constexpr int kTtCaptureReduction = 1;
+// childCutoffReduction: once more than this many of the node's children have failed high (their
+// moves were refuted: the node looks like an all node), late moves are reduced a ply more.
+constexpr int kChildCutoffsForReduction = 3;
+constexpr int kChildCutoffReduction = 1;
 
 // --- Quiescence -----------------------------------------------------------------------------
 constexpr int kThreatMinGain = 100;  // threats of less than a pawn are ignored
@@ -526,6 +533,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     countNode(ply, pvNode);
     const bool inCheck = pos_.inCheck();
     if (ply >= kMaxSearchPly - 1) return inCheck ? kDraw : evaluate();
+    stack_[ply + 1].cutoffCount = 0;
 
     if (!rootNode) {
         // Step 3. Draws inside the tree: repetition (with the game's history), fifty moves,
@@ -590,9 +598,14 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         }
     }
     stack_[ply].staticEval = staticEval;
-    const bool improving = !inCheck && ply >= kImprovingPlies &&
-                           stack_[ply - kImprovingPlies].staticEval != kNoEval &&
-                           staticEval > stack_[ply - kImprovingPlies].staticEval;
+    // improvingFallback: when the side was in check two plies ago (no eval there), four plies.
+    const auto earlierEval = [&](int plies) {
+        return ply >= plies ? stack_[ply - plies].staticEval : kNoEval;
+    };
+    int improvingBase = earlierEval(kImprovingPlies);
+    if (cfg.improvingFallback && improvingBase == kNoEval)
+        improvingBase = earlierEval(2 * kImprovingPlies);
+    const bool improving = !inCheck && improvingBase != kNoEval && staticEval > improvingBase;
     // The exclusions every pruning step shares: not in check, not in PV nodes, not when the
     // window holds a mate score (mates must be searched exactly).
     const bool prunableNode = !pvNode && !inCheck && !isMateScore(alpha) && !isMateScore(beta);
@@ -656,6 +669,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
             rootList.push(rootMoves_[i].move);
     }
     const OrderingHints hints = orderingHints(ply);
+    const bool ttCapture = ttMove && pos_.isCaptureOrPromotion(ttMove);
     MovePicker picker = rootNode ? MovePicker(pos_, rootList, history_, cfg)
                                  : MovePicker(pos_, ttMove, ply, killers_, history_, cfg, hints);
     const int originalAlpha = alpha;
@@ -743,8 +757,9 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         if (cfg.lateMoveReductions && depth >= params().lmrMinDepth &&
             moveCount > (pvNode ? kLmrFullMovesPv : kLmrFullMovesNonPv) && reducible &&
             !givesCheck && !inCheck) {
-            const int r = lateMoveReduction(facts, depth, moveCount, newDepth, pvNode, ttPv,
-                                            improving, cutNode);
+            const int r =
+                lateMoveReduction(facts, depth, moveCount, newDepth, pvNode, ttPv, improving,
+                                  cutNode, ttCapture, stack_[ply + 1].cutoffCount);
             if (r > 0) counters_.add(Counter::LateMoveReductions);
             const int reducedDepth = newDepth - r;
             score = -search<NodeType::NonPV>(-alpha - 1, -alpha, reducedDepth, ply + 1, true);
@@ -790,7 +805,10 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                 bestMove = m;
                 bestStage = stage;
                 if (pvNode && !rootNode) updatePv(ply, m);
-                if (score >= beta) break;
+                if (score >= beta) {
+                    ++stack_[ply].cutoffCount;
+                    break;
+                }
                 alpha = score;
             }
         }
@@ -803,6 +821,15 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
     // Step 19. No legal move: checkmate or stalemate (in a singular-extension search, only the
     // left-out move was legal: it is singular, so fail low).
     if (moveCount == 0) return excluded ? alpha : inCheck ? matedIn(ply) : kDraw;
+
+    // Step 19b. A fail high's score is pulled toward beta, the more so the shallower the node
+    // (failHighBlend): how far a cutoff beats beta is the least reliable part of its score, and a
+    // smaller margin keeps the parent's bounds from overshooting.
+    if (cfg.failHighBlend && !rootNode && bestScore >= beta && !isMateScore(bestScore) &&
+        !isMateScore(beta) && !isMateScore(alpha)) {
+        bestScore = (bestScore * depth + beta) / (depth + 1);
+        counters_.add(Counter::FailHighBlends);
+    }
 
     // Step 20. A cutoff teaches the move ordering: a quiet move becomes a killer and the counter
     // move of the opponent's last move, and gains history (depth²) in the butterfly and
@@ -905,19 +932,28 @@ Searcher::MovePrune Searcher::shallowPruning(const MoveFacts& mv, int depth, int
 // --- Bookkeeping of search() ----------------------------------------------------------------
 
 int Searcher::lateMoveReduction(const MoveFacts& mv, int depth, int moveCount, int newDepth,
-                                bool pvNode, bool ttPv, bool improving, bool cutNode) const {
+                                bool pvNode, bool ttPv, bool improving, bool cutNode,
+                                bool ttCapture, int childCutoffs) {
     const SearchConfig& cfg = shared_->config;
     int r = baseReduction(depth, moveCount);
     if (pvNode) r -= kLmrNodeAdjustment;
     if (ttPv) r -= params().lmrTtPvRelief;
     if (!improving) r += kLmrNodeAdjustment;
     if (cutNode) r += kLmrNodeAdjustment;
+    if (cfg.childCutoffReduction && childCutoffs > kChildCutoffsForReduction) {
+        r += kChildCutoffReduction;
+        counters_.add(Counter::ChildCutoffReductions);
+    }
     if (mv.capture) {
         // Step 17a. Captures (extended reductions only): less than a quiet move, and less
         // again (more) by capture history.
         r -= params().lmrCaptureRelief + mv.statScore / params().lmrCaptureHistoryDivisor;
     } else {
         if (mv.killer) r -= params().lmrKillerRelief;  // killers only with extended reductions
+        if (cfg.ttCaptureReduction && ttCapture) {
+            r += kTtCaptureReduction;
+            counters_.add(Counter::TtCaptureReductions);
+        }
         if (cfg.history) {
             r -= cfg.continuationHistory ? mv.statScore / params().lmrStatDivisor
                                          : mv.statScore / params().lmrHistoryDivisor;
@@ -1159,6 +1195,15 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
     if (!inCheck) {
         rawEval = table.hit && table.entry.eval != kNoEval ? table.entry.eval : evaluate();
         bestScore = correctedEval(rawEval);
+        // Step Q3b. A table score whose bound points the right way is a better guess than the
+        // static eval (quiescenceTableEval), as in the main search's Step 6.
+        if (cfg.quiescenceTableEval && table.hit && !isMateScore(table.score) &&
+            (table.entry.bound == TTBound::Exact ||
+             (table.entry.bound == TTBound::Lower && table.score > bestScore) ||
+             (table.entry.bound == TTBound::Upper && table.score < bestScore))) {
+            bestScore = table.score;
+            counters_.add(Counter::QuiescenceTableEvals);
+        }
         // Step Q4. Two-sided quiescence (Micro-Max's threat detection): if passing would lose
         // material, the stand-pat score is not safe. Use the lower value, and also search quiet
         // moves of the threatened piece. Only at the first quiescence ply, so threats and
@@ -1174,6 +1219,11 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
         }
         if (bestScore >= beta) {
             counters_.add(Counter::QuiescenceStandPats);
+            // failHighBlend: halfway to beta (see Step 19b).
+            if (cfg.failHighBlend && !isMateScore(bestScore) && !isMateScore(beta)) {
+                counters_.add(Counter::FailHighBlends);
+                return (bestScore + beta) / 2;
+            }
             return bestScore;
         }
         alpha = std::max(alpha, bestScore);
@@ -1236,6 +1286,11 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
 
     // Step Q8. In check with no evasion: mated.
     if (inCheck && moveCount == 0) return matedIn(ply);
+    // failHighBlend: halfway to beta (see Step 19b).
+    if (cfg.failHighBlend && bestScore >= beta && !isMateScore(bestScore) && !isMateScore(beta)) {
+        bestScore = (bestScore + beta) / 2;
+        counters_.add(Counter::FailHighBlends);
+    }
 
     if (cfg.transpositionTable) {
         const TTBound bound = bestScore >= beta ? TTBound::Lower : TTBound::Upper;

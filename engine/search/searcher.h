@@ -114,6 +114,7 @@ class Searcher {
         bool nullMove = false;
         bool ttPv = false;         // a PV node, or one whose table entry was stored by one (ttPv)
         int doubleExtensions = 0;  // double extensions on the line, up to the move from here
+        int cutoffCount = 0;       // beta cutoffs of this ply's nodes since the parent began
         Move excluded;             // the move a singular-extension search leaves out
         int pvLength = 0;
         std::array<Move, kMaxSearchPly + 1> pv{};
@@ -175,7 +176,8 @@ class Searcher {
     }
     // Plies a late move is searched shallower (0 up to newDepth - 1).
     int lateMoveReduction(const MoveFacts& mv, int depth, int moveCount, int newDepth, bool pvNode,
-                          bool ttPv, bool improving, bool cutNode) const;
+                          bool ttPv, bool improving, bool cutNode, bool ttCapture,
+                          int childCutoffs);
     // A root move's score, PV and effort after its search (exact: the first move or one that
     // beat alpha; otherwise only an upper bound).
     void recordRootMove(Move m, int score, bool exact, std::uint64_t nodesBefore);

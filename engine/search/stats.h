@@ -55,6 +55,10 @@ enum class Counter : int {
     DeltaPrunes,
     ThreatsDetected,
     ThreatEvasions,
+    TtCaptureReductions,
+    ChildCutoffReductions,
+    FailHighBlends,
+    QuiescenceTableEvals,
     Count
 };
 
@@ -103,6 +107,10 @@ inline constexpr std::array<std::string_view, static_cast<int>(Counter::Count)> 
     "deltaPrunes",
     "threatsDetected",
     "threatEvasions",
+    "ttCaptureReductions",
+    "childCutoffReductions",
+    "failHighBlends",
+    "quiescenceTableEvals",
 };
 
 struct Counters {

@@ -276,12 +276,14 @@ TEST_CASE("Issue 37's switches fire when on, not when off, and keep the search c
     // Quiet middlegames: deep enough for singular, double and re-searched moves, low depths
     // for history pruning. Whether a counter fires in one search depends on the evaluation
     // (history pruning needs a quiet move that failed again and again), so the counts are summed
-    // over three positions: the test asks that the switches can fire, not how often a given net
+    // over five positions: the test asks that the switches can fire, not how often a given net
     // makes them.
     const char* const positions[] = {
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
         "r2q1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB2BPPP/R2Q1RK1 w - - 0 10",
-        "r1b2rk1/pp1nqppp/2pbpn2/3p4/2PP4/2NBPN2/PPQ2PPP/R1B2RK1 w - - 0 9"};
+        "r1b2rk1/pp1nqppp/2pbpn2/3p4/2PP4/2NBPN2/PPQ2PPP/R1B2RK1 w - - 0 9",
+        "2r2rk1/1b1nqppp/p3pn2/1p6/3P4/P1NBPN2/1P2QPPP/2R2RK1 w - - 0 16",
+        "r3k2r/pp1nbppp/2p1pn2/q7/2BP4/2N1PN2/PP3PPP/R2QK2R w KQkq - 0 10"};
     const char* const fired[] = {"historyPrunes", "doubleExtensions", "lmrDeeperResearches",
                                  "lmrShallowerResearches"};
     const char* const bundle[] = {"ttPv",
@@ -318,6 +320,69 @@ TEST_CASE("Issue 37's switches fire when on, not when off, and keep the search c
     SearchRequest mate;
     mate.fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
     mate.limits.depth = 6;
+    mate.config = all;
+    const SearchResult r = Engine{}.run(mate);
+    REQUIRE(r.info.score.kind == Score::Kind::Mate);
+    REQUIRE(r.info.score.value == 2);
+}
+
+TEST_CASE("Issue 37's second bundle: each switch fires when on, not when off, and changes the tree",
+          "[search][config]") {
+    const char* const positions[] = {
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+        "r2q1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB2BPPP/R2Q1RK1 w - - 0 10",
+        "2r2rk1/1b1nqppp/p3pn2/1p6/3P4/P1NBPN2/1P2QPPP/2R2RK1 w - - 0 16"};
+    const std::pair<const char*, const char*> switches[] = {
+        {"ttCaptureReduction", "ttCaptureReductions"},
+        {"childCutoffReduction", "childCutoffReductions"},
+        {"failHighBlend", "failHighBlends"},
+        {"quiescenceTableEval", "quiescenceTableEvals"}};
+    const auto run = [&](const char* name, bool on, const char* fen) {
+        SearchRequest request;
+        request.fen = fen;
+        request.limits.depth = 10;
+        SearchConfig config;
+        for (const auto& [other, counterName] : switches) REQUIRE(config.set(other, false));
+        REQUIRE(config.set(name, on));
+        request.config = config;
+        return Engine{}.run(request);
+    };
+    for (const auto& [name, counterName] : switches) {
+        std::uint64_t firedOn = 0;
+        std::uint64_t firedOff = 0;
+        bool treeChanged = false;
+        for (const char* fen : positions) {
+            const SearchResult on = run(name, true, fen);
+            const SearchResult off = run(name, false, fen);
+            firedOn += counter(on, counterName);
+            firedOff += counter(off, counterName);
+            treeChanged = treeChanged || on.info.nodes != off.info.nodes;
+        }
+        INFO(name << ": " << counterName << " on " << firedOn << ", off " << firedOff);
+        CHECK(firedOn > 0);
+        CHECK(firedOff == 0);
+        CHECK(treeChanged);
+    }
+    // improvingFallback has no counter of its own: it changes which nodes count as improving,
+    // so the tree.
+    bool fallbackChanged = false;
+    for (const char* fen : positions) {
+        SearchRequest request;
+        request.fen = fen;
+        request.limits.depth = 10;
+        const SearchResult on = Engine{}.run(request);
+        SearchConfig without;
+        REQUIRE(without.set("improvingFallback", false));
+        request.config = without;
+        fallbackChanged = fallbackChanged || Engine{}.run(request).info.nodes != on.info.nodes;
+    }
+    CHECK(fallbackChanged);
+    // All four on still find the mate in 2 of the switch test above.
+    SearchRequest mate;
+    mate.fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    mate.limits.depth = 6;
+    SearchConfig all;
+    for (const auto& [name, counterName] : switches) REQUIRE(all.set(name, true));
     mate.config = all;
     const SearchResult r = Engine{}.run(mate);
     REQUIRE(r.info.score.kind == Score::Kind::Mate);

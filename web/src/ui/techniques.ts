@@ -38,8 +38,8 @@ export const TECHNIQUES: Technique[] = [
   { name: 'lateMovePruning', label: 'Late move pruning', defaultOn: true, counters: ['lateMovePrunes'] },
   { name: 'internalIterativeReductions', label: 'Internal iterative reductions', defaultOn: true, counters: ['internalIterativeReductions'] },
   { name: 'continuationHistory', label: 'Continuation history', defaultOn: true },
-  { name: 'captureHistory', label: 'Capture history', defaultOn: false },
-  { name: 'counterMoves', label: 'Counter moves', defaultOn: false, counters: ['counterMoveCutoffs'] },
+  { name: 'captureHistory', label: 'Capture history', defaultOn: true },
+  { name: 'counterMoves', label: 'Counter moves', defaultOn: true, counters: ['counterMoveCutoffs'] },
   { name: 'historyPruning', label: 'History pruning', defaultOn: false, counters: ['historyPrunes'] },
   { name: 'seeQuietPruning', label: 'SEE pruning of quiet moves', defaultOn: true, counters: ['seeQuietPrunes'] },
   { name: 'correctionHistory', label: 'Correction history', defaultOn: true },
@@ -52,6 +52,11 @@ export const TECHNIQUES: Technique[] = [
   { name: 'singularExtended', label: 'Singular extensions from depth 6, double and negative', defaultOn: true, counters: ['doubleExtensions'] },
   { name: 'correctionHistoryExtended', label: 'Correction history by pieces and material too', defaultOn: true },
   { name: 'continuationHistory4', label: 'Continuation history 4 plies back', defaultOn: true },
+  { name: 'ttCaptureReduction', label: 'Quiet moves reduced more when the table move captures', defaultOn: true, counters: ['ttCaptureReductions'] },
+  { name: 'childCutoffReduction', label: 'Late moves reduced more after many refuted moves', defaultOn: true, counters: ['childCutoffReductions'] },
+  { name: 'failHighBlend', label: 'Fail-high scores pulled toward beta', defaultOn: true, counters: ['failHighBlends'] },
+  { name: 'quiescenceTableEval', label: 'Table score as quiescence stand pat', defaultOn: true, counters: ['quiescenceTableEvals'] },
+  { name: 'improvingFallback', label: '"Improving" four plies back after a check', defaultOn: true },
   { name: 'network', label: 'Network evaluation (off: hand-crafted)', defaultOn: true },
 ];
 
