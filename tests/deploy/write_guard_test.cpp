@@ -64,6 +64,21 @@ bool replicaSynced(int primaryPort, int replicaPort) {
     return set && wait && wait->type == REDIS_REPLY_INTEGER && wait->integer == 1;
 }
 
+// Starts both servers and makes `replica` a replica of `primary`, in sync (diskless, at once).
+// False (the test skipped, with a warning) where redis-server is not installed.
+bool startSyncedPair(RedisServerProcess& primary, RedisServerProcess& replica) {
+    if (!primary.available()) {
+        WARN("redis-server is not installed; write guard test skipped");
+        return false;
+    }
+    REQUIRE(primary.start());
+    REQUIRE(replica.start());
+    REQUIRE(runRedis(primary.port(), {"CONFIG", "SET", "repl-diskless-sync-delay", "0"}));
+    REQUIRE(runRedis(replica.port(), {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())}));
+    REQUIRE(eventually([&] { return replicaSynced(primary.port(), replica.port()); }, 20000ms));
+    return true;
+}
+
 RedisStoreOptions storeOn(const RedisServerProcess& primary, ReplicationPolicy policy) {
     RedisStoreOptions options;
     options.url = primary.url();
@@ -130,15 +145,7 @@ TEST_CASE(
     "[deploy][sentinel][replication]") {
     RedisServerProcess primary;
     RedisServerProcess replica;
-    if (!primary.available()) {
-        WARN("redis-server is not installed; write guard test skipped");
-        return;
-    }
-    REQUIRE(primary.start());
-    REQUIRE(replica.start());
-    REQUIRE(runRedis(primary.port(), {"CONFIG", "SET", "repl-diskless-sync-delay", "0"}));
-    REQUIRE(runRedis(replica.port(), {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())}));
-    REQUIRE(eventually([&] { return replicaSynced(primary.port(), replica.port()); }, 20000ms));
+    if (!startSyncedPair(primary, replica)) return;
 
     RedisGameStore store(storeOn(primary, {1, 300ms, 10, false}));
     REQUIRE(store.healthy());  // the pool now holds an idle connection
@@ -162,15 +169,7 @@ TEST_CASE(
     "[deploy][sentinel][replication]") {
     RedisServerProcess primary;
     RedisServerProcess replica;
-    if (!primary.available()) {
-        WARN("redis-server is not installed; write guard test skipped");
-        return;
-    }
-    REQUIRE(primary.start());
-    REQUIRE(replica.start());
-    REQUIRE(runRedis(primary.port(), {"CONFIG", "SET", "repl-diskless-sync-delay", "0"}));
-    REQUIRE(runRedis(replica.port(), {"REPLICAOF", "127.0.0.1", std::to_string(primary.port())}));
-    REQUIRE(eventually([&] { return replicaSynced(primary.port(), replica.port()); }, 20000ms));
+    if (!startSyncedPair(primary, replica)) return;
 
     // Generous: CI runs this beside other tests.
     RedisGameStore store(storeOn(primary, {1, 750ms, 10, false}));
