@@ -590,12 +590,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         rawEval = table.hit && table.entry.eval != kNoEval ? table.entry.eval : evaluate();
         staticEval = correctedEval(rawEval);
         eval = staticEval;
-        if (table.hit && !isMateScore(table.score) &&
-            (table.entry.bound == TTBound::Exact ||
-             (table.entry.bound == TTBound::Lower && table.score > eval) ||
-             (table.entry.bound == TTBound::Upper && table.score < eval))) {
-            eval = table.score;
-        }
+        if (table.refines(eval)) eval = table.score;
     }
     stack_[ply].staticEval = staticEval;
     // improvingFallback: when the side was in check two plies ago (no eval there), four plies.
@@ -1197,10 +1192,7 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
         bestScore = correctedEval(rawEval);
         // Step Q3b. A table score whose bound points the right way is a better guess than the
         // static eval (quiescenceTableEval), as in the main search's Step 6.
-        if (cfg.quiescenceTableEval && table.hit && !isMateScore(table.score) &&
-            (table.entry.bound == TTBound::Exact ||
-             (table.entry.bound == TTBound::Lower && table.score > bestScore) ||
-             (table.entry.bound == TTBound::Upper && table.score < bestScore))) {
+        if (cfg.quiescenceTableEval && table.refines(bestScore)) {
             bestScore = table.score;
             counters_.add(Counter::QuiescenceTableEvals);
         }

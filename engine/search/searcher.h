@@ -137,6 +137,14 @@ class Searcher {
         TTData entry;
         bool hit = false;
         int score = 0;
+        // A non-mate score whose bound says the true value is nearer to it than `eval` is (exact;
+        // a lower bound above eval; an upper bound below it): a better guess than the eval.
+        bool refines(int eval) const {
+            return hit && !isMateScore(score) &&
+                   (entry.bound == TTBound::Exact ||
+                    (entry.bound == TTBound::Lower && score > eval) ||
+                    (entry.bound == TTBound::Upper && score < eval));
+        }
     };
     TableProbe probeTable(int ply);
 
