@@ -107,6 +107,16 @@ struct SearchConfig {
     bool failHighBlend = true;
     bool quiescenceTableEval = true;
     bool improvingFallback = true;
+    // Captures ordered by the victim's value plus capture history on one scale, instead of
+    // MVV-LVA with capture history as a tie-break (search/movepick.cpp).
+    bool captureHistoryOrdering = false;
+    // A table cutoff by a quiet move rewards that move's history as a searched cutoff would.
+    bool ttCutoffHistory = false;
+    // The opponent's last quiet move gains or loses butterfly history by how the static eval
+    // moved across it.
+    bool evalDiffHistory = false;
+    // Reverse futility returns a score between beta and the eval instead of the eval.
+    bool reverseFutilityBlend = false;
     // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
     bool network = true;
     // The margins and reductions; read only by a tunable build (search/search_params.h).

@@ -57,6 +57,10 @@ constexpr std::array kSwitches{
     SwitchField{"failHighBlend", &SearchConfig::failHighBlend},
     SwitchField{"quiescenceTableEval", &SearchConfig::quiescenceTableEval},
     SwitchField{"improvingFallback", &SearchConfig::improvingFallback},
+    SwitchField{"captureHistoryOrdering", &SearchConfig::captureHistoryOrdering},
+    SwitchField{"ttCutoffHistory", &SearchConfig::ttCutoffHistory},
+    SwitchField{"evalDiffHistory", &SearchConfig::evalDiffHistory},
+    SwitchField{"reverseFutilityBlend", &SearchConfig::reverseFutilityBlend},
     SwitchField{"network", &SearchConfig::network},
 };
 

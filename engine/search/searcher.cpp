@@ -66,6 +66,14 @@ constexpr int kTtCaptureReduction = 1;
 constexpr int kChildCutoffsForReduction = 3;
 constexpr int kChildCutoffReduction = 1;
 
+// --- Scores and history ---------------------------------------------------------------------
+// reverseFutilityBlend: the pruned node returns beta plus this fraction of the eval's margin.
+constexpr int kReverseFutilityBlendDivisor = 3;
+// evalDiffHistory: history units per centipawn of the eval swing, and the bound of one update
+// (about the bonus of a depth-30 cutoff).
+constexpr int kEvalDiffHistoryWeight = 8;
+constexpr int kEvalDiffHistoryMax = 900;
+
 // --- Quiescence -----------------------------------------------------------------------------
 constexpr int kThreatMinGain = 100;  // threats of less than a pawn are ignored
 constexpr int kQuiescenceTableDepth = -1;
@@ -287,17 +295,24 @@ OrderingHints Searcher::orderingHints(int ply) const {
 
 void Searcher::rewardQuiet(int ply, Move best, int bonus, const MoveList& quietsTried) {
     const SearchConfig& cfg = shared_->config;
-    const Color us = pos_.sideToMove();
     if (cfg.killers) killers_.add(ply, best);
+    if (cfg.counterMoves) {
+        if (const StackEntry* e = moveBefore(ply, 1))
+            counterMoves_.set(e->piece, e->move.to(), best);
+    }
+    rewardQuietHistories(ply, best, bonus, quietsTried);
+}
+
+void Searcher::rewardQuietHistories(int ply, Move best, int bonus, const MoveList& quietsTried) {
+    const SearchConfig& cfg = shared_->config;
+    const Color us = pos_.sideToMove();
     if (cfg.history) {
         history_.reward(us, best, bonus);
         for (const auto& sm : quietsTried) history_.punish(us, sm.move, bonus);
     }
     for (int back = 1; back <= 2; ++back) {
         const StackEntry* e = moveBefore(ply, back);
-        if (e == nullptr) continue;
-        if (back == 1 && cfg.counterMoves) counterMoves_.set(e->piece, e->move.to(), best);
-        if (!cfg.continuationHistory) continue;
+        if (e == nullptr || !cfg.continuationHistory) continue;
         PieceToHistory& table = continuation_.after(e->piece, e->move.to());
         applyHistoryBonus(table[pos_.movedPiece(best)][best.to()], bonus);
         for (const auto& sm : quietsTried)
@@ -566,6 +581,14 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         boundAllowsCutoff(table.entry.bound, table.score, alpha, beta) &&
         pos_.rule50() < kFiftyMoveTableTrust) {
         counters_.add(Counter::TTCutoffs);
+        // Step 5a. A quiet table move that fails high here would have earned history had it
+        // been searched (ttCutoffHistory); its histories learn it (not the killers: table
+        // cutoffs are far more frequent than searched ones and would keep overwriting them).
+        if (cfg.ttCutoffHistory && ttMove && table.score >= beta &&
+            !pos_.isCaptureOrPromotion(ttMove) && pos_.isLegal(ttMove)) {
+            rewardQuietHistories(ply, ttMove, historyBonus(depth, params().historyBonusScale), {});
+            counters_.add(Counter::TtCutoffHistoryUpdates);
+        }
         return table.score;
     }
     // Step 5b. Former PV node (ttPv): a node on a principal variation, or one whose table entry
@@ -593,6 +616,19 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         if (table.refines(eval)) eval = table.score;
     }
     stack_[ply].staticEval = staticEval;
+    // Step 6a. The eval swing across the opponent's last quiet move teaches its butterfly history
+    // (evalDiffHistory): a move after which the mover's eval rose was good for it, whatever the
+    // search of this node finds. Both evals are the side to move's, so their sum is the swing.
+    if (cfg.evalDiffHistory && cfg.history && !excluded && staticEval != kNoEval) {
+        const StackEntry* prev = moveBefore(ply, 1);
+        if (prev != nullptr && !prev->capture && !prev->move.isPromotion() &&
+            prev->staticEval != kNoEval) {
+            const int bonus = std::clamp(-kEvalDiffHistoryWeight * (prev->staticEval + staticEval),
+                                         -kEvalDiffHistoryMax, kEvalDiffHistoryMax);
+            history_.reward(~pos_.sideToMove(), prev->move, bonus);
+            counters_.add(Counter::EvalDiffHistoryUpdates);
+        }
+    }
     // improvingFallback: when the side was in check two plies ago (no eval there), four plies.
     const auto earlierEval = [&](int plies) {
         return ply >= plies ? stack_[ply - plies].staticEval : kNoEval;
@@ -615,6 +651,11 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
                     (depth - (improving ? kReverseFutilityImprovingPlies : 0)) >=
             beta) {
         counters_.add(Counter::ReverseFutilityPrunes);
+        // reverseFutilityBlend: how far the eval beats beta is its least reliable part.
+        if (cfg.reverseFutilityBlend && !isMateScore(eval)) {
+            counters_.add(Counter::ReverseFutilityBlends);
+            return beta + (eval - beta) / kReverseFutilityBlendDivisor;
+        }
         return eval;
     }
 

@@ -212,6 +212,8 @@ class Searcher {
     OrderingHints captureHints() const;
     // A cutoff by a quiet move: killers, counter move, butterfly and continuation histories.
     void rewardQuiet(int ply, Move best, int bonus, const MoveList& quietsTried);
+    // The butterfly and continuation histories' part of rewardQuiet (no killer, no counter move).
+    void rewardQuietHistories(int ply, Move best, int bonus, const MoveList& quietsTried);
     void updateCaptureHistory(Move m, int bonus);
     void updatePv(int ply, Move m);
     void reportLines(int depth);

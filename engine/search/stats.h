@@ -59,6 +59,9 @@ enum class Counter : int {
     ChildCutoffReductions,
     FailHighBlends,
     QuiescenceTableEvals,
+    TtCutoffHistoryUpdates,
+    EvalDiffHistoryUpdates,
+    ReverseFutilityBlends,
     Count
 };
 
@@ -111,6 +114,9 @@ inline constexpr std::array<std::string_view, static_cast<int>(Counter::Count)> 
     "childCutoffReductions",
     "failHighBlends",
     "quiescenceTableEvals",
+    "ttCutoffHistoryUpdates",
+    "evalDiffHistoryUpdates",
+    "reverseFutilityBlends",
 };
 
 struct Counters {

@@ -60,6 +60,39 @@ TEST_CASE("Recapture first: the capture of the piece that just moved goes before
     REQUIRE(withRecapture.size() == mvvLva.size());
 }
 
+TEST_CASE("captureHistoryOrdering: capture history can put a pawn capture before a knight's",
+          "[ordering]") {
+    // Rxd5 wins a knight, Nxf3 a pawn; both are safe.
+    const Position pos = after("4k3/8/8/3n4/8/5p2/8/3RK1N1 w - - 0 1", {});
+    History history;
+    Killers killers;
+    CaptureHistory captures;
+    OrderingHints hints;
+    hints.captures = &captures;
+    SearchConfig config;
+    const auto first = [&](bool orderingOn) {
+        config.captureHistoryOrdering = orderingOn;
+        MovePicker picker(pos, Move::none(), 1, killers, history, config, hints);
+        return order(picker).front();
+    };
+    // Without history, the bigger victim first in either mode.
+    REQUIRE(first(false) == "d1d5");
+    REQUIRE(first(true) == "d1d5");
+    // Nxf3 has cut off often, Rxd5 has failed often.
+    for (int i = 0; i < 64; ++i) {
+        captures.update(WhiteKnight, F3, Pawn, 1200);
+        captures.update(WhiteRook, D5, Knight, -1200);
+    }
+    REQUIRE(first(true) == "g1f3");
+    // MVV-LVA with history as a tie-break keeps the knight first; so does quiescence's picker
+    // with the switch off.
+    REQUIRE(first(false) == "d1d5");
+    config.captureHistoryOrdering = true;
+    MovePicker quiescence(pos, Move::none(), history, config, false, NoSquare, hints);
+    const auto qsMoves = order(quiescence);
+    REQUIRE(qsMoves == std::vector<std::string>{"g1f3", "d1d5"});
+}
+
 TEST_CASE("A losing recapture still waits for the quiet moves", "[ordering]") {
     // Black's knight takes on e4, defended by the d5 pawn: Qxe4 loses the queen for a knight.
     const Position pos = after("4k3/8/5n2/3p4/4P3/8/8/4QK2 b - - 0 1", {"f6e4"});

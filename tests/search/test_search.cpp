@@ -389,6 +389,59 @@ TEST_CASE("Issue 37's second bundle: each switch fires when on, not when off, an
     REQUIRE(r.info.score.value == 2);
 }
 
+TEST_CASE("Issue 37's third bundle: each switch fires when on, not when off, and changes the tree",
+          "[search][config]") {
+    const char* const positions[] = {
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+        "r2q1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB2BPPP/R2Q1RK1 w - - 0 10",
+        "2r2rk1/1b1nqppp/p3pn2/1p6/3P4/P1NBPN2/1P2QPPP/2R2RK1 w - - 0 16"};
+    const std::pair<const char*, const char*> switches[] = {
+        {"ttCutoffHistory", "ttCutoffHistoryUpdates"},
+        {"evalDiffHistory", "evalDiffHistoryUpdates"},
+        {"reverseFutilityBlend", "reverseFutilityBlends"},
+        {"captureHistoryOrdering", nullptr}};
+    const auto run = [&](const char* name, bool on, const char* fen) {
+        SearchRequest request;
+        request.fen = fen;
+        request.limits.depth = 10;
+        SearchConfig config;
+        for (const auto& [other, counterName] : switches) REQUIRE(config.set(other, false));
+        REQUIRE(config.set(name, on));
+        request.config = config;
+        return Engine{}.run(request);
+    };
+    for (const auto& [name, counterName] : switches) {
+        std::uint64_t firedOn = 0;
+        std::uint64_t firedOff = 0;
+        bool treeChanged = false;
+        for (const char* fen : positions) {
+            const SearchResult on = run(name, true, fen);
+            const SearchResult off = run(name, false, fen);
+            if (counterName != nullptr) {
+                firedOn += counter(on, counterName);
+                firedOff += counter(off, counterName);
+            }
+            treeChanged = treeChanged || on.info.nodes != off.info.nodes;
+        }
+        INFO(name << ": on " << firedOn << ", off " << firedOff);
+        if (counterName != nullptr) {
+            CHECK(firedOn > 0);
+            CHECK(firedOff == 0);
+        }
+        CHECK(treeChanged);
+    }
+    // All on together still find the mate in 2 of the switch test above.
+    SearchRequest mate;
+    mate.fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    mate.limits.depth = 6;
+    SearchConfig all;
+    for (const auto& [name, counterName] : switches) REQUIRE(all.set(name, true));
+    mate.config = all;
+    const SearchResult r = Engine{}.run(mate);
+    REQUIRE(r.info.score.kind == Score::Kind::Mate);
+    REQUIRE(r.info.score.value == 2);
+}
+
 TEST_CASE("Levels play legal moves from a bounded search", "[search][levels]") {
     for (int level = 1; level <= 8; ++level) {
         INFO("level " << level);

@@ -57,6 +57,10 @@ export const TECHNIQUES: Technique[] = [
   { name: 'failHighBlend', label: 'Fail-high scores pulled toward beta', defaultOn: true, counters: ['failHighBlends'] },
   { name: 'quiescenceTableEval', label: 'Table score as quiescence stand pat', defaultOn: true, counters: ['quiescenceTableEvals'] },
   { name: 'improvingFallback', label: '"Improving" four plies back after a check', defaultOn: true },
+  { name: 'captureHistoryOrdering', label: 'Captures by victim plus capture history', defaultOn: false },
+  { name: 'ttCutoffHistory', label: 'Table cutoffs teach history', defaultOn: false, counters: ['ttCutoffHistoryUpdates'] },
+  { name: 'evalDiffHistory', label: 'History from the eval swing of the last move', defaultOn: false, counters: ['evalDiffHistoryUpdates'] },
+  { name: 'reverseFutilityBlend', label: 'Reverse futility returns toward beta', defaultOn: false, counters: ['reverseFutilityBlends'] },
   { name: 'network', label: 'Network evaluation (off: hand-crafted)', defaultOn: true },
 ];
 
