@@ -69,10 +69,11 @@ constexpr int kChildCutoffReduction = 1;
 // --- Scores and history ---------------------------------------------------------------------
 // reverseFutilityBlend: the pruned node returns beta plus this fraction of the eval's margin.
 constexpr int kReverseFutilityBlendDivisor = 3;
-// evalDiffHistory: history units per centipawn of the eval swing, and the bound of one update
-// (about the bonus of a depth-30 cutoff).
-constexpr int kEvalDiffHistoryWeight = 8;
-constexpr int kEvalDiffHistoryMax = 900;
+// evalDiffHistory: centipawns of the eval swing per history unit, and the bound of one update
+// (the bonus of a depth-8 cutoff: a swing of a pawn weighs about as much as a cutoff at the
+// depths where most nodes are).
+constexpr int kEvalDiffHistoryDivisor = 2;
+constexpr int kEvalDiffHistoryMax = 64;
 
 // --- Quiescence -----------------------------------------------------------------------------
 constexpr int kThreatMinGain = 100;  // threats of less than a pawn are ignored
@@ -623,7 +624,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         const StackEntry* prev = moveBefore(ply, 1);
         if (prev != nullptr && !prev->capture && !prev->move.isPromotion() &&
             prev->staticEval != kNoEval) {
-            const int bonus = std::clamp(-kEvalDiffHistoryWeight * (prev->staticEval + staticEval),
+            const int bonus = std::clamp(-(prev->staticEval + staticEval) / kEvalDiffHistoryDivisor,
                                          -kEvalDiffHistoryMax, kEvalDiffHistoryMax);
             history_.reward(~pos_.sideToMove(), prev->move, bonus);
             counters_.add(Counter::EvalDiffHistoryUpdates);
