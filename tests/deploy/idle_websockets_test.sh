@@ -18,14 +18,26 @@ if [ "$(ulimit -Hn)" != unlimited ] && [ "$(ulimit -Hn)" -lt $((connections + 10
     echo "skipped: the hard descriptor limit $(ulimit -Hn) is below $connections"
     exit 77
 fi
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 log="$(mktemp)"
-# The server starts from a soft limit of 1024, as under a default login shell.
-(ulimit -Sn 1024; exec "$server" --port "$port" --threads 1 --io-threads 2 --store memory \
+# The server starts from a soft limit of 1024, as under a default login shell. It picks its own
+# free port (--port 0) and logs it: a port chosen here and bound later can be taken meanwhile by
+# another test's socket (CTest runs the deploy tests side by side).
+(ulimit -Sn 1024; exec "$server" --port 0 --threads 1 --io-threads 2 --store memory \
     --log-requests false --client-connections 0 --client-websockets 0) >"$log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$log"' EXIT
-for _ in $(seq 200); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.05; done
+port=""
+for _ in $(seq 600); do
+    port="$(sed -n 's/.*"event":"listening".*"port":\([0-9]*\).*/\1/p' "$log" | head -n 1)"
+    [ -n "$port" ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+done
+if [ -z "$port" ] || ! curl -sf "http://127.0.0.1:$port/healthz" >/dev/null; then
+    echo "the server did not start listening within 30 s; its log:"
+    cat "$log"
+    exit 1
+fi
 grep '"event":"descriptors"' "$log" || true
 ulimit -Sn $((connections + 100))
 "$load" --mode idle --port "$port" --connections "$connections" --hold 3 --pid "$pid" \
