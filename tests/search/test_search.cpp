@@ -36,6 +36,62 @@ std::uint64_t counter(const SearchResult& r, const std::string& name) {
     return 0;
 }
 
+// A group of switches, each with its counter (nullptr: none of its own).
+using SwitchGroup = std::vector<std::pair<const char*, const char*>>;
+
+const char* const kGroupPositions[] = {
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+    "r2q1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB2BPPP/R2Q1RK1 w - - 0 10",
+    "2r2rk1/1b1nqppp/p3pn2/1p6/3P4/P1NBPN2/1P2QPPP/2R2RK1 w - - 0 16"};
+
+// Each switch of the group, alone (the others off) at depth 10 on three middlegames: its counter
+// counts only when it is on, and it changes the node count somewhere.
+void checkEachSwitchFires(const SwitchGroup& group) {
+    const auto run = [&](const char* name, bool on, const char* fen) {
+        SearchRequest request;
+        request.fen = fen;
+        request.limits.depth = 10;
+        SearchConfig config;
+        for (const auto& [other, counterName] : group) REQUIRE(config.set(other, false));
+        REQUIRE(config.set(name, on));
+        request.config = config;
+        return Engine{}.run(request);
+    };
+    for (const auto& [name, counterName] : group) {
+        std::uint64_t firedOn = 0;
+        std::uint64_t firedOff = 0;
+        bool treeChanged = false;
+        for (const char* fen : kGroupPositions) {
+            const SearchResult on = run(name, true, fen);
+            const SearchResult off = run(name, false, fen);
+            if (counterName != nullptr) {
+                firedOn += counter(on, counterName);
+                firedOff += counter(off, counterName);
+            }
+            treeChanged = treeChanged || on.info.nodes != off.info.nodes;
+        }
+        INFO(name << ": on " << firedOn << ", off " << firedOff);
+        if (counterName != nullptr) {
+            CHECK(firedOn > 0);
+            CHECK(firedOff == 0);
+        }
+        CHECK(treeChanged);
+    }
+}
+
+// The whole group on still finds the mate in 2 of the switch test below.
+void checkGroupFindsMate(const SwitchGroup& group) {
+    SearchRequest mate;
+    mate.fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    mate.limits.depth = 6;
+    SearchConfig all;
+    for (const auto& [name, counterName] : group) REQUIRE(all.set(name, true));
+    mate.config = all;
+    const SearchResult r = Engine{}.run(mate);
+    REQUIRE(r.info.score.kind == Score::Kind::Mate);
+    REQUIRE(r.info.score.value == 2);
+}
+
 }  // namespace
 
 TEST_CASE("Mate in 1, 2 and 3 are found with the right mate distance", "[search][mate]") {
@@ -328,45 +384,15 @@ TEST_CASE("Issue 37's switches fire when on, not when off, and keep the search c
 
 TEST_CASE("Issue 37's second bundle: each switch fires when on, not when off, and changes the tree",
           "[search][config]") {
-    const char* const positions[] = {
-        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
-        "r2q1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB2BPPP/R2Q1RK1 w - - 0 10",
-        "2r2rk1/1b1nqppp/p3pn2/1p6/3P4/P1NBPN2/1P2QPPP/2R2RK1 w - - 0 16"};
-    const std::pair<const char*, const char*> switches[] = {
-        {"ttCaptureReduction", "ttCaptureReductions"},
-        {"childCutoffReduction", "childCutoffReductions"},
-        {"failHighBlend", "failHighBlends"},
-        {"quiescenceTableEval", "quiescenceTableEvals"}};
-    const auto run = [&](const char* name, bool on, const char* fen) {
-        SearchRequest request;
-        request.fen = fen;
-        request.limits.depth = 10;
-        SearchConfig config;
-        for (const auto& [other, counterName] : switches) REQUIRE(config.set(other, false));
-        REQUIRE(config.set(name, on));
-        request.config = config;
-        return Engine{}.run(request);
-    };
-    for (const auto& [name, counterName] : switches) {
-        std::uint64_t firedOn = 0;
-        std::uint64_t firedOff = 0;
-        bool treeChanged = false;
-        for (const char* fen : positions) {
-            const SearchResult on = run(name, true, fen);
-            const SearchResult off = run(name, false, fen);
-            firedOn += counter(on, counterName);
-            firedOff += counter(off, counterName);
-            treeChanged = treeChanged || on.info.nodes != off.info.nodes;
-        }
-        INFO(name << ": " << counterName << " on " << firedOn << ", off " << firedOff);
-        CHECK(firedOn > 0);
-        CHECK(firedOff == 0);
-        CHECK(treeChanged);
-    }
+    const SwitchGroup group = {{"ttCaptureReduction", "ttCaptureReductions"},
+                               {"childCutoffReduction", "childCutoffReductions"},
+                               {"failHighBlend", "failHighBlends"},
+                               {"quiescenceTableEval", "quiescenceTableEvals"}};
+    checkEachSwitchFires(group);
     // improvingFallback has no counter of its own: it changes which nodes count as improving,
     // so the tree.
     bool fallbackChanged = false;
-    for (const char* fen : positions) {
+    for (const char* fen : kGroupPositions) {
         SearchRequest request;
         request.fen = fen;
         request.limits.depth = 10;
@@ -377,69 +403,17 @@ TEST_CASE("Issue 37's second bundle: each switch fires when on, not when off, an
         fallbackChanged = fallbackChanged || Engine{}.run(request).info.nodes != on.info.nodes;
     }
     CHECK(fallbackChanged);
-    // All four on still find the mate in 2 of the switch test above.
-    SearchRequest mate;
-    mate.fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
-    mate.limits.depth = 6;
-    SearchConfig all;
-    for (const auto& [name, counterName] : switches) REQUIRE(all.set(name, true));
-    mate.config = all;
-    const SearchResult r = Engine{}.run(mate);
-    REQUIRE(r.info.score.kind == Score::Kind::Mate);
-    REQUIRE(r.info.score.value == 2);
+    checkGroupFindsMate(group);
 }
 
 TEST_CASE("Issue 37's third bundle: each switch fires when on, not when off, and changes the tree",
           "[search][config]") {
-    const char* const positions[] = {
-        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
-        "r2q1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB2BPPP/R2Q1RK1 w - - 0 10",
-        "2r2rk1/1b1nqppp/p3pn2/1p6/3P4/P1NBPN2/1P2QPPP/2R2RK1 w - - 0 16"};
-    const std::pair<const char*, const char*> switches[] = {
-        {"ttCutoffHistory", "ttCutoffHistoryUpdates"},
-        {"evalDiffHistory", "evalDiffHistoryUpdates"},
-        {"reverseFutilityBlend", "reverseFutilityBlends"},
-        {"captureHistoryOrdering", nullptr}};
-    const auto run = [&](const char* name, bool on, const char* fen) {
-        SearchRequest request;
-        request.fen = fen;
-        request.limits.depth = 10;
-        SearchConfig config;
-        for (const auto& [other, counterName] : switches) REQUIRE(config.set(other, false));
-        REQUIRE(config.set(name, on));
-        request.config = config;
-        return Engine{}.run(request);
-    };
-    for (const auto& [name, counterName] : switches) {
-        std::uint64_t firedOn = 0;
-        std::uint64_t firedOff = 0;
-        bool treeChanged = false;
-        for (const char* fen : positions) {
-            const SearchResult on = run(name, true, fen);
-            const SearchResult off = run(name, false, fen);
-            if (counterName != nullptr) {
-                firedOn += counter(on, counterName);
-                firedOff += counter(off, counterName);
-            }
-            treeChanged = treeChanged || on.info.nodes != off.info.nodes;
-        }
-        INFO(name << ": on " << firedOn << ", off " << firedOff);
-        if (counterName != nullptr) {
-            CHECK(firedOn > 0);
-            CHECK(firedOff == 0);
-        }
-        CHECK(treeChanged);
-    }
-    // All on together still find the mate in 2 of the switch test above.
-    SearchRequest mate;
-    mate.fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
-    mate.limits.depth = 6;
-    SearchConfig all;
-    for (const auto& [name, counterName] : switches) REQUIRE(all.set(name, true));
-    mate.config = all;
-    const SearchResult r = Engine{}.run(mate);
-    REQUIRE(r.info.score.kind == Score::Kind::Mate);
-    REQUIRE(r.info.score.value == 2);
+    const SwitchGroup group = {{"ttCutoffHistory", "ttCutoffHistoryUpdates"},
+                               {"evalDiffHistory", "evalDiffHistoryUpdates"},
+                               {"reverseFutilityBlend", "reverseFutilityBlends"},
+                               {"captureHistoryOrdering", nullptr}};
+    checkEachSwitchFires(group);
+    checkGroupFindsMate(group);
 }
 
 TEST_CASE("Levels play legal moves from a bounded search", "[search][levels]") {
