@@ -79,13 +79,10 @@ int MovePicker::captureScore(Move m) const {
     int score = 0;
     const bool capture = pos_.isCapture(m);
     if (config_.captureHistoryOrdering && hints_.captures != nullptr) {
-        // The victim's value and the capture's history on one scale; the promotion's gain
-        // counts as a victim.
+        // The victim's value on the scale of capture history (added below); the promotion's
+        // gain counts as a victim.
         score = kSeeValue[pos_.capturedType(m)] * kCaptureVictimWeight;
         if (m.isPromotion()) score += kSeeValue[m.promotionType()] * kCaptureVictimWeight;
-        if (capture) {
-            score += hints_.captures->score(pos_.movedPiece(m), m.to(), pos_.capturedType(m));
-        }
     } else if (config_.mvvLva) {
         // Most valuable victim first; among equal victims, the least valuable attacker.
         const int victim = pos_.capturedType(m);
@@ -93,7 +90,7 @@ int MovePicker::captureScore(Move m) const {
         score = (victim * 8 + (King - attacker)) * kMvvLvaStep;
         if (m.isPromotion()) score += m.promotionType() * 16 * kMvvLvaStep;
     }
-    if (hints_.captures != nullptr && capture && !config_.captureHistoryOrdering) {
+    if (hints_.captures != nullptr && capture) {
         score += hints_.captures->score(pos_.movedPiece(m), m.to(), pos_.capturedType(m));
     }
     // The recapture of the piece that just moved goes before the other captures: the exchange

@@ -34,7 +34,7 @@ for _ in $(seq 600); do
     sleep 0.05
 done
 if [ -z "$port" ] || ! curl -sf "http://127.0.0.1:$port/healthz" >/dev/null; then
-    echo "the server did not start listening within 30 s; its log:"
+    echo "the server exited or did not start listening within 30 s; its log:"
     cat "$log"
     exit 1
 fi

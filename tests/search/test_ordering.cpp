@@ -84,9 +84,9 @@ TEST_CASE("captureHistoryOrdering: capture history can put a pawn capture before
         captures.update(WhiteRook, D5, Knight, -1200);
     }
     REQUIRE(first(true) == "g1f3");
-    // MVV-LVA with history as a tie-break keeps the knight first; so does quiescence's picker
-    // with the switch off.
+    // MVV-LVA with history as a tie-break keeps the knight first.
     REQUIRE(first(false) == "d1d5");
+    // Quiescence's picker, with the switch on, also puts the pawn capture first.
     config.captureHistoryOrdering = true;
     MovePicker quiescence(pos, Move::none(), history, config, false, NoSquare, hints);
     const auto qsMoves = order(quiescence);
