@@ -117,6 +117,11 @@ struct SearchConfig {
     bool evalDiffHistory = false;
     // Reverse futility returns a score between beta and the eval instead of the eval.
     bool reverseFutilityBlend = false;
+    // Quiet moves ordered also by what their piece risks: out of a cheaper attacker's reach
+    // first, into it last (search/movepick.cpp).
+    bool threatOrdering = false;
+    // Quiet checks that do not lose material by SEE ordered a little earlier.
+    bool checkOrdering = false;
     // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
     bool network = true;
     // The margins and reductions; read only by a tunable build (search/search_params.h).

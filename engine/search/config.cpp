@@ -61,6 +61,8 @@ constexpr std::array kSwitches{
     SwitchField{"ttCutoffHistory", &SearchConfig::ttCutoffHistory},
     SwitchField{"evalDiffHistory", &SearchConfig::evalDiffHistory},
     SwitchField{"reverseFutilityBlend", &SearchConfig::reverseFutilityBlend},
+    SwitchField{"threatOrdering", &SearchConfig::threatOrdering},
+    SwitchField{"checkOrdering", &SearchConfig::checkOrdering},
     SwitchField{"network", &SearchConfig::network},
 };
 

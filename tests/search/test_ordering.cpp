@@ -93,6 +93,55 @@ TEST_CASE("captureHistoryOrdering: capture history can put a pawn capture before
     REQUIRE(qsMoves == std::vector<std::string>{"g1f3", "d1d5"});
 }
 
+TEST_CASE("threatOrdering: a threatened queen's escapes go first, a rook into a pawn's reach last",
+          "[ordering]") {
+    // The e5 pawn attacks the queen on d4 (and f4); Rf1-f4 would put the rook where it attacks.
+    const Position pos = after("4k3/8/8/4p3/3Q4/8/8/4KR2 w - - 0 1", {});
+    History history;
+    Killers killers;
+    SearchConfig config;
+    const auto moves = [&](bool on) {
+        config.threatOrdering = on;
+        MovePicker picker(pos, Move::none(), 1, killers, history, config, {});
+        return order(picker);
+    };
+    const auto on = moves(true);
+    const auto off = moves(false);
+    REQUIRE(on.size() == off.size());
+    REQUIRE(on.front() == "d4e5");  // the capture still comes first
+    // Every quiet queen move that leaves the pawn's reach comes before every other quiet move.
+    const auto isEscape = [](const std::string& m) {
+        return m.rfind("d4", 0) == 0 && m != "d4e5" && m != "d4f4";
+    };
+    const auto firstOther =
+        std::find_if(on.begin() + 1, on.end(), [&](const std::string& m) { return !isEscape(m); });
+    REQUIRE(std::all_of(firstOther, on.end(), [&](const std::string& m) { return !isEscape(m); }));
+    REQUIRE(firstOther - on.begin() > 10);
+    // The rook's move into the pawn's reach is the last of all; Qf4 (still in reach) gets nothing.
+    REQUIRE(on.back() == "f1f4");
+    REQUIRE(indexOf(on, "d4f4") > indexOf(on, "e1d2"));
+    REQUIRE(on != off);
+    REQUIRE(off.back() != "f1f4");
+}
+
+TEST_CASE("checkOrdering: a safe quiet check goes first, one that loses the rook gains nothing",
+          "[ordering]") {
+    History history;
+    Killers killers;
+    SearchConfig config;
+    const auto moves = [&](const Position& pos, bool on) {
+        config.checkOrdering = on;
+        MovePicker picker(pos, Move::none(), 1, killers, history, config, {});
+        return order(picker);
+    };
+    const Position safe = after("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", {});
+    REQUIRE(moves(safe, true).front() == "a1a8");
+    REQUIRE(moves(safe, false).front() != "a1a8");
+    // The c7 knight guards a8: Ra8+ loses the rook, so the order is as without the switch.
+    const Position guarded = after("4k3/2n5/8/8/8/8/8/R3K3 w - - 0 1", {});
+    REQUIRE(moves(guarded, true) == moves(guarded, false));
+}
+
 TEST_CASE("A losing recapture still waits for the quiet moves", "[ordering]") {
     // Black's knight takes on e4, defended by the d5 pawn: Qxe4 loses the queen for a knight.
     const Position pos = after("4k3/8/5n2/3p4/4P3/8/8/4QK2 b - - 0 1", {"f6e4"});

@@ -416,6 +416,12 @@ TEST_CASE("Issue 37's third bundle: each switch fires when on, not when off, and
     checkGroupFindsMate(group);
 }
 
+TEST_CASE("Issue 37's fourth bundle: each ordering switch changes the tree", "[search]") {
+    const SwitchGroup group = {{"threatOrdering", nullptr}, {"checkOrdering", nullptr}};
+    checkEachSwitchFires(group);
+    checkGroupFindsMate(group);
+}
+
 TEST_CASE("Levels play legal moves from a bounded search", "[search][levels]") {
     for (int level = 1; level <= 8; ++level) {
         INFO("level " << level);

@@ -61,6 +61,8 @@ export const TECHNIQUES: Technique[] = [
   { name: 'ttCutoffHistory', label: 'Table cutoffs teach history', defaultOn: false, counters: ['ttCutoffHistoryUpdates'] },
   { name: 'evalDiffHistory', label: 'History from the eval swing of the last move', defaultOn: false, counters: ['evalDiffHistoryUpdates'] },
   { name: 'reverseFutilityBlend', label: 'Reverse futility returns toward beta', defaultOn: false, counters: ['reverseFutilityBlends'] },
+  { name: 'threatOrdering', label: 'Quiet moves out of attack first, into it last', defaultOn: false },
+  { name: 'checkOrdering', label: 'Safe quiet checks earlier', defaultOn: false },
   { name: 'network', label: 'Network evaluation (off: hand-crafted)', defaultOn: true },
 ];
 
