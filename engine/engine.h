@@ -122,6 +122,9 @@ struct SearchConfig {
     bool threatOrdering = false;
     // Quiet checks that do not lose material by SEE ordered a little earlier.
     bool checkOrdering = false;
+    // The butterfly history kept apart by whether the move's from and to squares are attacked by
+    // the opponent (search/history.h).
+    bool threatHistory = false;
     // The evaluation: the network (eval/nnue.h, docs/nnue.md) or the hand-crafted terms.
     bool network = true;
     // The margins and reductions; read only by a tunable build (search/search_params.h).

@@ -121,6 +121,16 @@ Bitboard Position::attackersTo(Square s, Bitboard occupied) const {
            (rookAttacks(s, occupied) & pieces(Rook, Queen)) | (kingAttacks(s) & pieces(King));
 }
 
+Bitboard Position::attackedBy(Color c) const {
+    const Bitboard occupied = pieces();
+    const Bitboard pawns = pieces(c, Pawn);
+    Bitboard attacked = c == White ? pawnAttacksBB<White>(pawns) : pawnAttacksBB<Black>(pawns);
+    for (Bitboard b = pieces(c, Knight); b;) attacked |= knightAttacks(popLsb(b));
+    for (Bitboard b = pieces(c, Bishop, Queen); b;) attacked |= bishopAttacks(popLsb(b), occupied);
+    for (Bitboard b = pieces(c, Rook, Queen); b;) attacked |= rookAttacks(popLsb(b), occupied);
+    return attacked | kingAttacks(kingSquare(c));
+}
+
 void Position::updateCheckInfo() {
     const Color us = sideToMove_;
     st_->checkers = attackersTo(kingSquare(us)) & pieces(~us);

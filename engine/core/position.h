@@ -132,6 +132,8 @@ class Position {
     Bitboard attackersTo(Square s, Bitboard occupied) const;
     Bitboard attackersTo(Square s) const { return attackersTo(s, pieces()); }
     bool isAttackedBy(Color c, Square s) const { return (attackersTo(s) & pieces(c)) != 0; }
+    // Every square a piece of color c attacks (or defends) on today's occupancy.
+    Bitboard attackedBy(Color c) const;
     // Squares from which a piece of type pt of the side to move would give direct check.
     Bitboard checkSquares(PieceType pt) const { return st_->checkSquares[pt]; }
 

@@ -63,6 +63,7 @@ constexpr std::array kSwitches{
     SwitchField{"reverseFutilityBlend", &SearchConfig::reverseFutilityBlend},
     SwitchField{"threatOrdering", &SearchConfig::threatOrdering},
     SwitchField{"checkOrdering", &SearchConfig::checkOrdering},
+    SwitchField{"threatHistory", &SearchConfig::threatHistory},
     SwitchField{"network", &SearchConfig::network},
 };
 

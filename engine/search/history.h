@@ -30,29 +30,48 @@ inline int historyBonus(int depth, int scale) {
 
 class History {
   public:
-    int quiet(Color side, Move m) const { return table_[side][m.from()][m.to()]; }
+    // threats: the squares the opponent attacks (threatHistory), or none. A move from an attacked
+    // square, or to one, keeps a score apart from the same move between safe squares: escaping
+    // an attack and walking into one are different moves to learn about.
+    int quiet(Color side, Move m, Bitboard threats = 0) const {
+        return table_[side][attacked(threats, m.from())][attacked(threats, m.to())][m.from()]
+                     [m.to()];
+    }
 
     // Reward the move that caused a cutoff; punish (malus) the quiet moves tried before it.
-    void reward(Color side, Move m, int bonus) { update(side, m, bonus); }
-    void punish(Color side, Move m, int bonus) { update(side, m, -bonus); }
+    void reward(Color side, Move m, int bonus, Bitboard threats = 0) {
+        update(side, m, bonus, threats);
+    }
+    void punish(Color side, Move m, int bonus, Bitboard threats = 0) {
+        update(side, m, -bonus, threats);
+    }
 
     // Between searches: halve, so the next search starts informed but not bound by old scores.
     void age() {
-        for (auto& bySide : table_)
-            for (auto& byFrom : bySide)
-                for (auto& v : byFrom) v /= 2;
+        forEach([](int& v) { v /= 2; });
     }
     void clear() {
-        for (auto& bySide : table_)
-            for (auto& byFrom : bySide) byFrom.fill(0);
+        forEach([](int& v) { v = 0; });
     }
 
   private:
-    void update(Color side, Move m, int bonus) {
-        int& v = table_[side][m.from()][m.to()];
+    static int attacked(Bitboard threats, Square s) { return static_cast<int>((threats >> s) & 1); }
+    void update(Color side, Move m, int bonus, Bitboard threats) {
+        int& v =
+            table_[side][attacked(threats, m.from())][attacked(threats, m.to())][m.from()][m.to()];
         v += bonus - v * std::abs(bonus) / kHistoryMax;
     }
-    std::array<std::array<std::array<int, 64>, 64>, ColorCount> table_{};
+    template <typename F>
+    void forEach(F f) {
+        for (auto& bySide : table_)
+            for (auto& byFromThreat : bySide)
+                for (auto& byToThreat : byFromThreat)
+                    for (auto& byFrom : byToThreat)
+                        for (auto& v : byFrom) f(v);
+    }
+    // [side][from attacked][to attacked][from][to]: 128 KB.
+    using FromTo = std::array<std::array<int, 64>, 64>;
+    std::array<std::array<std::array<FromTo, 2>, 2>, ColorCount> table_{};
 };
 
 // One (piece, destination) table of history scores, the unit of the tables below.

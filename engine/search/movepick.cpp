@@ -87,7 +87,7 @@ int threatScore(PieceType pt, Square from, Square to, const Threats& t) {
 
 int quietHistoryScore(const Position& pos, Move m, const History& history,
                       const OrderingHints& hints) {
-    int score = history.quiet(pos.sideToMove(), m);
+    int score = history.quiet(pos.sideToMove(), m, hints.threats);
     const Piece piece = pos.movedPiece(m);
     for (const PieceToHistory* c : hints.continuation) {
         if (c != nullptr) score += (*c)[piece][m.to()];

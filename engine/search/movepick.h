@@ -54,6 +54,9 @@ struct OrderingHints {
     const PieceToHistory* continuation4 = nullptr;
     const CaptureHistory* captures = nullptr;
     Move counter;
+    // With threatHistory: the squares the opponent attacks, which pick the butterfly table's
+    // slice for each move (History::quiet).
+    Bitboard threats = 0;
 };
 
 inline constexpr int kContinuation4Divisor = 2;

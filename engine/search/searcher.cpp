@@ -291,6 +291,7 @@ OrderingHints Searcher::orderingHints(int ply) const {
         if (const StackEntry* e = moveBefore(ply, kContinuation4Plies))
             hints.continuation4 = &continuation_.after(e->piece, e->move.to());
     }
+    hints.threats = stack_[ply].threats;
     return hints;
 }
 
@@ -308,8 +309,9 @@ void Searcher::rewardQuietHistories(int ply, Move best, int bonus, const MoveLis
     const SearchConfig& cfg = shared_->config;
     const Color us = pos_.sideToMove();
     if (cfg.history) {
-        history_.reward(us, best, bonus);
-        for (const auto& sm : quietsTried) history_.punish(us, sm.move, bonus);
+        const Bitboard threats = stack_[ply].threats;
+        history_.reward(us, best, bonus, threats);
+        for (const auto& sm : quietsTried) history_.punish(us, sm.move, bonus, threats);
     }
     for (int back = 1; back <= 2; ++back) {
         const StackEntry* e = moveBefore(ply, back);
@@ -570,6 +572,10 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         }
     }
 
+    // Step 4a. Threats (threatHistory): the squares the opponent attacks pick the slice of the
+    // butterfly history that this node's quiet moves read and teach.
+    stack_[ply].threats = cfg.threatHistory ? pos_.attackedBy(~pos_.sideToMove()) : 0;
+
     // Step 5. Transposition table: a deep enough entry with a fitting bound decides a non-PV
     // node at once; its move is tried first in any case.
     // A singular-extension search of this node (one move left out) must not take the node's own
@@ -626,7 +632,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
             prev->staticEval != kNoEval) {
             const int bonus = std::clamp(-(prev->staticEval + staticEval) / kEvalDiffHistoryDivisor,
                                          -kEvalDiffHistoryMax, kEvalDiffHistoryMax);
-            history_.reward(~pos_.sideToMove(), prev->move, bonus);
+            history_.reward(~pos_.sideToMove(), prev->move, bonus, prev->threats);
             counters_.add(Counter::EvalDiffHistoryUpdates);
         }
     }

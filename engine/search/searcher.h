@@ -116,6 +116,7 @@ class Searcher {
         int doubleExtensions = 0;  // double extensions on the line, up to the move from here
         int cutoffCount = 0;       // beta cutoffs of this ply's nodes since the parent began
         Move excluded;             // the move a singular-extension search leaves out
+        Bitboard threats = 0;      // squares the opponent attacks here (threatHistory), or none
         int pvLength = 0;
         std::array<Move, kMaxSearchPly + 1> pv{};
     };

@@ -1,7 +1,8 @@
 // Perft with invariant checks at every node: the legal list agrees with isLegal() and with the
 // counting generator, captures and quiets partition it, givesCheck() predicts inCheck() after the
-// move, keyAfter() predicts key() after the move (but for an en-passant file it adds), and
-// make/unmake restores the position exactly (keys included).
+// move, keyAfter() predicts key() after the move (but for an en-passant file it adds),
+// attackedBy() is the union of the squares attackersTo() finds each side on, and make/unmake
+// restores the position exactly (keys included).
 #include <catch2/catch.hpp>
 #include <random>
 #include <set>
@@ -42,6 +43,14 @@ struct Checker {
         std::set<std::uint16_t> unique;
         for (const ScoredMove& sm : legal) unique.insert(sm.move.raw());
         REQUIRE(unique.size() == legal.size());
+        for (const Color c : {White, Black}) {
+            Bitboard expected = 0;
+            for (int s = 0; s < 64; ++s) {
+                const auto sq = static_cast<Square>(s);
+                if (pos.attackersTo(sq) & pos.pieces(c)) expected |= squareBB(sq);
+            }
+            REQUIRE(pos.attackedBy(c) == expected);
+        }
 
         // Random 16-bit values are legal exactly when the generator lists them.
         for (int i = 0; i < 16; ++i) {

@@ -17,7 +17,7 @@ TEST_CASE("SearchConfig switches are set and read by name", "[config]") {
 TEST_CASE("SearchConfig lists every switch once, in declaration order", "[config]") {
     SearchConfig c;
     const auto all = c.list();
-    REQUIRE(all.size() == 48);
+    REQUIRE(all.size() == 49);
     REQUIRE(all.front().first == "aspiration");
     REQUIRE(all.back().first == "network");
     for (const auto& [name, on] : all) {

@@ -142,6 +142,35 @@ TEST_CASE("checkOrdering: a safe quiet check goes first, one that loses the rook
     REQUIRE(moves(guarded, true) == moves(guarded, false));
 }
 
+TEST_CASE("threatHistory: a move's history is kept apart by whether its squares are attacked",
+          "[ordering]") {
+    // The e5 pawn attacks d4 and f4: Qd4-d3 leaves an attacked square, Qd4-f4 goes to one.
+    const Position pos = after("4k3/8/8/4p3/3Q4/8/8/4K3 w - - 0 1", {});
+    const Bitboard threats = pos.attackedBy(Black);
+    REQUIRE((threats & squareBB(D4)) != 0);
+    REQUIRE((threats & squareBB(D3)) == 0);
+    const Move escape = *moveFromUci(pos, "d4d3");
+    History history;
+    history.reward(White, escape, 1000, threats);
+    REQUIRE(history.quiet(White, escape, threats) == 1000);
+    // The same move between safe squares (or without the switch: no threats) learnt nothing.
+    REQUIRE(history.quiet(White, escape) == 0);
+    REQUIRE(history.quiet(White, escape, squareBB(D3)) == 0);
+    history.punish(White, escape, 1000);
+    REQUIRE(history.quiet(White, escape) < 0);
+    REQUIRE(history.quiet(White, escape, threats) == 1000);
+    // The picker reads the slice of its hints' threats.
+    Killers killers;
+    SearchConfig config;
+    OrderingHints hints;
+    hints.threats = threats;
+    MovePicker withThreats(pos, Move::none(), 1, killers, history, config, hints);
+    const auto moves = order(withThreats);
+    REQUIRE(moves[1] == "d4d3");  // after the capture Qxe5
+    MovePicker without(pos, Move::none(), 1, killers, history, config, {});
+    REQUIRE(order(without).back() == "d4d3");
+}
+
 TEST_CASE("A losing recapture still waits for the quiet moves", "[ordering]") {
     // Black's knight takes on e4, defended by the d5 pawn: Qxe4 loses the queen for a knight.
     const Position pos = after("4k3/8/5n2/3p4/4P3/8/8/4QK2 b - - 0 1", {"f6e4"});

@@ -416,8 +416,10 @@ TEST_CASE("Issue 37's third bundle: each switch fires when on, not when off, and
     checkGroupFindsMate(group);
 }
 
-TEST_CASE("Issue 37's fourth bundle: each ordering switch changes the tree", "[search]") {
-    const SwitchGroup group = {{"threatOrdering", nullptr}, {"checkOrdering", nullptr}};
+TEST_CASE("Issue 37's fourth bundle: each ordering and history switch changes the tree",
+          "[search]") {
+    const SwitchGroup group = {
+        {"threatOrdering", nullptr}, {"checkOrdering", nullptr}, {"threatHistory", nullptr}};
     checkEachSwitchFires(group);
     checkGroupFindsMate(group);
 }

@@ -63,6 +63,7 @@ export const TECHNIQUES: Technique[] = [
   { name: 'reverseFutilityBlend', label: 'Reverse futility returns toward beta', defaultOn: false, counters: ['reverseFutilityBlends'] },
   { name: 'threatOrdering', label: 'Quiet moves out of attack first, into it last', defaultOn: false },
   { name: 'checkOrdering', label: 'Safe quiet checks earlier', defaultOn: false },
+  { name: 'threatHistory', label: 'History apart for attacked squares', defaultOn: false },
   { name: 'network', label: 'Network evaluation (off: hand-crafted)', defaultOn: true },
 ];
 
