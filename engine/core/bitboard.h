@@ -103,6 +103,10 @@ constexpr Bitboard pawnAttacksBB(Bitboard b) {
     else
         return shift<SouthWest>(b) | shift<SouthEast>(b);
 }
+// The same, for a colour known only at run time.
+constexpr Bitboard pawnAttacksOf(Color c, Bitboard pawns) {
+    return c == White ? pawnAttacksBB<White>(pawns) : pawnAttacksBB<Black>(pawns);
+}
 
 namespace detail {
 

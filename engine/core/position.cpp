@@ -123,8 +123,7 @@ Bitboard Position::attackersTo(Square s, Bitboard occupied) const {
 
 Bitboard Position::attackedBy(Color c) const {
     const Bitboard occupied = pieces();
-    const Bitboard pawns = pieces(c, Pawn);
-    Bitboard attacked = c == White ? pawnAttacksBB<White>(pawns) : pawnAttacksBB<Black>(pawns);
+    Bitboard attacked = pawnAttacksOf(c, pieces(c, Pawn));
     for (Bitboard b = pieces(c, Knight); b;) attacked |= knightAttacks(popLsb(b));
     for (Bitboard b = pieces(c, Bishop, Queen); b;) attacked |= bishopAttacks(popLsb(b), occupied);
     for (Bitboard b = pieces(c, Rook, Queen); b;) attacked |= rookAttacks(popLsb(b), occupied);

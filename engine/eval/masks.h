@@ -56,9 +56,6 @@ inline constexpr auto kPassedSpan = detail::perColourSquare([](Color c, Square s
     return detail::computeRanksAhead(c, s) & (fileBB(fileOf(s)) | adjacentFilesBB(fileOf(s)));
 });
 
-constexpr Bitboard pawnAttacksOf(Color c, Bitboard pawns) {
-    return c == White ? pawnAttacksBB<White>(pawns) : pawnAttacksBB<Black>(pawns);
-}
 // Squares attacked by two pawns of colour c at once.
 constexpr Bitboard pawnDoubleAttacksOf(Color c, Bitboard pawns) {
     return c == White ? shift<NorthWest>(pawns) & shift<NorthEast>(pawns)

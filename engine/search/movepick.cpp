@@ -49,8 +49,7 @@ struct Threats {
 Threats threatsBy(const Position& pos, Color them) {
     Threats t;
     const Bitboard occupied = pos.pieces();
-    const Bitboard pawns = pos.pieces(them, Pawn);
-    t.byPawn = them == White ? pawnAttacksBB<White>(pawns) : pawnAttacksBB<Black>(pawns);
+    t.byPawn = pawnAttacksOf(them, pos.pieces(them, Pawn));
     t.byMinor = t.byPawn;
     for (Bitboard b = pos.pieces(them, Knight); b;) t.byMinor |= knightAttacks(popLsb(b));
     for (Bitboard b = pos.pieces(them, Bishop); b;) t.byMinor |= bishopAttacks(popLsb(b), occupied);
