@@ -22,6 +22,7 @@
 #include "ops/logger.h"
 #include "ops/metrics.h"
 #include "review/review_registry.h"
+#include "search/fingerprint.h"
 #include "search/search_pool.h"
 #include "store/analysis_cache_store.h"
 #include "store/game_store.h"
@@ -72,6 +73,10 @@ struct ServerContext {
     // gives the shared one (Server replaces it before it starts).
     std::shared_ptr<AnalysisCacheStore> analysisCache =
         makeMemoryAnalysisCache(config.analysisCacheEntries);
+    // Which engine this replica's analyses come from (search/fingerprint.h): the analysis cache
+    // keys its slots by it, so replicas of another engine or network, before or after an
+    // upgrade, neither answer with nor overwrite each other's analyses. Tests set another.
+    std::string analysisEngine = engineFingerprint();
     // The board page's files, loaded and compressed off the I/O threads (web/static_files.h).
     StaticFiles staticFiles{config.webRoot};
     Metrics metrics;

@@ -63,6 +63,10 @@ std::string analysisCacheKey(const ChessState& state) {
     return fields[0] + " " + fields[1] + " " + fields[2] + " " + fields[3];
 }
 
+std::string analysisStoreKey(const std::string& engine, const std::string& positionKey) {
+    return engine + " " + positionKey;
+}
+
 int halfmoveClock(const ChessState& state) {
     const std::vector<std::string> fields = fenFields(state.fen());
     int clock = 0;
@@ -153,8 +157,10 @@ void feedAnalysisCache(ServerContext& context, const AnalysisSpec& spec,
     std::optional<AnalysisSlot> slot =
         analysisCacheSlot(spec, outcome, context.config.analysisCacheMinDepth, analysisCacheNow());
     if (!slot) return;
-    context.storeWork.post([cache = context.analysisCache, key = analysisCacheKey(*spec.root),
-                            slot = *slot] { cache->put(key, slot); });
+    context.storeWork.post(
+        [cache = context.analysisCache,
+         key = analysisStoreKey(context.analysisEngine, analysisCacheKey(*spec.root)),
+         slot = *slot] { cache->put(key, slot); });
 }
 
 }  // namespace outpost::server

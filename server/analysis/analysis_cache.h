@@ -23,6 +23,10 @@
 //     when its position's halfmove clock is 0 (the last move was a capture or pawn move, so no
 //     earlier position can come back): it is then the analysis of the position's FEN alone.
 //   * Age: a slot older than kAnalysisSlotMaxAge (a day) is neither answered nor kept.
+//   * The engine: a slot is stored under its engine's fingerprint as well as the position
+//     (analysisStoreKey), so a replica reads only what an engine like its own wrote. After an
+//     upgrade (a new network, a search change) the old engine's slots are not answered; they
+//     age out, or the least recently used go first.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +48,10 @@ struct ServerContext;
 // passant), the en-passant square only when an en-passant capture is legal, so the same position
 // reached by different move orders or at another move number shares one entry.
 std::string analysisCacheKey(const ChessState& state);
+
+// Where a position's slots are kept in the store: the engine's fingerprint
+// (search/fingerprint.h), a space, then the position's key.
+std::string analysisStoreKey(const std::string& engine, const std::string& positionKey);
 
 // Plies of the fifty-move rule, and how much deeper than its reported lines a search is taken
 // to look (the rule above).

@@ -4,6 +4,7 @@
 #include "engine.h"
 #include "games/engine_replies.h"
 #include "http/json_response.h"
+#include "search/fingerprint.h"
 #include "search/levels.h"
 
 namespace outpost::server {
@@ -29,6 +30,9 @@ nlohmann::json engineInfoJson(const ServerConfig& config) {
 
     return {{"name", kEngineName},
             {"version", kEngineVersion},
+            // Changes with the network or any search change (search/fingerprint.h); the
+            // analysis cache answers only with analyses of this fingerprint.
+            {"fingerprint", engineFingerprint()},
             {"techniques", std::move(techniques)},
             {"levels", std::move(levels)},
             {"limits",

@@ -439,3 +439,36 @@ TEST_CASE("analysis cache: slots age out, and a stale deep slot yields to a fres
     REQUIRE(read.slots.size() == 1);
     CHECK(read.slots[0].depth == 8);
 }
+
+TEST_CASE("analysis cache: replicas of another engine neither serve nor drop each other's slots",
+          "[server][analysis-cache]") {
+    // Three replicas sharing one store: two of the old engine, one upgraded (another network or
+    // search, so another fingerprint), as during a rolling upgrade.
+    CacheFixture oldA;
+    CacheFixture oldB;
+    CacheFixture upgraded;
+    REQUIRE(oldA.context.analysisEngine == engineFingerprint());
+    upgraded.context.analysisEngine = "00000000000000ff";
+    oldB.context.analysisCache = oldA.context.analysisCache;
+    upgraded.context.analysisCache = oldA.context.analysisCache;
+
+    oldA.analyse({{"fen", kItalian}, {"limits", {{"depth", 10}}}});
+    auto same = oldB.get(kItalianQuery);
+    REQUIRE(same->status() == 200);  // the same engine shares its analyses across replicas
+    CHECK(same->json()["depth"] == 10);
+    auto other = upgraded.get(kItalianQuery);
+    REQUIRE(other->status() == 404);  // the old engine's deep analysis is not served
+    CHECK(other->errorCode() == "not_cached");
+
+    // The upgraded engine's shallower analysis is kept beside it: neither replaces the other.
+    upgraded.analyse({{"fen", kItalian}, {"limits", {{"depth", 6}}}});
+    auto mine = upgraded.get(kItalianQuery);
+    REQUIRE(mine->status() == 200);
+    CHECK(mine->json()["depth"] == 6);
+    CHECK(mine->json()["fen"] == "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq -");
+    CHECK(oldB.get(kItalianQuery)->json()["depth"] == 10);
+
+    // The keys differ by the fingerprint alone.
+    CHECK(analysisStoreKey("a", "k") != analysisStoreKey("b", "k"));
+    CHECK(analysisStoreKey("a", "k").find("k") != std::string::npos);
+}

@@ -6,6 +6,7 @@
 
 #include "core/cpu.h"
 #include "games/game_service.h"
+#include "search/fingerprint.h"
 #include "search/levels.h"
 #include "test_support.h"
 
@@ -68,6 +69,8 @@ TEST_CASE("handlers: engine info lists the switches, levels and caps the server 
     REQUIRE(body["limits"]["maxDepth"] == 20);
     REQUIRE(body["limits"]["maxMultiPv"] == 3);
     REQUIRE(body["searchThreads"].get<int>() >= 1);
+    // The fingerprint the analysis cache keys by (search/fingerprint.h).
+    REQUIRE(body["fingerprint"] == outpost::engineFingerprint());
     REQUIRE(body["cpu"]["kernel"] == outpost::kernelName(outpost::cpuChoice().kernel));
     REQUIRE(body["cpu"]["sliders"] == outpost::slidersName(outpost::cpuChoice().sliders));
 

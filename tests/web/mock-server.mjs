@@ -49,6 +49,7 @@ const ENGINE_INFO = {
   })),
   limits: { maxDepth: 64, maxNodes: 100000000, maxMovetimeMs: 60000, maxMultiPv: 5, defaultMovetimeMs: 1000 },
   searchThreads: 1,
+  fingerprint: '0123456789abcdef',
 };
 
 const games = new Map();

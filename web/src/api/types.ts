@@ -232,6 +232,8 @@ export interface NewGameRequest {
 export interface EngineInfo {
   name: string;
   version: string;
+  /** Changes with the network or the search; cached analyses are answered by the same one. */
+  fingerprint: string;
   techniques: Array<{ name: string; default: boolean }>;
   levels: LevelInfo[];
   limits: { maxDepth: number; maxNodes: number; maxMovetimeMs: number; maxMultiPv: number; defaultMovetimeMs: number };
