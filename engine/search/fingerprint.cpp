@@ -3,8 +3,8 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
-#include <string_view>
 
+#include "core/fnv.h"
 #include "engine.h"
 #include "eval/nnue.h"
 
@@ -24,23 +24,13 @@ constexpr std::array<const char*, 3> kFingerprintPositions = {
     "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 1",
 };
 
-// FNV-1a, 64 bits.
-constexpr std::uint64_t kFnvOffset = 14695981039346656037ULL;
-constexpr std::uint64_t kFnvPrime = 1099511628211ULL;
-
-void mix(std::uint64_t& hash, std::string_view bytes) {
-    for (const char byte : bytes) {
-        hash ^= static_cast<unsigned char>(byte);
-        hash *= kFnvPrime;
-    }
-}
-
 }  // namespace
 
 std::string computeEngineFingerprint(const SearchConfig& config) {
     std::uint64_t hash = kFnvOffset;
-    if (const nnue::Network* net = nnue::embeddedNetwork()) mix(hash, nnue::serializeNetwork(*net));
-    mix(hash, kEngineVersion);
+    if (const nnue::Network* net = nnue::embeddedNetwork())
+        hash = fnv1a(nnue::serializeNetwork(*net), hash);
+    hash = fnv1a(kEngineVersion, hash);
 
     EngineOptions options;
     options.hashMb = kFingerprintHashMb;
@@ -53,10 +43,12 @@ std::string computeEngineFingerprint(const SearchConfig& config) {
         request.fen = fen;
         request.limits.depth = kFingerprintDepth;
         const SearchResult result = engine.run(request);
-        mix(hash, result.bestmove);
-        mix(hash, std::to_string(static_cast<int>(result.info.score.kind)) + ' ' +
+        hash = fnv1a(result.bestmove, hash);
+        hash =
+            fnv1a(std::to_string(static_cast<int>(result.info.score.kind)) + ' ' +
                       std::to_string(result.info.score.value) + ' ' +
-                      std::to_string(result.info.depth) + ' ' + std::to_string(result.info.nodes));
+                      std::to_string(result.info.depth) + ' ' + std::to_string(result.info.nodes),
+                  hash);
     }
     std::array<char, 17> text{};
     std::snprintf(text.data(), text.size(), "%016llx", static_cast<unsigned long long>(hash));

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdlib>
 
+#include "core/fnv.h"
+
 namespace outpost::search {
 namespace {
 
@@ -30,9 +32,7 @@ constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 1300, 1500, 1650,
                                                1800,    1900, 2100, kMaxElo};
 static_assert(kLevelElo.front() == kMinElo && kLevelElo.back() == kMaxElo);
 
-// FNV-1a over the game's name, then one SplitMix64 round with the ply folded in.
-constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL;
-constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
+// FNV-1a over the game's name (core/fnv.h), then one SplitMix64 round with the ply folded in.
 constexpr std::uint64_t kGoldenGamma = 0x9e3779b97f4a7c15ULL;
 
 std::uint64_t splitMix(std::uint64_t z) {
@@ -65,12 +65,7 @@ int levelForElo(int elo) {
 }
 
 std::uint64_t levelSeed(std::string_view game, std::size_t ply) {
-    std::uint64_t h = kFnvOffset;
-    for (const char c : game) {
-        h ^= static_cast<unsigned char>(c);
-        h *= kFnvPrime;
-    }
-    return splitMix(h + kGoldenGamma * (static_cast<std::uint64_t>(ply) + 1));
+    return splitMix(fnv1a(game) + kGoldenGamma * (static_cast<std::uint64_t>(ply) + 1));
 }
 
 std::size_t chooseLevelMove(const std::vector<int>& scoresCp, const LevelSettings& settings,

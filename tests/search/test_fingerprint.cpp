@@ -3,9 +3,15 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "core/fnv.h"
 #include "search/fingerprint.h"
 
 using namespace outpost;
+
+// The published FNV-1a 64 test vectors.
+static_assert(fnv1a("") == 0xcbf29ce484222325ULL);
+static_assert(fnv1a("a") == 0xaf63dc4c8601ec8cULL);
+static_assert(fnv1a("bar", fnv1a("foo")) == fnv1a("foobar"));
 
 TEST_CASE("fingerprint: sixteen hex digits, the same on every call and for the default engine",
           "[search][fingerprint]") {
