@@ -16,18 +16,26 @@ import collections, math, re, sys
 from match_summary import elo  # the score -> Elo of the fastchess logs' summary
 
 
-def pairs_of(text, name):
-    pairs = collections.defaultdict(list)
+def games_by_round(text, name):
+    """{[Round]: [(score of `name`, opening)]}: the opening is the game's [FEN] or [Opening] tag."""
+    rounds = collections.defaultdict(list)
     for game in text.split("[Event ")[1:]:
         round_tag = re.search(r'\[Round "([^"]+)"', game)
         white = re.search(r'\[White "([^"]+)"', game)
         result = re.search(r'\[Result "([^"]+)"', game)
         if not (round_tag and white and result):
             continue
+        opening = re.search(r'\[(?:FEN|Opening) "([^"]*)"', game)
         score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result.group(1))
         if score is not None:
-            pairs[round_tag.group(1)].append(score if white.group(1) == name else 1 - score)
-    return [p for p in pairs.values() if len(p) == 2]
+            rounds[round_tag.group(1)].append((score if white.group(1) == name else 1 - score,
+                                               opening.group(1) if opening else ""))
+    return rounds
+
+
+def pairs_of(text, name):
+    return [[s for s, _ in games] for games in games_by_round(text, name).values()
+            if len(games) == 2]
 
 
 def summary(pairs):
