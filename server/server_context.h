@@ -73,10 +73,11 @@ struct ServerContext {
     // gives the shared one (Server replaces it before it starts).
     std::shared_ptr<AnalysisCacheStore> analysisCache =
         makeMemoryAnalysisCache(config.analysisCacheEntries);
-    // Which engine this replica's analyses come from (search/fingerprint.h): the analysis cache
-    // keys its slots by it, so replicas of another engine or network, before or after an
-    // upgrade, neither answer with nor overwrite each other's analyses. Tests set another.
-    std::string analysisEngine = engineFingerprint();
+    // Which engine this replica's analyses come from (search/fingerprint.h), as GET
+    // /api/v1/engine reports it: the analysis cache keys its slots by it, so replicas of another
+    // engine or network, before or after an upgrade, neither answer with nor overwrite each
+    // other's analyses. Tests set another.
+    std::string fingerprint = engineFingerprint();
     // The board page's files, loaded and compressed off the I/O threads (web/static_files.h).
     StaticFiles staticFiles{config.webRoot};
     Metrics metrics;

@@ -159,7 +159,7 @@ void feedAnalysisCache(ServerContext& context, const AnalysisSpec& spec,
     if (!slot) return;
     context.storeWork.post(
         [cache = context.analysisCache,
-         key = analysisStoreKey(context.analysisEngine, analysisCacheKey(*spec.root)),
+         key = analysisStoreKey(context.fingerprint, analysisCacheKey(*spec.root)),
          slot = *slot] { cache->put(key, slot); });
 }
 

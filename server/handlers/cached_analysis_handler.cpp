@@ -80,8 +80,7 @@ Response handleCachedAnalysis(ServerContext& context, const Request& request) {
     const ChessState& state = std::get<ChessState>(position);
     const std::string key = analysisCacheKey(state);
 
-    AnalysisCacheRead read =
-        context.analysisCache->get(analysisStoreKey(context.analysisEngine, key));
+    AnalysisCacheRead read = context.analysisCache->get(analysisStoreKey(context.fingerprint, key));
     if (read.status == StoreStatus::Unavailable) {
         return errorFor(request, http::status::service_unavailable, errors::store_unavailable,
                         "the analysis cache is unavailable", kRetryAfterUnavailableSeconds);

@@ -4,12 +4,11 @@
 #include "engine.h"
 #include "games/engine_replies.h"
 #include "http/json_response.h"
-#include "search/fingerprint.h"
 #include "search/levels.h"
 
 namespace outpost::server {
 
-nlohmann::json engineInfoJson(const ServerConfig& config) {
+nlohmann::json engineInfoJson(const ServerConfig& config, const std::string& fingerprint) {
     nlohmann::json techniques = nlohmann::json::array();
     for (const auto& [name, on] : SearchConfig{}.list())
         techniques.push_back({{"name", name}, {"default", on}});
@@ -32,7 +31,7 @@ nlohmann::json engineInfoJson(const ServerConfig& config) {
             {"version", kEngineVersion},
             // Changes with the network or any search change (search/fingerprint.h); the
             // analysis cache answers only with analyses of this fingerprint.
-            {"fingerprint", engineFingerprint()},
+            {"fingerprint", fingerprint},
             {"techniques", std::move(techniques)},
             {"levels", std::move(levels)},
             {"limits",
@@ -49,7 +48,7 @@ nlohmann::json engineInfoJson(const ServerConfig& config) {
 }
 
 Response handleEngineInfo(const Request& request, const ServerContext& context) {
-    return jsonFor(request, http::status::ok, engineInfoJson(context.config));
+    return jsonFor(request, http::status::ok, engineInfoJson(context.config, context.fingerprint));
 }
 
 }  // namespace outpost::server

@@ -4,13 +4,15 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "http/http_types.h"
 #include "server_context.h"
 
 namespace outpost::server {
 
-nlohmann::json engineInfoJson(const ServerConfig& config);
+// `fingerprint`: the engine's, as the analysis cache keys by it (ServerContext::fingerprint).
+nlohmann::json engineInfoJson(const ServerConfig& config, const std::string& fingerprint);
 Response handleEngineInfo(const Request& request, const ServerContext& context);
 
 }  // namespace outpost::server

@@ -447,8 +447,10 @@ TEST_CASE("analysis cache: replicas of another engine neither serve nor drop eac
     CacheFixture oldA;
     CacheFixture oldB;
     CacheFixture upgraded;
-    REQUIRE(oldA.context.analysisEngine == engineFingerprint());
-    upgraded.context.analysisEngine = "00000000000000ff";
+    REQUIRE(oldA.context.fingerprint == engineFingerprint());
+    upgraded.context.fingerprint = "00000000000000ff";
+    // What GET /api/v1/engine reports is what the cache keys by.
+    CHECK(upgraded.call(verb::get, "/api/v1/engine")->json()["fingerprint"] == "00000000000000ff");
     oldB.context.analysisCache = oldA.context.analysisCache;
     upgraded.context.analysisCache = oldA.context.analysisCache;
 
