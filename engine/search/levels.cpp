@@ -23,13 +23,12 @@ constexpr std::array<LevelSettings, kMaxLevel> kLevels{{
 
 // Ratings: each level's games against Stockfish 15.1 at UCI_Elo settings near its strength, both
 // at the level's server move time, fitted by maximum likelihood (scripts/anchor_ratings.py) and
-// rounded to 50. Net 13 and issue 37's search, 28 November (docs/strength.md, "Against
-// Stockfish's UCI_Elo"): 1057 1088 1476 1650 1812 1902 2109 2512, each within 80-110 either
-// way at 95% (level 8: 10 games, 2293-2750). Level 2 re-spaced the same day (its old caps,
-// 1,500 nodes, 6 candidates within 180 cp, played at 1088, hardly above level 1): 1300
-// [1245, 1353] over 160 games.
-constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 1300, 1500, 1650,
-                                               1800,    1900, 2100, kMaxElo};
+// rounded to 50, each above the one below. Net 15, 30 November (docs/strength.md, "Against
+// Stockfish's UCI_Elo"): 1065 1343 1509 1682 1687 1903 2103 2461, each within 70-130 either
+// way at 95% (level 8: 16 games, 2275-2633). Level 5 measured level with level 4 here (1687
+// against 1682; net 13's run put it at 1812), so its label is the one step above level 4's.
+constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 1350, 1500, 1700,
+                                               1750,    1900, 2100, kMaxElo};
 static_assert(kLevelElo.front() == kMinElo && kLevelElo.back() == kMaxElo);
 
 // FNV-1a over the game's name (core/fnv.h), then one SplitMix64 round with the ply folded in.

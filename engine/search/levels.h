@@ -32,7 +32,7 @@ LevelSettings levelSettings(int level);
 // UCI_Elo settings, each level at its server move time (docs/strength.md, "Against Stockfish's
 // UCI_Elo").
 inline constexpr int kMinElo = 1050;
-inline constexpr int kMaxElo = 2500;
+inline constexpr int kMaxElo = 2450;
 
 // Rating of level 1..8.
 int levelElo(int level);
