@@ -24,7 +24,7 @@ constexpr std::array<LevelSettings, kMaxLevel> kLevels{{
 // Ratings: each level's games against Stockfish 15.1 at UCI_Elo settings near its strength, both
 // at the level's server move time, fitted by maximum likelihood (scripts/anchor_ratings.py) and
 // rounded to 50, each above the one below. Net 15, 30 November (docs/strength.md, "Against
-// Stockfish's UCI_Elo"): 1065 1343 1509 1682 1687 1903 2103 2461, each within 70-130 either
+// Stockfish's UCI_Elo"): 1065 1343 1509 1682 1687 1903 2103 2461, each within 65-130 either
 // way at 95% (level 8: 16 games, 2275-2633). Level 5 measured level with level 4 here (1687
 // against 1682; net 13's run put it at 1812), so its label is the one step above level 4's.
 constexpr std::array<int, kMaxLevel> kLevelElo{kMinElo, 1350, 1500, 1700,
