@@ -16,6 +16,7 @@ import copy
 import http.client
 import json
 import os
+import re
 import socket
 import struct
 import subprocess
@@ -300,6 +301,22 @@ def start_server(binary, port):
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 
 
+def check_level_range(c, levels):
+    """The document's description of `levels[].elo` quotes level 1's and level 8's ratings as
+    numbers, which a re-measurement changes in engine/search/levels.h: they must be the served
+    ones."""
+    what = "GET /api/v1/engine levels[].elo description"
+    schema = c.document["components"]["schemas"]["EngineInfo"]["properties"]["levels"]
+    description = schema["items"]["properties"]["elo"].get("description", "")
+    quoted = re.search(r"(\d+) for level 1 \.\.\. (\d+) for level 8", description)
+    served = {entry.get("level"): entry.get("elo") for entry in levels}
+    if not quoted:
+        return c.fail(what, "quotes no range 'N for level 1 ... M for level 8'")
+    for level, text in ((1, quoted.group(1)), (8, quoted.group(2))):
+        if served.get(level) != int(text):
+            c.fail(what, f"quotes {text} for level {level}, the server answers {served.get(level)}")
+
+
 def scenario(c, port):
     h = Http(port)
 
@@ -318,8 +335,10 @@ def scenario(c, port):
 
     # Service routes and the engine.
     for template in ("/healthz", "/readyz", "/api/v1/engine"):
-        status, _ = call(template, "get", template)
+        status, answer = call(template, "get", template)
         expect(template, status, 200)
+        if template == "/api/v1/engine" and isinstance(answer, dict):
+            check_level_range(c, answer.get("levels") or [])
 
     # Analyses: a search, its NDJSON stream, the cache (hit, miss, bad queries).
     limits = {"depth": 3}
