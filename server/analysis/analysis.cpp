@@ -120,13 +120,22 @@ void capSearchTime(SearchLimits& limits, nlohmann::json& applied, const ServerCo
 
 std::variant<ChessState, ApiError> loadPosition(const std::string& fen,
                                                 const std::vector<std::string>& moves,
-                                                std::vector<std::string>& uciMoves) {
+                                                std::vector<std::string>& uciMoves,
+                                                bool refuseAfterEnd) {
     std::string error;
     bool badMove = false;
     auto state = ChessState::load(fen, {}, error, badMove);
     if (!state) return unprocessable(errors::invalid_fen, "invalid FEN: " + error);
     uciMoves.clear();
     for (std::size_t i = 0; i < moves.size(); ++i) {
+        if (refuseAfterEnd) {
+            if (const auto end = state->outcome()) {
+                const std::string how = end->reason.empty() ? end->status : end->reason;
+                return unprocessable(errors::game_over,
+                                     "move " + std::to_string(i + 1) + " '" + moves[i] +
+                                         "': the game was already over (" + how + ")");
+            }
+        }
         ParsedMove parsed = state->parse(moves[i]);
         if (parsed.uci.empty()) {
             return unprocessable(errors::illegal_move, "move " + std::to_string(i + 1) + " '" +

@@ -37,10 +37,14 @@ CappedLimits capLimits(const LimitsSpec& requested, const ServerConfig& config);
 void capSearchTime(SearchLimits& limits, nlohmann::json& applied, const ServerConfig& config);
 
 // Loads a position: 422 invalid_fen with the parser's reason, 422 illegal_move for a bad move.
-// Moves may be UCI or SAN; on success `uciMoves` holds them as UCI.
+// Moves may be UCI or SAN; on success `uciMoves` holds them as UCI. With `refuseAfterEnd` (a
+// game's moves), a move given after the game was over by the rules (mate, stalemate, threefold
+// repetition, fifty moves, insufficient material) is refused with 422 game_over, as it would be
+// when played live; analyses and reviews of imported games take the line as given.
 std::variant<ChessState, ApiError> loadPosition(const std::string& fen,
                                                 const std::vector<std::string>& moves,
-                                                std::vector<std::string>& uciMoves);
+                                                std::vector<std::string>& uciMoves,
+                                                bool refuseAfterEnd = false);
 
 // A whole analysis request (REST body or WebSocket message; `extraFields` names the fields the
 // transport adds, like "type" and "id").

@@ -18,7 +18,7 @@ void GameFeed::start(std::string snapshot, std::uint64_t version, bool finished)
     if (started_) return;
     started_ = true;
     sentVersion_ = version;
-    send_(std::move(snapshot), false);
+    send_(std::move(snapshot), kNoCoalescing);
     if (finished && end_) {
         early_.clear();
         return finish();
@@ -34,17 +34,19 @@ void GameFeed::forward(const GameEvent& event) {
     if (ended_) return;
     if (event.kind == GameEvent::Kind::Presence) {
         // Who is connected changed, the game did not: no version to order it by.
-        send_(event.payload, false);
+        send_(event.payload, kNoCoalescing);
         return;
     }
     if (event.kind == GameEvent::Kind::EngineInfo) {
         // Progress of a search on a position the subscriber has already seen change is stale.
-        if (event.version >= sentVersion_) send_(event.payload, true);
+        // Each game (one connection may follow several) keeps its latest report.
+        if (event.version >= sentVersion_)
+            send_(event.payload, progressKey("game " + event.gameId, 0));
         return;
     }
     if (event.version <= sentVersion_) return;  // sent already (in the snapshot or before)
     sentVersion_ = event.version;
-    send_(event.payload, false);
+    send_(event.payload, kNoCoalescing);
     if (end_ && payloadEndsGame(event.payload)) finish();
 }
 

@@ -19,14 +19,15 @@
 #include <string>
 #include <vector>
 
+#include "net/coalesce.h"
 #include "store/game_store.h"
 
 namespace outpost::server {
 
 class GameFeed {
   public:
-    // Receives each message to forward (a coalescable one is engine progress).
-    using Send = std::function<void(std::string message, bool coalescable)>;
+    // Receives each message to forward (one with a key is engine progress: net/coalesce.h).
+    using Send = std::function<void(std::string message, CoalesceKey coalesceKey)>;
     // Called once, after the message that ends the game.
     using End = std::function<void()>;
 

@@ -109,7 +109,7 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     auto loaded = loadPosition(fen, {}, uciMoves);
     if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
     game.initialFen = std::get<ChessState>(loaded).fen();
-    auto position = loadPosition(game.initialFen, moves, uciMoves);
+    auto position = loadPosition(game.initialFen, moves, uciMoves, true);
     if (auto* error = std::get_if<ApiError>(&position)) return *error;
     ChessState& state = std::get<ChessState>(position);
 

@@ -40,7 +40,8 @@ void handleAnalysis(ServerContext& context, const Request& request, const Client
         callbacks.onInfo = [stream, spec](const SearchInfo& info) {
             nlohmann::json line = analysisInfoJson(info, *spec);
             line["type"] = "info";
-            stream->line(line.dump(), true);
+            // Each MultiPV line keeps its latest report (net/coalesce.h).
+            stream->line(line.dump(), progressKey("analysis", info.multipv));
         };
     }
     const unsigned version = request.version();
@@ -56,7 +57,7 @@ void handleAnalysis(ServerContext& context, const Request& request, const Client
                     nlohmann::json{
                         {"type", "error"}, {"code", errors::internal}, {"message", outcome.error}}
                         .dump(),
-                    false);
+                    kNoCoalescing);
                 return stream->end();
             }
             return sink->respond(errorResponse(http::status::internal_server_error,
@@ -66,7 +67,7 @@ void handleAnalysis(ServerContext& context, const Request& request, const Client
         nlohmann::json result = analysisResultJson(outcome, *spec);
         if (streaming) {
             result["type"] = "bestmove";
-            stream->line(result.dump(), false);
+            stream->line(result.dump(), kNoCoalescing);
             return stream->end();
         }
         sink->respond(jsonResponse(http::status::ok, result, version, keepAlive));

@@ -87,8 +87,8 @@ void streamGame(ServerContext& context, const std::string& gameId, const Request
     std::weak_ptr<OrderedStream> weakStream = stream;
     auto opened = openGameFeed(
         context, gameId, bearerToken(request),
-        [weakStream](std::string message, bool coalescable) {
-            if (auto live = weakStream.lock()) live->line(std::move(message), coalescable);
+        [weakStream](std::string message, CoalesceKey coalesceKey) {
+            if (auto live = weakStream.lock()) live->line(std::move(message), coalesceKey);
         },
         [weakStream] {
             if (auto live = weakStream.lock()) live->end();
@@ -124,8 +124,10 @@ void handleCreateGame(ServerContext& context, const Request& request, const Clie
     }
     GameService service(context);
     auto created = service.create(std::get<nlohmann::json>(body), client);
-    if (auto* error = std::get_if<ApiError>(&created))
+    if (auto* error = std::get_if<ApiError>(&created)) {
+        context.quotas.returnGame(client.address);  // no game was made: it does not count
         return sink->respond(errorFor(request, *error));
+    }
     const CreatedGame& result = std::get<CreatedGame>(created);
     const GameRecord& game = result.game;
     nlohmann::json json = gameJson(game);

@@ -19,17 +19,17 @@ class OrderedStream {
     void start(Response header) {
         std::lock_guard lock(mutex_);
         sink_->startStream(std::move(header));
-        for (auto& [line, coalescable] : early_) sink_->streamLine(std::move(line), coalescable);
+        for (auto& [line, coalesceKey] : early_) sink_->streamLine(std::move(line), coalesceKey);
         early_.clear();
         started_ = true;
         if (endedEarly_) sink_->endStream();
     }
-    void line(std::string text, bool coalescable) {
+    void line(std::string text, CoalesceKey coalesceKey) {
         std::lock_guard lock(mutex_);
         if (started_)
-            sink_->streamLine(std::move(text), coalescable);
+            sink_->streamLine(std::move(text), coalesceKey);
         else
-            early_.emplace_back(std::move(text), coalescable);
+            early_.emplace_back(std::move(text), coalesceKey);
     }
     void end() {
         std::lock_guard lock(mutex_);
@@ -44,7 +44,7 @@ class OrderedStream {
     std::shared_ptr<ResponseSink> sink_;
     bool started_ = false;
     bool endedEarly_ = false;
-    std::vector<std::pair<std::string, bool>> early_;
+    std::vector<std::pair<std::string, CoalesceKey>> early_;
 };
 
 }  // namespace outpost::server

@@ -32,7 +32,8 @@ void streamReview(const Request& request, const std::shared_ptr<ResponseSink>& s
     header.set(http::field::content_type, "application/x-ndjson");
     if (!handle.run) {
         stream->start(std::move(header));
-        stream->line(nlohmann::json{{"type", "review"}, {"review", handle.review}}.dump(), false);
+        stream->line(nlohmann::json{{"type", "review"}, {"review", handle.review}}.dump(),
+                     kNoCoalescing);
         return stream->end();
     }
     // The run holds the stream (and so the exchange) only until the exchange ends.
@@ -40,7 +41,7 @@ void streamReview(const Request& request, const std::shared_ptr<ResponseSink>& s
     const std::uint64_t token = handle.run->listen([weak](const nlohmann::json& line, bool final) {
         auto live = weak.lock();
         if (!live) return;
-        live->line(line.dump(), false);
+        live->line(line.dump(), kNoCoalescing);
         if (final) live->end();
     });
     if (token != 0) sink->onEnd([run = handle.run, token, stream] { run->unlisten(token); });

@@ -49,7 +49,7 @@ void streamSeek(ServerContext& context, const std::string& seekId, const Request
     auto finish = [weak, finished](const std::string& line) {
         if (finished->exchange(true)) return;
         if (auto live = weak.lock()) {
-            live->line(line, false);
+            live->line(line, kNoCoalescing);
             live->end();
         }
     };
@@ -86,7 +86,7 @@ void streamSeek(ServerContext& context, const std::string& seekId, const Request
     header.set(http::field::content_type, "application/x-ndjson");
     nlohmann::json first = ownerSeekJson(seek, now, timing, seekToken);
     first["type"] = "seek";
-    stream->line(first.dump(), false);
+    stream->line(first.dump(), kNoCoalescing);
     const std::string status = seekStatus(seek, now, timing);
     if (status != "open") {
         Seek closed = seek;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "errors/client_info.h"
+#include "net/coalesce.h"
 
 namespace outpost::server {
 
@@ -31,9 +32,10 @@ class ResponseSink {
 
     // `header` carries the status and headers (its body is ignored); the body is sent chunked.
     virtual void startStream(Response header) = 0;
-    // One line of NDJSON (the newline is added). A coalescable line (engine progress) may be
-    // replaced by a later coalescable line when the client reads slower than we write.
-    virtual void streamLine(std::string line, bool coalescable) = 0;
+    // One line of NDJSON (the newline is added). A line with a key (engine progress) may be
+    // replaced by a later line with the same key when the client reads slower than we write
+    // (net/coalesce.h).
+    virtual void streamLine(std::string line, CoalesceKey coalesceKey) = 0;
     virtual void endStream() = 0;
 
     // Runs `callback` once if the client disconnects before the exchange ends (at once if it

@@ -27,8 +27,6 @@ constexpr std::size_t kMaxPipelined = 16;
 constexpr std::string_view kNoSniffField = "X-Content-Type-Options";
 // After a failed accept() (EMFILE and the like), how long the listener waits before the next.
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
-// Once this many writes are waiting, progress lines replace each other instead of queueing.
-constexpr std::size_t kCoalesceAfterQueued = 2;
 
 std::string chunk(std::string_view data) {
     std::ostringstream out;
@@ -87,9 +85,9 @@ class HttpSessionSink final : public ResponseSink {
             s.startStreamOnStrand(seq, std::move(header));
         });
     }
-    void streamLine(std::string line, bool coalescable) override {
-        post([seq = seq_, line = std::move(line), coalescable](HttpSession& s) mutable {
-            s.streamLineOnStrand(seq, std::move(line), coalescable);
+    void streamLine(std::string line, CoalesceKey coalesceKey) override {
+        post([seq = seq_, line = std::move(line), coalesceKey](HttpSession& s) mutable {
+            s.streamLineOnStrand(seq, std::move(line), coalesceKey);
         });
     }
     void endStream() override {
@@ -434,7 +432,7 @@ void HttpSession::respondOnStrand(std::uint64_t seq, Response response, bool clo
     } else {
         out << response;
     }
-    enqueue({out.str(), false, true, !keepAlive, std::move(shared)});
+    enqueue({out.str(), kNoCoalescing, true, !keepAlive, std::move(shared)});
 }
 
 void HttpSession::startStreamOnStrand(std::uint64_t seq, Response header) {
@@ -459,22 +457,22 @@ void HttpSession::startStreamOnStrand(std::uint64_t seq, Response header) {
     if (exchange.head) {
         // HEAD of a stream: the header alone ends the exchange; later lines are ignored.
         exchange.streaming = false;
-        enqueue({out.str(), false, true, !exchange.keepAlive, nullptr});
+        enqueue({out.str(), kNoCoalescing, true, !exchange.keepAlive, nullptr});
         return;
     }
-    enqueue({out.str(), false, false, false, nullptr});
+    enqueue({out.str(), kNoCoalescing, false, false, nullptr});
 }
 
-void HttpSession::streamLineOnStrand(std::uint64_t seq, std::string line, bool coalescable) {
+void HttpSession::streamLineOnStrand(std::uint64_t seq, std::string line, CoalesceKey coalesceKey) {
     if (closed_ || !exchange_ || exchange_->seq != seq || !exchange_->streaming) return;
     line += '\n';
-    enqueue({chunk(line), coalescable, false, false, nullptr});
+    enqueue({chunk(line), coalesceKey, false, false, nullptr});
 }
 
 void HttpSession::endStreamOnStrand(std::uint64_t seq) {
     if (closed_ || !exchange_ || exchange_->seq != seq || !exchange_->streaming) return;
     exchange_->streaming = false;  // no more lines
-    enqueue({std::string(kLastChunk), false, true, !exchange_->keepAlive, nullptr});
+    enqueue({std::string(kLastChunk), kNoCoalescing, true, !exchange_->keepAlive, nullptr});
 }
 
 void HttpSession::addDisconnectOnStrand(std::uint64_t seq, std::function<void()> callback) {
@@ -495,17 +493,13 @@ void HttpSession::addEndOnStrand(std::uint64_t seq, std::function<void()> callba
 }
 
 void HttpSession::enqueue(Outgoing outgoing) {
-    // A slow reader: replace the newest waiting progress line rather than queue another.
-    const bool inFlightIsBack = writing_ && writeQueue_.size() == 1;
-    if (outgoing.coalescable && writeQueue_.size() >= kCoalesceAfterQueued &&
-        writeQueue_.back().coalescable && !inFlightIsBack) {
-        queuedBytes_ -= writeQueue_.back().bytes.size();
-        writeQueue_.back() = std::move(outgoing);
-        queuedBytes_ += writeQueue_.back().bytes.size();
-    } else {
-        queuedBytes_ += outgoing.bytes.size();
-        writeQueue_.push_back(std::move(outgoing));
-    }
+    // A slow reader: a progress line takes the place of the waiting one of its own line rather
+    // than queue behind it (coalesce.h).
+    dropSupersededProgress(writeQueue_, writing_, outgoing.coalesceKey, queuedBytes_,
+                           coalesceThreshold(context_.config.maxQueuedBytes),
+                           [](const Outgoing& o) { return o.bytes.size(); });
+    queuedBytes_ += outgoing.bytes.size();
+    writeQueue_.push_back(std::move(outgoing));
     if (queuedBytes_ > context_.config.maxQueuedBytes) {
         context_.metrics.slowClientDropped();
         close();
@@ -593,7 +587,7 @@ void HttpSession::armTimer(std::chrono::milliseconds after, bool keepAliveLine) 
             // An empty NDJSON line: keeps proxies from timing the stream out, and finds dead
             // clients (the write fails).
             if (self->exchange_ && self->exchange_->streaming) {
-                self->enqueue({chunk("\n"), true, false, false, nullptr});
+                self->enqueue({chunk("\n"), progressKey("keep-alive", 0), false, false, nullptr});
             }
         });
 }

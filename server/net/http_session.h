@@ -45,7 +45,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
     struct Outgoing {
         std::string bytes;
-        bool coalescable = false;   // an engine progress line: may be replaced by a newer one
+        CoalesceKey coalesceKey = kNoCoalescing;  // progress: replaced by a newer one (coalesce.h)
         bool endsExchange = false;  // the last bytes of the current answer
         bool closeAfter = false;    // Connection: close
         // Written after `bytes`: a body shared with the static table (not counted in
@@ -82,7 +82,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     void respondOnStrand(std::uint64_t seq, Response response, bool closeAfter,
                          std::shared_ptr<const std::string> shared = nullptr);
     void startStreamOnStrand(std::uint64_t seq, Response header);
-    void streamLineOnStrand(std::uint64_t seq, std::string line, bool coalescable);
+    void streamLineOnStrand(std::uint64_t seq, std::string line, CoalesceKey coalesceKey);
     void endStreamOnStrand(std::uint64_t seq);
     void addDisconnectOnStrand(std::uint64_t seq, std::function<void()> callback);
     void addEndOnStrand(std::uint64_t seq, std::function<void()> callback);

@@ -14,15 +14,14 @@ namespace net = boost::asio;
 
 namespace {
 
-constexpr std::size_t kCoalesceAfterQueued = 2;
 constexpr auto kHandshakeTimeout = std::chrono::seconds(30);
 
 class SessionOutbox final : public WsOutbox {
   public:
     explicit SessionOutbox(std::weak_ptr<WebSocketSession> session)
         : session_(std::move(session)) {}
-    void send(std::string text, bool coalescable) override {
-        if (auto session = session_.lock()) session->send(std::move(text), coalescable);
+    void send(std::string text, CoalesceKey coalesceKey) override {
+        if (auto session = session_.lock()) session->send(std::move(text), coalesceKey);
     }
 
   private:
@@ -112,25 +111,22 @@ void WebSocketSession::onRead(beast::error_code error) {
     doRead();
 }
 
-void WebSocketSession::send(std::string text, bool coalescable) {
+void WebSocketSession::send(std::string text, CoalesceKey coalesceKey) {
     net::post(ws_.get_executor(),
-              [self = shared_from_this(), text = std::move(text), coalescable]() mutable {
-                  self->enqueue({std::move(text), coalescable});
+              [self = shared_from_this(), text = std::move(text), coalesceKey]() mutable {
+                  self->enqueue({std::move(text), coalesceKey});
               });
 }
 
 void WebSocketSession::enqueue(Outgoing outgoing) {
     if (finished_ || closing_) return;
-    const bool inFlightIsBack = writing_ && queue_.size() == 1;
-    if (outgoing.coalescable && queue_.size() >= kCoalesceAfterQueued &&
-        queue_.back().coalescable && !inFlightIsBack) {
-        queuedBytes_ -= queue_.back().text.size();
-        queue_.back() = std::move(outgoing);
-        queuedBytes_ += queue_.back().text.size();
-    } else {
-        queuedBytes_ += outgoing.text.size();
-        queue_.push_back(std::move(outgoing));
-    }
+    // A slow reader: a progress message takes the place of the waiting one of its own line
+    // (coalesce.h).
+    dropSupersededProgress(queue_, writing_, outgoing.coalesceKey, queuedBytes_,
+                           coalesceThreshold(context_.config.maxQueuedBytes),
+                           [](const Outgoing& o) { return o.text.size(); });
+    queuedBytes_ += outgoing.text.size();
+    queue_.push_back(std::move(outgoing));
     if (queuedBytes_ > context_.config.maxQueuedBytes) {
         // The client does not read: drop it rather than grow memory.
         context_.metrics.slowClientDropped();

@@ -29,14 +29,14 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
     void start(Request&& upgrade);
 
     // Any thread: queue a text message.
-    void send(std::string text, bool coalescable);
+    void send(std::string text, CoalesceKey coalesceKey);
     // Any thread: close with 1001 (going away), after what is queued.
     void closeGoingAway();
 
   private:
     struct Outgoing {
         std::string text;
-        bool coalescable = false;
+        CoalesceKey coalesceKey = kNoCoalescing;
     };
     void onAccept(boost::beast::error_code error);
     void doRead();

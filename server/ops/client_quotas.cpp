@@ -126,4 +126,11 @@ std::optional<int> ClientQuotas::tryCreateGame(const std::string& address) {
     return std::nullopt;
 }
 
+void ClientQuotas::returnGame(const std::string& address) {
+    if (limits_.gamesPerMinute <= 0) return;
+    std::lock_guard lock(state_->mutex);
+    auto it = state_->gameWindows.find(address);
+    if (it != state_->gameWindows.end() && it->second.count > 0) --it->second.count;
+}
+
 }  // namespace outpost::server

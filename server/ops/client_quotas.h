@@ -64,6 +64,9 @@ class ClientQuotas {
     // Counts a game creation; nullopt when allowed, else the seconds until the address may
     // create again (the per-minute window restarts then).
     std::optional<int> tryCreateGame(const std::string& address);
+    // Gives back the creation counted by tryCreateGame when the game was not made after all (a
+    // refused body, a full engine): the quota counts games created, not requests.
+    void returnGame(const std::string& address);
 
     const QuotaLimits& limits() const { return limits_; }
 

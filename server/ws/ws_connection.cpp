@@ -50,8 +50,8 @@ void WsConnection::offload(void (WsConnection::*task)(const nlohmann::json&),
                             });
 }
 
-void WsConnection::send(const nlohmann::json& message, bool coalescable) {
-    outbox_->send(wireText(message), coalescable);
+void WsConnection::send(const nlohmann::json& message, CoalesceKey coalesceKey) {
+    outbox_->send(wireText(message), coalesceKey);
 }
 
 void WsConnection::sendError(const nlohmann::json& id, std::string_view code,
@@ -126,12 +126,13 @@ void WsConnection::analyse(const nlohmann::json& message) {
     const std::string key = id.dump();
     std::weak_ptr<WsConnection> weak = weak_from_this();
     JobCallbacks callbacks;
-    callbacks.onInfo = [weak, spec, id](const SearchInfo& info) {
+    callbacks.onInfo = [weak, spec, id, key](const SearchInfo& info) {
         auto self = weak.lock();
         if (!self) return;
         nlohmann::json line = analysisInfoJson(info, *spec);
         line["type"] = "info";
-        self->send(withId(std::move(line), id), true);
+        // Each search (by its id) and each of its lines keeps its latest report.
+        self->send(withId(std::move(line), id), progressKey("analysis " + key, info.multipv));
     };
     auto jobId = std::make_shared<std::atomic<std::uint64_t>>(0);
     callbacks.onDone = [weak, spec, id, key, jobId, &context = context_,
@@ -292,9 +293,10 @@ void WsConnection::subscribe(const nlohmann::json& message) {
     std::optional<std::string> token;
     if (message.contains("token") && message.at("token").is_string())
         token = message.at("token").get<std::string>();
-    auto opened = openGameFeed(context_, gameId, token, [weak](std::string text, bool coalescable) {
-        if (auto self = weak.lock()) self->outbox_->send(std::move(text), coalescable);
-    });
+    auto opened =
+        openGameFeed(context_, gameId, token, [weak](std::string text, CoalesceKey coalesceKey) {
+            if (auto self = weak.lock()) self->outbox_->send(std::move(text), coalesceKey);
+        });
     if (auto* error = std::get_if<ApiError>(&opened))
         return sendError(id, error->code, error->message);
     auto& [feed, subscription, game, presence] = std::get<OpenedFeed>(opened);

@@ -24,9 +24,9 @@ namespace outpost::server {
 class WsOutbox {
   public:
     virtual ~WsOutbox() = default;
-    // Any thread. A coalescable message (engine progress) may be replaced by a newer one when the
-    // client reads slowly.
-    virtual void send(std::string text, bool coalescable) = 0;
+    // Any thread. A message with a key (engine progress) may be replaced by a newer one with the
+    // same key when the client reads slowly (net/coalesce.h).
+    virtual void send(std::string text, CoalesceKey coalesceKey) = 0;
 };
 
 class WsConnection : public std::enable_shared_from_this<WsConnection> {
@@ -51,7 +51,7 @@ class WsConnection : public std::enable_shared_from_this<WsConnection> {
     void move(const nlohmann::json& message);
     // Starts or joins a review and streams it (on the store strand: it reads the store).
     void review(const nlohmann::json& message);
-    void send(const nlohmann::json& message, bool coalescable = false);
+    void send(const nlohmann::json& message, CoalesceKey coalesceKey = kNoCoalescing);
     // Runs `task` on this connection's store strand; an exception goes to failMessage().
     void offload(void (WsConnection::*task)(const nlohmann::json&), nlohmann::json message);
 

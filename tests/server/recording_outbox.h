@@ -16,7 +16,7 @@ namespace outpost::server::testing {
 
 class RecordingOutbox final : public WsOutbox {
   public:
-    void send(std::string text, bool) override {
+    void send(std::string text, CoalesceKey) override {
         std::lock_guard lock(mutex_);
         messages_.push_back(nlohmann::json::parse(text));
     }

@@ -153,9 +153,9 @@ TEST_CASE("flag watch: a game adopted from the sweep never replaces a newer watc
 
 TEST_CASE("game feed: the snapshot first, then each newer version once",
           "[server][games][websocket]") {
-    std::vector<std::pair<std::string, bool>> sent;
-    GameFeed feed([&](std::string message, bool coalescable) {
-        sent.emplace_back(std::move(message), coalescable);
+    std::vector<std::pair<std::string, bool>> sent;  // the message, and whether it is progress
+    GameFeed feed([&](std::string message, CoalesceKey coalesceKey) {
+        sent.emplace_back(std::move(message), coalesceKey != kNoCoalescing);
     });
     auto game = [](std::uint64_t version) {
         return GameEvent{GameEvent::Kind::GameChanged, "g", version,
@@ -315,7 +315,7 @@ TEST_CASE("game feed: a stream's feed ends after the state that ends the game", 
             GameEvent::Kind::GameChanged, "g", version,
             nlohmann::json{{"type", "gameState"}, {"version", version}, {"status", status}}.dump()};
     };
-    GameFeed feed([&](std::string message, bool) { sent.push_back(std::move(message)); },
+    GameFeed feed([&](std::string message, CoalesceKey) { sent.push_back(std::move(message)); },
                   [&] { ++ends; });
     feed.start("full1", 1, false);
     feed.onEvent(state(2, "ongoing"));
@@ -332,7 +332,7 @@ TEST_CASE("game feed: a stream's feed ends after the state that ends the game", 
     // A game already over when subscribed: its gameFull, then the end, whatever was held back.
     std::vector<std::string> late;
     int lateEnds = 0;
-    GameFeed over([&](std::string message, bool) { late.push_back(std::move(message)); },
+    GameFeed over([&](std::string message, CoalesceKey) { late.push_back(std::move(message)); },
                   [&] { ++lateEnds; });
     over.onEvent(state(6, "ongoing"));
     over.start("full5", 5, true);
@@ -341,7 +341,8 @@ TEST_CASE("game feed: a stream's feed ends after the state that ends the game", 
 
     // Without an end (a WebSocket subscription) a finished game's feed goes on.
     std::vector<std::string> kept;
-    GameFeed subscription([&](std::string message, bool) { kept.push_back(std::move(message)); });
+    GameFeed subscription(
+        [&](std::string message, CoalesceKey) { kept.push_back(std::move(message)); });
     subscription.start("full1", 1, false);
     subscription.onEvent(state(2, "resigned"));
     subscription.onEvent(state(3, "ongoing"));  // a takeback reopened it

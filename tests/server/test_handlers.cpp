@@ -398,6 +398,10 @@ TEST_CASE("handlers: game creation input errors", "[server][handlers][games]") {
         {R"({"clock":{"initial":-5}})", 422, "invalid_value"},
         {R"({"clock":{"increment":5}})", 400, "bad_request"},
         {R"({"timeControl":"5+3"})", 400, "bad_request"},
+        // A move after the rules ended the game (here by threefold repetition at move 8, and
+        // with bare kings from the start) is refused, as it would be when played live.
+        {R"({"moves":["Nf3","Nf6","Ng1","Ng8","Nf3","Nf6","Ng1","Ng8","e4"]})", 422, "game_over"},
+        {R"({"fen":"4k3/8/8/8/8/8/8/4K3 w - - 0 1","moves":["Kd1"]})", 422, "game_over"},
     };
     for (const Case& c : cases) {
         INFO(c.body);
@@ -406,6 +410,14 @@ TEST_CASE("handlers: game creation input errors", "[server][handlers][games]") {
         REQUIRE(sink->errorCode() == c.code);
     }
     REQUIRE(f.context.store->count() == 0);
+
+    // The line that ends on the repetition itself makes a game that is over, as live play would.
+    auto drawn = f.call(
+        verb::post, "/api/v1/games",
+        R"({"engine":{"side":"none"},"moves":["Nf3","Nf6","Ng1","Ng8","Nf3","Nf6","Ng1","Ng8"]})");
+    REQUIRE(drawn->status() == 201);
+    REQUIRE(drawn->json()["status"] == "draw");
+    REQUIRE(drawn->json()["reason"] == "threefold_repetition");
 }
 
 TEST_CASE("handlers: engine replies, not your turn, takeback, resign",

@@ -403,6 +403,10 @@ TEST_CASE("handlers: game creations per minute per address, 429 too_many_games w
     ServerConfig config = testConfig();
     config.perClientGamesPerMinute = 3;
     HandlerFixture f(config);
+    // Refused bodies make no game, so they use none of the quota.
+    for (int i = 0; i < 5; ++i) {
+        CHECK(f.call(http::verb::post, "/api/v1/games", R"({"fen":"bad"})")->status() == 422);
+    }
     for (int i = 0; i < 3; ++i) {
         CHECK(f.call(http::verb::post, "/api/v1/games", "{}")->status() == 201);
     }

@@ -67,7 +67,7 @@ class RecordingSink final : public ResponseSink {
         streaming_ = true;
         changed_.notify_all();
     }
-    void streamLine(std::string line, bool) override {
+    void streamLine(std::string line, CoalesceKey) override {
         std::lock_guard lock(mutex_);
         lines_.push_back(std::move(line));
         changed_.notify_all();
