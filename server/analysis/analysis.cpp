@@ -101,6 +101,9 @@ CappedLimits capLimits(const LimitsSpec& requested, const ServerConfig& config) 
         clamped |= *capped.limits.nodes != *requested.nodes;
         capped.applied["nodes"] = *capped.limits.nodes;
     }
+    // --max-depth caps every search, also one that asked for no depth (a search of a bare
+    // ending reaches any depth in no time); limitsApplied shows only what was asked.
+    if (!capped.limits.depth) capped.limits.depth = config.maxDepth;
     if (requested.empty()) {
         capped.limits.movetimeMs = config.defaultMovetimeMs;
         capped.applied["movetime"] = config.defaultMovetimeMs;

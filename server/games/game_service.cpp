@@ -434,12 +434,20 @@ std::optional<ApiError> GameService::createPrepared(GameRecord& game, const Clie
     if (game.engine.side != "none") {
         if (auto refused = admitNewGame()) return *refused;
     }
+    // A rematch or a lobby game between people with a clock has the first-move deadline of any
+    // such game (create() above): the clocks wait for both first moves, each with its deadline.
+    if (game.engine.side == "none" && game.clock && !game.clock->running &&
+        game.moves.size() < kPliesBeforeClocks) {
+        game.firstMoveMs = context_.config.firstMoveDeadlineMs;
+        game.clock->turnStartedAtMs = game.createdAtMs;  // White's first-move time
+    }
     const StoreStatus status = context_.store->create(game);
     if (status != StoreStatus::Ok) return storeError(status, game.id);
     context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
     noteActivity(game);
+    // A first move owed between people is watched from now; so is an engine reply.
+    GameDeadlines(context_).watch(game);
     if (owesEngineReply(game)) {
-        GameDeadlines(context_).watch(game);
         EngineReplies(context_).start(game, std::nullopt, client, true, [](GameOutcome) {});
     }
     game.presence = presenceOf(game);

@@ -71,7 +71,8 @@ GamePresence presenceView(const GameRecord& game, const std::vector<PresenceEntr
         since = wallNowMs - goneFor;
         if (!claimsOpen) return;
         claimIn = std::max<std::int64_t>(0, timing.graceMs - goneFor);
-        claimableAt = wallNowMs + claimIn;
+        // When the grace ends (or ended): a fixed time, the same at every read (docs/play.md).
+        claimableAt = since + timing.graceMs;
     };
     gone(white, presence.whiteGone, presence.whiteGoneForMs, presence.whiteClaimInMs,
          presence.whiteGoneSinceMs, presence.whiteClaimableAtMs);

@@ -123,7 +123,9 @@ TEST_CASE("chat: the history keeps the last lines only", "[server][chat]") {
 
 TEST_CASE("rematch: offered, declined, withdrawn, accepted with colours swapped",
           "[server][rematch]") {
-    HandlerFixture f;
+    ServerConfig config = testConfig();
+    config.firstMoveDeadlineMs = 30000;  // the server's default
+    HandlerFixture f(config);
     People game(
         f, {{"engine", {{"side", "none"}}}, {"clock", {{"initial", 300000}, {"increment", 3000}}}});
     auto early = game.post("rematch/yes", game.white);
@@ -149,6 +151,12 @@ TEST_CASE("rematch: offered, declined, withdrawn, accepted with colours swapped"
     CHECK(answer["rematch"]["game"]["id"] == newId);
     CHECK(answer["rematch"]["game"]["clock"]["initial"] == 300000);
     CHECK(answer["rematch"]["game"]["clock"]["increment"] == 3000);
+    // Its clocks wait for both first moves, each with its deadline, as in any game between
+    // people with a clock.
+    CHECK(answer["rematch"]["game"]["clock"]["running"] == false);
+    const auto deadline = answer["rematch"]["game"]["firstMoveDeadlineMs"].get<std::int64_t>();
+    CHECK(deadline > 0);
+    CHECK(deadline <= f.context.config.firstMoveDeadlineMs);
     // The old game names it.
     auto old = f.call(verb::get, "/api/v1/games/" + game.id)->json();
     CHECK(old["rematch"]["gameId"] == newId);

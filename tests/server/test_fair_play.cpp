@@ -386,6 +386,11 @@ TEST_CASE("presence: the view from entries, on the store's clock", "[server][fai
     // Long ago: claimable.
     view = presenceView(game, {{"b", false, false, kNeverSeen, 900, 300}}, wall, timing);
     CHECK(claimable(view, false));
+    // Past the grace, the time it became claimable stays where it was, read after read (it was
+    // the time of the read, moving with it).
+    CHECK(view.blackClaimableAtMs == wall - 1200 + 1000);
+    CHECK(presenceView(game, {{"b", false, false, kNeverSeen, 900, 300}}, wall + 5000, timing)
+              .blackClaimableAtMs == wall + 5000 - 1200 + 1000);
     // A live entry that stopped being renewed (its replica died): gone since its last write.
     view = presenceView(game, {{"a", true, false, 0, kNeverSeen, 2000}}, wall, timing);
     CHECK_FALSE(view.white);

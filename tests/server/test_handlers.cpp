@@ -269,6 +269,13 @@ TEST_CASE("handlers: analysis answers with limits applied and clamped",
     REQUIRE(defaults->status() == 200);
     REQUIRE(defaults->json()["limitsApplied"]["movetime"] == config.defaultMovetimeMs);
     REQUIRE(defaults->json()["limitsApplied"]["clamped"] == false);
+    // --max-depth caps a search that asked for no depth too (the fake searches to its own
+    // default depth unless told otherwise); limitsApplied shows only what was asked.
+    f.control->defaultDepth = 12;
+    auto timed = f.call(verb::post, "/api/v1/analysis", R"({"limits":{"movetime":50}})");
+    REQUIRE(timed->status() == 200);
+    REQUIRE(timed->json()["depth"] == 5);
+    REQUIRE_FALSE(timed->json()["limitsApplied"].contains("depth"));
 }
 
 TEST_CASE("handlers: NDJSON analysis streams info lines then bestmove",
@@ -340,7 +347,9 @@ TEST_CASE("handlers: games, tokens and bad moves", "[server][handlers][games]") 
     REQUIRE(f.call(verb::post, moves, "{oops", bearer(token))->errorCode() == "bad_json");
     REQUIRE(f.call(verb::get, "/api/v1/games/" + id)->json()["version"] == 1);  // unchanged
 
-    auto e4 = f.call(verb::post, moves, R"({"move":"e4","version":1})", bearer(token));
+    // The scheme's name is case-insensitive (RFC 9110): "bearer" is a bearer token too.
+    auto e4 = f.call(verb::post, moves, R"({"move":"e4","version":1})",
+                     {{"Authorization", "bearer " + token}});
     REQUIRE(e4->status() == 200);
     REQUIRE(e4->json()["moves"] == nlohmann::json{"e2e4"});
     REQUIRE(e4->json()["san"] == nlohmann::json{"e4"});

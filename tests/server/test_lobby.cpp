@@ -85,7 +85,9 @@ TEST_CASE("lobby: a seek's status by the time, and its request checked", "[serve
 
 TEST_CASE("lobby: seek, list, accept, then the seeker learns the game and plays it with its token",
           "[server][lobby]") {
-    HandlerFixture f;
+    ServerConfig config = testConfig();
+    config.firstMoveDeadlineMs = 30000;  // the server's default
+    HandlerFixture f(config);
     auto bad = f.call(verb::post, "/api/v1/seeks", R"({"color":"purple"})");
     CHECK(bad->status() == 422);
     CHECK(bad->errorCode() == "invalid_value");
@@ -115,6 +117,11 @@ TEST_CASE("lobby: seek, list, accept, then the seeker learns the game and plays 
     const auto game = accepted->json();
     CHECK(game["playerSide"] == "black");
     CHECK(game["clock"]["initial"] == 180000);
+    // The first-move deadline of any game between people with a clock.
+    CHECK(game["firstMoveDeadlineMs"].get<std::int64_t>() > 0);
+    CHECK(f.call(verb::get, "/api/v1/games/" + std::string(game["id"]))
+              ->json()["firstMoveDeadlineMs"]
+              .is_number());
     const std::string gameId = game["id"];
     const std::string acceptor = game["playerToken"];
     CHECK_FALSE(contains(listedIds(f), seek.id));
