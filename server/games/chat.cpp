@@ -35,9 +35,21 @@ std::variant<std::string, ApiError> chatText(const nlohmann::json& body) {
     while (last > first && isSpace(static_cast<unsigned char>(raw[last - 1]))) --last;
     std::string text = raw.substr(first, last - first);
     std::size_t chars = 0;
-    for (unsigned char c : text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
         if (c < 0x20 || c == 0x7f) return badText("must not hold control characters");
         if ((c & 0xC0) != 0x80) ++chars;  // UTF-8: count the first byte of each character
+        // The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069):
+        // they reorder how the rest of a line, and the page around it, is shown (a line that
+        // reads as something it is not). The marks U+200E/U+200F that right-to-left text needs
+        // stay allowed.
+        if (c == 0xE2 && i + 2 < text.size()) {
+            const auto b1 = static_cast<unsigned char>(text[i + 1]);
+            const auto b2 = static_cast<unsigned char>(text[i + 2]);
+            if ((b1 == 0x80 && b2 >= 0xAA && b2 <= 0xAE) ||
+                (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9))
+                return badText("must not hold bidirectional overrides or isolates");
+        }
     }
     if (chars == 0) return badText("is empty once trimmed");
     if (chars > kChatMaxChars)

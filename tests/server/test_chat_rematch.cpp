@@ -52,6 +52,16 @@ TEST_CASE("chat: the text is trimmed and bounded", "[server][chat]") {
     CHECK(
         std::holds_alternative<ApiError>(text("a\x01"
                                               "b")));
+    // A right-to-left override (U+202E) or isolate (U+2066) would reorder what is shown; the
+    // right-to-left mark (U+200F) and Hebrew text are fine.
+    CHECK(
+        std::holds_alternative<ApiError>(text("gg \xe2\x80\xae"
+                                              "evol")));
+    CHECK(
+        std::holds_alternative<ApiError>(text("\xe2\x81\xa6"
+                                              "x")));
+    CHECK(std::holds_alternative<std::string>(
+        text("\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d \xe2\x80\x8f!")));
     CHECK(std::holds_alternative<ApiError>(chatText({{"text", 5}})));
     CHECK(std::holds_alternative<ApiError>(chatText({{"text", "x"}, {"more", 1}})));
 
