@@ -14,7 +14,7 @@ import { Analysis } from './analysis';
 import { isLocalGame, LocalBoard } from './analysis/localBoard';
 import { VariationTree } from './analysis/variationTree';
 import { Board, type BoardState } from './board/board';
-import { INITIAL_FEN, legalMovesAt, numberedLine, viewAt, type StartPosition } from './chess/position';
+import { fenTurn, INITIAL_FEN, legalMovesAt, numberedLine, viewAt, type StartPosition } from './chess/position';
 import { EvalGraph } from './review/evalGraph';
 import { setupReviewPgnDialog } from './review/pgnDialog';
 import { CLASS_NAME, ReviewPanel } from './review/reviewPanel';
@@ -122,6 +122,12 @@ export class App {
       claim: (what) => void this.claim(what),
       copyInvite: () => void this.copyInvite(),
     });
+    // The low-time sound follows the player's own clock as it runs down, tick by tick.
+    this.clocks.onTick((left, running) => {
+      const side = this.humanSide();
+      const mine = left && (side === 'white' || side === 'black') ? left[side] : null;
+      this.extras.sounds.onClock(this.game?.id ?? null, mine, !!running && running === side);
+    });
     this.socket.onMessage((message) => this.onSocketMessage(message));
     this.socket.onState((state, reconnected) => this.onConnection(state, reconnected));
     this.bindControls();
@@ -200,16 +206,24 @@ export class App {
   /**
    * An invite link's fragment carries the token of a side of a game between people: it is kept
    * like the creator's, and taken out of the address (so the address bar shows a link to watch).
+   * A browser that already plays a side of that game keeps it: the creator opening the link it
+   * sends must not give its own side away (both tabs share this browser's kept tokens).
    */
   private adoptInviteFragment(id: string): void {
     const fragment = new URLSearchParams(location.hash.slice(1));
     const token = fragment.get(INVITE_PARAM);
     if (!token) return;
+    history.replaceState(null, '', `${location.pathname}${location.search}`);
+    const mine = kept.token(id);
+    if (mine) {
+      if (token === kept.inviteToken(id)) toast('This is your own invite link: send it to your friend', 'info');
+      else if (token !== mine) toast('You already play this game in this browser', 'info');
+      return;
+    }
     const side: Side = fragment.get(INVITE_SIDE_PARAM) === 'white' ? 'white' : 'black';
     kept.setToken(id, token);
     kept.setPeopleSide(id, side);
     kept.setOrientation(id, side);
-    history.replaceState(null, '', `${location.pathname}${location.search}`);
   }
 
   private async startGame(choice: NewGameChoice): Promise<string | null> {
@@ -271,10 +285,13 @@ export class App {
     }
   }
 
-  /** A move from an earlier position of an analysis board: a variation in the page's tree. */
-  private async branchAnalysis(uci: string): Promise<void> {
+  /**
+   * A move (UCI or SAN) from an earlier position of an analysis board: a variation in the page's
+   * tree. False when it is illegal there.
+   */
+  private branchAnalysis(move: string): boolean {
     const game = this.game;
-    if (!game) return;
+    if (!game) return false;
     if (!isLocalGame(game.id)) {
       // A stored board (a pasted PGN's): its line becomes the main line of a board in the page.
       this.localBoard.start(game.initialFen, game.moves);
@@ -284,13 +301,23 @@ export class App {
       history.pushState(null, '', location.pathname);
     }
     // A variation in the page's tree: no stored game.
-    const branched = this.localBoard.play(game.moves.slice(0, this.viewPly), uci);
+    const branched = this.localBoard.play(game.moves.slice(0, this.viewPly), move);
     if (!branched) {
       toast('Illegal move', 'error');
       this.renderBoard();
-      return;
+      return false;
     }
-    this.setGame(branched, undefined, 'branch');
+    // The move played is on screen (a move tried before brings back the line that followed it).
+    this.setGame(branched, undefined, 'branch', this.viewPly + 1);
+    return true;
+  }
+
+  /** Shows the position after the last move of `line`, a line tried on the analysis board. */
+  private viewVariation(line: string[]): void {
+    const game = this.game;
+    if (!game || !isLocalGame(game.id)) return;
+    const shown = this.localBoard.show(this.localBoard.tree.continuation(line));
+    if (shown) this.setGame(shown, undefined, 'branch', line.length);
   }
 
   /**
@@ -355,8 +382,14 @@ export class App {
   /**
    * `origin`: "loaded" (a link or a reload: the game may have a kept review), "created" (a new
    * game: no review yet), "branch" (a branch of the game on screen: its review stays).
+   * `viewPly`: the position shown (the last by default).
    */
-  private setGame(game: Game | null, orientation?: Side, origin: 'loaded' | 'created' | 'branch' = 'created'): void {
+  private setGame(
+    game: Game | null,
+    orientation?: Side,
+    origin: 'loaded' | 'created' | 'branch' = 'created',
+    viewPly?: number,
+  ): void {
     this.game = game;
     if (game) this.watchedMode = App.watchedModeOf(game);
     if (origin !== 'branch' || !game) {
@@ -371,7 +404,7 @@ export class App {
     this.engineInfo = null;
     this.lines.reset();
     this.engineThinking = game ? this.engineThinks(game) : false;
-    this.viewPly = game ? game.moves.length : 0;
+    this.viewPly = game ? Math.min(viewPly ?? game.moves.length, game.moves.length) : 0;
     if (orientation) this.board.setOrientation(orientation);
     this.subscribe();
     this.jumpBoard = true;
@@ -455,7 +488,7 @@ export class App {
       return;
     }
     if (!this.isLive()) {
-      if (this.isAnalysisBoard()) await this.branchAnalysis(uci);
+      if (this.isAnalysisBoard()) this.branchAnalysis(uci);
       else this.renderBoard();
       return;
     }
@@ -477,6 +510,8 @@ export class App {
         return false;
       }
       this.applyGame(next);
+      // A move tried before brings back the line that followed it: the move played is on screen.
+      this.view(game.moves.length + 1);
       return true;
     }
     this.moveInFlightFrom = game.version;
@@ -533,8 +568,10 @@ export class App {
       this.socket.send({ type: 'unsubscribe', gameId: this.subscribedTo });
     }
     this.subscribedTo = null;
-    // A player subscribes with its token: the server counts it as present (games between people).
-    const token = this.mode() === 'people' ? this.token : null;
+    // A player subscribes with its token: the server counts its side as present, not as a
+    // spectator (against the engine too). An analysis board's two tokens are the page's own: a
+    // spectator would take a board with a "present" side for a game between people.
+    const token = this.mode() !== 'analysis' ? this.token : null;
     const message = token ? { type: 'subscribe', gameId: id ?? '', token } : { type: 'subscribe', gameId: id ?? '' };
     if (id && this.socket.send(message)) this.subscribedTo = id;
   }
@@ -620,7 +657,7 @@ export class App {
 
   private onAnalysisChanged(): void {
     if (!this.isAnalysisBoard()) return;
-    renderEvalBar(this.analysis.sortedLines()[0]?.score ?? this.reviewScore(), this.board.orientation());
+    renderEvalBar(this.analysis.sortedLines()[0]?.score ?? this.reviewScore(), this.board.orientation(), this.turnOnScreen());
     this.renderArrows();
   }
 
@@ -813,6 +850,12 @@ export class App {
       toast('Start a game first — or you are watching someone else’s game', 'error');
       return;
     }
+    // On an analysis board a move from an earlier position is a variation from there, as on the
+    // board; in a game it is played at the end.
+    if (!this.isLive() && this.isAnalysisBoard()) {
+      if (this.branchAnalysis(move)) input.value = '';
+      return;
+    }
     if (!this.isLive()) this.view(this.game.moves.length);
     if (await this.sendMove(move)) input.value = '';
   }
@@ -942,6 +985,11 @@ export class App {
   private currentFen(): string {
     if (!this.game) return INITIAL_FEN;
     return this.isLive() ? this.game.fen : viewAt(this.game.initialFen, this.game.moves, this.viewPly).fen;
+  }
+
+  /** The side to move in the position on screen. */
+  private turnOnScreen(): Side {
+    return fenTurn(this.currentFen());
   }
 
   private async copyFen(): Promise<void> {
@@ -1159,6 +1207,10 @@ export class App {
       game?.result ?? '*',
       (ply) => this.view(ply),
       (ply) => (ply <= covered ? this.review.moveAt(ply)?.class : undefined),
+      // The analysis board's other lines, in parentheses after the move they replace.
+      game && isLocalGame(game.id)
+        ? { at: (ply) => this.localBoard.tree.variationsAt(game.moves, ply), select: (line) => this.viewVariation(line) }
+        : undefined,
     );
     const total = game?.moves.length ?? 0;
     (byId('nav-first') as HTMLButtonElement).disabled = this.viewPly === 0;
@@ -1216,7 +1268,7 @@ export class App {
     renderEngineInfo(info, this.engineInfoFen, this.engineThinking && !!game && game.status === 'ongoing');
     // A reviewed game shows the review's evaluation of the position on screen.
     const live = this.isLive() && !!game && game.status === 'ongoing';
-    renderEvalBar((live ? undefined : this.reviewScore()) ?? info?.score, this.board.orientation());
+    renderEvalBar((live ? undefined : this.reviewScore()) ?? info?.score, this.board.orientation(), this.turnOnScreen());
     byId('engine-title').textContent = game?.engine.side !== 'none' && game ? this.playerName(game.engine.side as Side) : 'Engine';
     this.renderArrows();
   }

@@ -159,3 +159,51 @@ test('forty alternatives on the analysis board: no stored game, no 429, all in t
   await shot(page, 'analysis-5-forty-lines');
   assert.deepEqual(errors, []);
 });
+
+test('the lines tried show as variations in the move list, each one reachable', async () => {
+  const { page, errors } = browser;
+  await openAnalysisBoard(page);
+  await page.click('#btn-stop');
+  const moves = [['e2', 'e4'], ['e7', 'e5'], ['g1', 'f3'], ['b8', 'c6'], ['f1', 'b5']];
+  for (const [i, [from, to]] of moves.entries()) {
+    await clickMove(page, from, to);
+    await waitForMoves(page, i + 1);
+  }
+  const variations = () => page.locator('#move-list .move-variations .variation').allTextContents();
+  const current = () => page.evaluate(() => window.outpost.snapshot().viewPly);
+
+  // 2. Bc4 instead of 2. Nf3: the line on screen, and the line left a variation after it.
+  await viewPly(page, 2);
+  await clickMove(page, 'f1', 'c4');
+  await waitForMoves(page, 3);
+  assert.deepEqual(await moveListSan(page), ['e4', 'e5', 'Bc4']);
+  assert.deepEqual(await variations(), ['(2. Nf3 Nc6 3. Bb5)']);
+  await shot(page, 'analysis-6-variation');
+
+  // A move of the variation shows that line from there; the arrow keys follow that line.
+  await page.click('#move-list .variation-move[data-line="e2e4 e7e5 g1f3 b8c6"]');
+  await page.waitForSelector('#move-list .move.current[data-ply="4"]');
+  assert.deepEqual(await moveListSan(page), ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5']);
+  assert.deepEqual(await variations(), ['(2. Bc4)']);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('#move-list .move.current[data-ply="5"]');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('#move-list .move.current[data-ply="3"]');
+  assert.match(await page.textContent('#move-list .move.current'), /Nf3/);
+
+  // A move typed in the move box from the position on screen is a variation from there too.
+  await page.fill('#move-input', 'Nf6');
+  await page.press('#move-input', 'Enter');
+  await page.waitForSelector('#move-list .move.current[data-ply="4"]');
+  assert.deepEqual(await moveListSan(page), ['e4', 'e5', 'Nf3', 'Nf6']);
+  assert.equal(await current(), 4);
+  assert.equal(await page.inputValue('#move-input'), '');
+  assert.deepEqual(await variations(), ['(2. Bc4)', '(2... Nc6 3. Bb5)']);
+
+  // Every line is in the PGN, as the move list shows them.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#btn-download-pgn')]);
+  const pgn = fs.readFileSync(await download.path(), 'utf8');
+  assert.match(pgn, /1\. e4 e5 2\. Nf3 \(2\. Bc4\) 2\.\.\. Nc6 \(2\.\.\. Nf6\) 3\. Bb5 \*/);
+  assert.deepEqual(errors, []);
+});

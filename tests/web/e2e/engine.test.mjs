@@ -2,7 +2,7 @@
 // WebSocket while it thinks, then its move appears on the board and in the move list.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clickMove, newGame, openBrowser, serverGame, shot, waitForAtLeastMoves, waitForMoves } from './helpers.mjs';
+import { clickMove, clockReading, newGame, openBrowser, serverGame, shot, waitForAtLeastMoves, waitForMoves } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -117,5 +117,30 @@ test('the new-game dialog describes each level from the server, and analysis swi
     shown.sort((a, b) => a.name.localeCompare(b.name)),
     served.techniques.map(({ name, default: on }) => ({ name, default: on })).sort((a, b) => a.name.localeCompare(b.name)),
   );
+  assert.deepEqual(errors, []);
+});
+
+test('a player alone against the engine is not a spectator, and hears low time once', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  // 15 seconds: White's clock falls under the 10 s of low time soon after the engine's reply.
+  const id = await newGame(page, { side: 'white', level: '1', clock: { minutes: 0.25, increment: 0 } });
+  await page.waitForSelector('#connection[data-state="open"]');
+  await clickMove(page, 'e2', 'e4');
+  await waitForMoves(page, 2);
+  // The page follows its own game with the player's token: nobody watches it.
+  assert.equal((await serverGame(id)).spectators, 0);
+  await page.waitForSelector('#spectator-count:has-text("0 watching")');
+
+  // White's clock runs down: low time sounds once as it falls under 10 s, and not again.
+  assert.ok((await clockReading(page)).white > 10000, 'White starts above low time');
+  assert.equal(await page.getAttribute('body', 'data-sound-low-time'), null);
+  await page.waitForFunction(() => document.body.dataset.soundLowTime === '1', null, { timeout: 15000 });
+  assert.ok((await clockReading(page)).white < 10000);
+  await page.waitForFunction(() => window.outpost.clockReading().white < 8000, null, { timeout: 10000 });
+  assert.equal(await page.getAttribute('body', 'data-sound-low-time'), '1');
+  await page.click('#btn-resign');
+  await page.click('#btn-resign');
+  await page.waitForSelector('#game-over:not([hidden])');
   assert.deepEqual(errors, []);
 });

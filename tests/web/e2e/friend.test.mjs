@@ -219,3 +219,47 @@ test('a player who left is claimed against after the grace time', async () => {
   assert.equal(game.winner, 'white');
   assert.deepEqual(alice.errors, []);
 });
+
+test('the creator who opens its own invite link keeps its side; the friend still gets the other', async () => {
+  const a = alice.page;
+  const b = bob.page;
+  await a.goto(BASE_URL);
+  const { id, invite } = await newFriendGame(a, { side: 'white' });
+  const keptToken = (page) => page.evaluate((gameId) => localStorage.getItem(`outpost.token.${gameId}`), id);
+  const whiteToken = await keptToken(a);
+  assert.ok(whiteToken, 'the creator keeps its token');
+  // Alice opens the link she is to send in another tab of her browser: it tells her so, and
+  // takes nothing from her.
+  const tab = await alice.context.newPage();
+  try {
+    await tab.goto(invite);
+    await tab.waitForFunction((gameId) => window.outpost?.snapshot().game?.id === gameId, id);
+    // (The toast's text, not its visibility: it may have gone again on a slow machine.)
+    await tab.waitForFunction(() => /your own invite link/.test(document.querySelector('#toast')?.textContent ?? ''));
+    assert.equal(await tab.evaluate(() => location.hash), '', 'the token left the address bar');
+    assert.equal(await tab.getAttribute('body', 'data-role'), 'player');
+    assert.ok((await tab.getAttribute('#board', 'class')).includes('orientation-white'), 'the tab shows her side, White');
+  } finally {
+    await tab.close();
+  }
+  await a.reload();
+  await a.waitForFunction((gameId) => window.outpost?.snapshot().game?.id === gameId, id);
+  assert.equal(await keptToken(a), whiteToken, 'White\'s token stays hers');
+  assert.ok((await a.getAttribute('#board', 'class')).includes('orientation-white'));
+  await a.waitForSelector('#invite:not([hidden])');
+  assert.equal(await a.inputValue('#invite-link'), invite, 'the card still offers the link to Black');
+  await shot(a, 'friend-8-own-invite');
+
+  // The friend opens it in his browser: he plays Black, she White.
+  await b.goto(invite);
+  await b.waitForFunction((gameId) => window.outpost?.snapshot().game?.id === gameId, id);
+  await b.waitForSelector('#board.orientation-black');
+  await clickMove(a, 'e2', 'e4');
+  await waitForMoves(b, 1);
+  await waitForStatus(b, /Your move/);
+  await clickMove(b, 'e7', 'e5');
+  await waitForMoves(a, 2);
+  assert.deepEqual((await serverGame(id)).moves, ['e2e4', 'e7e5']);
+  assert.deepEqual(alice.errors, []);
+  assert.deepEqual(bob.errors, []);
+});

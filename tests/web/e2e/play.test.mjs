@@ -94,3 +94,23 @@ test('a game can start from a pasted PGN', async () => {
   await shot(page, 'play-6-resigned');
   assert.deepEqual(errors, []);
 });
+
+test('flipping the board while the promotion picker is open cancels the promotion', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  const id = await newGame(page, { side: 'white', level: '1', start: START_FEN });
+  await page.waitForSelector('#game-status:has-text("Your move")');
+  await clickMove(page, 'e7', 'e8');
+  await page.waitForSelector('.promotion-choice[data-role="q"]');
+  // F flips the board: the picker goes, and the pawn goes back.
+  await page.keyboard.press('f');
+  await page.waitForSelector('#board.orientation-black');
+  assert.equal(await page.locator('.promotion').count(), 0, 'no picker is left');
+  assert.equal(await page.evaluate(() => window.outpost.snapshot().placement), START_FEN.split(' ')[0]);
+  // N (a knight in the picker) now promotes nothing: the next move played is the king's.
+  await page.keyboard.press('n');
+  await clickMove(page, 'b6', 'c6');
+  await waitForMoves(page, 2);
+  assert.equal((await serverGame(id)).moves[0], 'b6c6');
+  assert.deepEqual(errors, []);
+});

@@ -6,7 +6,7 @@
 // for the mock's.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, openBrowser, shot } from './helpers.mjs';
+import { BASE_URL, clickMove, openBrowser, shot } from './helpers.mjs';
 
 // 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6?? 4. Qxf7#: Black's 3...Nf6 (ply 6) walks into mate in one.
 const SCHOLAR = ['e2e4', 'e7e5', 'f1c4', 'b8c6', 'd1h5', 'g8f6', 'h5f7'];
@@ -118,6 +118,12 @@ test('a finished game with a blunder: graph, classes, summary, navigation, reloa
   assert.match(await page.textContent(`#move-list .move[data-ply="${SCHOLAR_BLUNDER}"]`), /Nf6\?\?/);
   assert.ok(!FLAGGED.includes(classes[SCHOLAR.length]), 'Qxf7# is not a mistake');
 
+  // The mated position (scored mate 0, the side to move mated): the bar is White's, and says so.
+  await page.click(`#move-list .move[data-ply="${SCHOLAR.length}"]`);
+  await page.waitForFunction((ply) => window.outpost.snapshot().viewPly === ply, SCHOLAR.length);
+  await page.waitForFunction(() => document.querySelector('#eval-bar .eval-label')?.textContent === '1-0');
+  assert.equal(await page.locator('#eval-bar .eval-fill').evaluate((fill) => Number.parseFloat(fill.style.height)), 100);
+
   // The summary: Black made at least one blunder; accuracies are percentages.
   const blackBlunders = Number(await page.textContent('#review-summary .rs-blunder td:nth-of-type(2)'));
   assert.ok(blackBlunders >= 1, `black blunders: ${blackBlunders}`);
@@ -198,6 +204,16 @@ test('a pasted PGN is reviewed on an analysis board, and kept across a reload', 
   await page.reload();
   await waitForReview(page);
   await page.waitForSelector(`#move-list .move[data-ply="${QUEEN_BLUNDER}"][data-class="blunder"]`);
+  assert.match(await page.textContent('#review-status'), /^7 moves reviewed/);
+  assert.doesNotMatch(await page.textContent('#review-status'), /more since|leaves/);
+
+  // A line tried from 2...Nc6 leaves the reviewed game there: the card says so (not "more since").
+  await page.click('#move-list .move[data-ply="4"]');
+  await page.waitForFunction(() => window.outpost.snapshot().viewPly === 4);
+  await clickMove(page, 'f1', 'c4');
+  await page.waitForFunction(() => window.outpost.snapshot().game?.moves.length === 5);
+  await page.waitForSelector('#review-status:has-text("the line on screen leaves the reviewed game after move 4")');
+  assert.doesNotMatch(await page.textContent('#review-status'), /more since/);
   assert.deepEqual(unexpected(errors), []);
 });
 

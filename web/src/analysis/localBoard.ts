@@ -88,11 +88,15 @@ export class LocalBoard {
     return game;
   }
 
-  /** The line `moves` plus `text` (UCI or SAN): the Game of it, or null when illegal. */
+  /**
+   * The line `moves` plus `text` (UCI or SAN), continued as it was played before when that move
+   * was tried already: the Game of it (its move is the one at `moves.length + 1`), or null when
+   * illegal.
+   */
   play(moves: string[], text: string): Game | null {
     const uci = readMove(this.tree.initialFen, moves, text);
     if (!uci) return null;
-    return this.show([...moves, uci]);
+    return this.show(this.tree.continuation([...moves, uci]));
   }
 
   /** The Game of the line `moves` (which joins the tree). */

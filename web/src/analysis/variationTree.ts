@@ -10,6 +10,17 @@ interface Node {
   children: Node[];
 }
 
+/**
+ * A move of a variation as the move list shows it: its SAN, the line that leads to it (UCI from
+ * the start, itself included), and the variations that part from it (the other moves tried in
+ * its place), each a line of such moves.
+ */
+export interface VariationMove {
+  san: string;
+  line: string[];
+  variations: VariationMove[][];
+}
+
 export class VariationTree {
   private root: Node[] = [];
 
@@ -34,6 +45,46 @@ export class VariationTree {
     const out: string[] = [];
     for (let level = this.root; level.length > 0; level = level[0].children) out.push(level[0].uci);
     return out;
+  }
+
+  /** The line `moves` continued by the first move tried at each position after it. */
+  continuation(moves: string[]): string[] {
+    let level = this.root;
+    for (const uci of moves) {
+      const node = level.find((child) => child.uci === uci);
+      if (!node) return [...moves];
+      level = node.children;
+    }
+    const out = [...moves];
+    for (; level.length > 0; level = level[0].children) out.push(level[0].uci);
+    return out;
+  }
+
+  /** The other lines tried in place of the move `moves[ply - 1]` of the line `moves`. */
+  variationsAt(moves: string[], ply: number): VariationMove[][] {
+    let level = this.root;
+    for (const uci of moves.slice(0, ply - 1)) {
+      const node = level.find((child) => child.uci === uci);
+      if (!node) return [];
+      level = node.children;
+    }
+    const before = moves.slice(0, ply - 1);
+    return level.filter((child) => child.uci !== moves[ply - 1]).map((child) => this.lineFrom(before, child));
+  }
+
+  /** The line from `first` (played after `before`) along first moves, with its own variations. */
+  private lineFrom(before: string[], first: Node): VariationMove[] {
+    const moves: VariationMove[] = [];
+    let node: Node | undefined = first;
+    let others: Node[] = [];
+    let path = before;
+    while (node) {
+      const parent = path;
+      path = [...path, node.uci];
+      moves.push({ san: node.san, line: path, variations: others.map((other) => this.lineFrom(parent, other)) });
+      [node, ...others] = node.children;
+    }
+    return moves;
   }
 
   /** How many lines end in the tree (1 for a single line, 0 when empty). */

@@ -39,6 +39,8 @@ export class Board {
   private cg: Api;
   private legalMoves: string[] = [];
   private onMove: (uci: string) => void = () => {};
+  /** Cancels the open promotion picker (null: none open). */
+  private cancelPromotion: (() => void) | null = null;
 
   constructor(private readonly element: HTMLElement) {
     this.cg = Chessground(element, {
@@ -108,10 +110,12 @@ export class Board {
   }
 
   setOrientation(side: Side): void {
+    if (side !== this.orientation()) this.closePromotion();
     this.cg.set({ orientation: side });
   }
 
   flip(): void {
+    this.closePromotion();
     this.cg.toggleOrientation();
   }
 
@@ -120,7 +124,17 @@ export class Board {
   }
 
   redraw(): void {
+    this.closePromotion();
     this.cg.redrawAll();
+  }
+
+  /**
+   * Chessground draws the whole board anew (a flip, a new size), which takes the picker away with
+   * it: the promotion is cancelled first, so no unseen picker is left listening to the keyboard.
+   * The pawn goes back (the owner redraws the position).
+   */
+  private closePromotion(): void {
+    this.cancelPromotion?.();
   }
 
   private afterMove(orig: Key, dest: Key, premove: boolean): void {
@@ -138,7 +152,8 @@ export class Board {
       return;
     }
     const color = piece?.color ?? 'white';
-    openPromotionPicker(this.element, dest, color, this.cg.state.orientation, (role) => {
+    this.cancelPromotion = openPromotionPicker(this.element, dest, color, this.cg.state.orientation, (role) => {
+      this.cancelPromotion = null;
       if (role) this.onMove(`${prefix}${role}`);
       else this.onMove(''); // cancelled: the owner redraws the current position
     });

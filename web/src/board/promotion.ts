@@ -1,5 +1,6 @@
 // The promotion picker: four pieces in a column over the promotion square (queen nearest the
-// edge, as people expect), each a real button so it works by keyboard too. Escape cancels.
+// edge, as people expect), each a real button so it works by keyboard too. Escape cancels, and
+// so does its owner (the function returned) when the board is drawn anew under it.
 
 type Side = 'white' | 'black';
 export type PromotionRole = 'q' | 'n' | 'r' | 'b';
@@ -17,7 +18,7 @@ export function openPromotionPicker(
   color: Side,
   orientation: Side,
   done: (role: PromotionRole | null) => void,
-): void {
+): () => void {
   // Inside the board's own wrapper, so the piece images of the board's theme apply.
   const host = boardElement;
   host.querySelector('.promotion')?.remove();
@@ -78,4 +79,5 @@ export function openPromotionPicker(
   document.addEventListener('keydown', onKey, true);
   host.appendChild(overlay);
   (menu.firstElementChild as HTMLButtonElement | null)?.focus();
+  return () => finish(null);
 }

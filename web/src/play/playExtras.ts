@@ -50,7 +50,7 @@ export class PlayExtras {
   onGame(game: Game | null, seat: Seat): void {
     const before = this.last;
     this.last = game;
-    if (game && !seat.analysis) this.sounds.onGame(before, game, seat.side);
+    if (game && !seat.analysis) this.sounds.onGame(before, game);
     this.chat.show(game && seat.people && !seat.analysis ? game.id : null, seat.token);
     this.rematch.update(seat.analysis ? null : game, seat.token, seat.side);
     const spectators = game?.spectators;

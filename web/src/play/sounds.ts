@@ -42,8 +42,10 @@ export class Sounds {
   private muted = readMuted();
   private context: AudioContext | null = null;
   private readonly button: HTMLButtonElement;
-  /** The game whose low time was already sounded. */
+  /** The game whose clock the low-time sound follows. */
   private lowTimeFor: string | null = null;
+  /** The low-time sound may play: the player's clock has not fallen under it since it last did. */
+  private lowTimeArmed = true;
 
   /** `place`: where the mute switch goes. */
   constructor(place: HTMLElement) {
@@ -73,18 +75,28 @@ export class Sounds {
     this.renderButton();
   }
 
-  /** What a change of the game sounds like: its new move, its end, the player's low time. */
-  onGame(before: Game | null, after: Game, mySide: 'white' | 'black' | null): void {
+  /** What a change of the game sounds like: its new move, its end. */
+  onGame(before: Game | null, after: Game): void {
     const sound = moveSound(before, after);
     if (sound) this.play(sound);
     if (before && before.id === after.id && before.status === 'ongoing' && after.status !== 'ongoing') this.play('end');
-    const clock = after.clock;
-    if (mySide && clock && after.status === 'ongoing' && this.lowTimeFor !== after.id) {
-      const left = mySide === 'white' ? clock.white : clock.black;
-      if (left > 0 && left < LOW_TIME_MS) {
-        this.lowTimeFor = after.id;
-        this.play('lowTime');
-      }
+  }
+
+  /**
+   * The player's own clock as shown at each tick (`left`, null: no clock or not a player's) and
+   * whether it runs: low time sounds once when the running clock falls under LOW_TIME_MS, and
+   * again only after the clock was back over it (an increment).
+   */
+  onClock(gameId: string | null, left: number | null, runs: boolean): void {
+    if (gameId !== this.lowTimeFor) {
+      this.lowTimeFor = gameId;
+      this.lowTimeArmed = true;
+    }
+    if (left === null) return;
+    if (left >= LOW_TIME_MS) this.lowTimeArmed = true;
+    else if (runs && left > 0 && this.lowTimeArmed) {
+      this.lowTimeArmed = false;
+      this.play('lowTime');
     }
   }
 

@@ -135,7 +135,15 @@ export class ReviewPanel {
       case 'done':
         text = `${reviewedMoves} moves reviewed${limitsText(review)}`;
         text += timeCappedText(review);
-        if (ctx.covered < ctx.gameMoves) text += ` — the game has ${ctx.gameMoves - ctx.covered} more since`;
+        // The line on screen goes on from the reviewed game, or parts from it (a line tried).
+        if (ctx.covered < ctx.gameMoves) {
+          text +=
+            ctx.covered >= reviewedMoves
+              ? ` — the game has ${ctx.gameMoves - ctx.covered} more since`
+              : ctx.covered > 0
+                ? ` — the line on screen leaves the reviewed game after move ${ctx.covered}`
+                : ' — the line on screen is not the reviewed game';
+        }
         break;
       case 'stopped':
         text = `Stopped after ${session.done} of ${total} positions; the summary covers what was done.${timeCappedText(review)}`;

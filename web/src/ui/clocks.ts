@@ -23,6 +23,7 @@ export class Clocks {
   private elements: { white: HTMLElement | null; black: HTMLElement | null } = { white: null, black: null };
   private flagReported = false;
   private lastObservedAt: number | undefined;
+  private tickListener: (left: { white: number; black: number } | null, running: Side | null) => void = () => {};
 
   /** `onFlag` runs once when the running clock reaches zero (the server then decides). */
   constructor(
@@ -45,6 +46,11 @@ export class Clocks {
     this.render();
   }
 
+  /** Told each time the clocks are drawn (every tick while one runs): the time left and who runs. */
+  onTick(listener: (left: { white: number; black: number } | null, running: Side | null) => void): void {
+    this.tickListener = listener;
+  }
+
   attach(white: HTMLElement, black: HTMLElement): void {
     this.elements = { white, black };
     this.render();
@@ -62,6 +68,7 @@ export class Clocks {
 
   render(): void {
     const left = this.remaining();
+    this.tickListener(left, this.running);
     for (const side of ['white', 'black'] as const) {
       const element = this.elements[side];
       if (!element) continue;

@@ -31,23 +31,25 @@ export function renderEngineInfo(info: SearchInfo | null, fen: string, thinking:
   byId('engine-pv').textContent = pvText(fen, info);
 }
 
-/** A score short enough for the narrow bar: "0.3", "5", "#3". */
-function shortScore(score: Score): string {
+/** A score short enough for the narrow bar: "0.3", "5", "#3"; a mated position its result, "1-0". */
+function shortScore(score: Score, turn?: 'white' | 'black'): string {
+  if (score.mate === 0) return turn ? (turn === 'white' ? '0-1' : '1-0') : '#';
   if (score.mate !== undefined) return `#${Math.abs(score.mate)}`;
   const pawns = Math.abs(score.cp ?? 0) / 100;
   return pawns >= 10 ? pawns.toFixed(0) : pawns.toFixed(1);
 }
 
-export function renderEvalBar(score: Score | undefined, orientation: 'white' | 'black'): void {
+/** `turn`: the side to move in the position scored (a mated side, when the score is mate 0). */
+export function renderEvalBar(score: Score | undefined, orientation: 'white' | 'black', turn?: 'white' | 'black'): void {
   const bar = byId('eval-bar');
-  const white = whiteWinChance(score);
+  const white = whiteWinChance(score, turn);
   const fill = bar.querySelector<HTMLElement>('.eval-fill');
   const label = bar.querySelector<HTMLElement>('.eval-label');
   // The white part grows from White's side of the board.
   bar.dataset.orientation = orientation;
   if (fill) fill.style.height = `${(white * 100).toFixed(1)}%`;
   if (label) {
-    label.textContent = score ? shortScore(score) : '';
+    label.textContent = score ? shortScore(score, turn) : '';
     // The number sits at the end of the side that is better.
     label.dataset.side = white >= 0.5 ? 'white' : 'black';
   }

@@ -20,10 +20,14 @@ export function formatScore(score: Score | undefined): string {
   return `${bound}${sign}${(Math.abs(cp) / 100).toFixed(2)}`;
 }
 
-/** White's expected result in [0, 1]. */
-export function whiteWinChance(score: Score | undefined): number {
+/**
+ * White's expected result in [0, 1]. `turn`: the side to move in the position, which a score of
+ * mate 0 needs (that side is mated; the score's sign cannot say which side it is).
+ */
+export function whiteWinChance(score: Score | undefined, turn?: 'white' | 'black'): number {
   if (!score) return 0.5;
   if (typeof score.winChance === 'number') return score.winChance;
+  if (score.mate === 0 && turn) return turn === 'white' ? 0 : 1;
   if (score.mate !== undefined) return score.mate > 0 ? 1 : score.mate < 0 ? 0 : 0.5;
   const cp = score.cp ?? 0;
   return 1 / (1 + Math.exp(-WIN_CHANCE_SCALE * cp));
