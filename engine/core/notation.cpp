@@ -1,6 +1,7 @@
 #include "core/notation.h"
 
 #include <cctype>
+#include <cstddef>
 
 #include "core/movegen.h"
 
@@ -14,9 +15,14 @@ char promotionLetter(PieceType pt) {
     return "  nbrq"[pt];
 }
 
+// The client's text as an error message shows it: printable ASCII, and only its first
+// kMaxShownChars characters (a message names the move; it does not echo a huge field back).
+constexpr std::size_t kMaxShownChars = 40;
+
 std::string printable(std::string_view text) {
     std::string out;
-    for (const char c : text) out += (c >= 0x20 && c < 0x7F) ? c : '?';
+    for (const char c : text.substr(0, kMaxShownChars)) out += (c >= 0x20 && c < 0x7F) ? c : '?';
+    if (text.size() > kMaxShownChars) out += "...";
     return out;
 }
 

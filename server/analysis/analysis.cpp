@@ -135,14 +135,15 @@ std::variant<ChessState, ApiError> loadPosition(const std::string& fen,
             if (const auto end = state->outcome()) {
                 const std::string how = end->reason.empty() ? end->status : end->reason;
                 return unprocessable(errors::game_over,
-                                     "move " + std::to_string(i + 1) + " '" + moves[i] +
-                                         "': the game was already over (" + how + ")");
+                                     "move " + std::to_string(i + 1) + " " + quotedInput(moves[i]) +
+                                         ": the game was already over (" + how + ")");
             }
         }
         ParsedMove parsed = state->parse(moves[i]);
         if (parsed.uci.empty()) {
-            return unprocessable(errors::illegal_move, "move " + std::to_string(i + 1) + " '" +
-                                                           moves[i] + "': " + parsed.error);
+            return unprocessable(errors::illegal_move, "move " + std::to_string(i + 1) + " " +
+                                                           quotedInput(moves[i]) + ": " +
+                                                           parsed.error);
         }
         state->play(parsed.uci);
         uciMoves.push_back(parsed.uci);
@@ -211,7 +212,7 @@ std::variant<AnalysisSpec, ApiError> parseAnalysis(
         ParsedMove parsed = root->parse(text);
         if (parsed.uci.empty()) {
             return unprocessable(errors::illegal_move,
-                                 "searchmove '" + text + "': " + parsed.error);
+                                 "searchmove " + quotedInput(text) + ": " + parsed.error);
         }
         spec.request.limits.searchmoves.push_back(parsed.uci);
     }

@@ -14,6 +14,14 @@ ApiError conflict(std::string code, std::string message) {
     return {ErrorStatus::conflict, std::move(code), std::move(message)};
 }
 
+std::string quotedInput(std::string_view text) {
+    if (text.size() <= kMaxQuotedInput) return "'" + std::string(text) + "'";
+    std::size_t cut = kMaxQuotedInput;
+    // Not inside a UTF-8 character: back to the first byte of the one that was cut.
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    return "'" + std::string(text.substr(0, cut)) + "...'";
+}
+
 ApiError unprocessable(std::string code, std::string message) {
     return {ErrorStatus::unprocessable_entity, std::move(code), std::move(message)};
 }

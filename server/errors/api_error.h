@@ -2,6 +2,7 @@
 // any transport: http/api_error_response.h turns one into an HTTP response.
 #pragma once
 
+#include <cstddef>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -44,6 +45,12 @@ inline constexpr int kRetryAfterUnavailableSeconds = 1;
 ApiError badRequest(std::string message);
 ApiError conflict(std::string code, std::string message);
 ApiError unprocessable(std::string code, std::string message);
+
+// A piece of the client's input quoted in an error message ('e4'), cut to its first
+// kMaxQuotedInput bytes (at a character boundary, with "..." after it): a message names what was
+// refused without echoing a whole oversized field back.
+inline constexpr std::size_t kMaxQuotedInput = 40;
+std::string quotedInput(std::string_view text);
 
 // Parses a request body as a JSON object: 400 bad_json when it is not JSON, 400 bad_request when
 // it is not an object. An empty body is an empty object (all fields optional).

@@ -350,7 +350,8 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
             ChessState state = replay(game);
             ParsedMove parsed = state.parse(moveText);
             if (parsed.uci.empty()) {
-                return unprocessable(errors::illegal_move, "'" + moveText + "': " + parsed.error);
+                return unprocessable(errors::illegal_move,
+                                     quotedInput(moveText) + ": " + parsed.error);
             }
             // Not played when the mover's time ran out first: the ending is stored, and refused.
             played = applyMove(game, state, parsed.uci, nowEpochMs());

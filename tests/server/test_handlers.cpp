@@ -342,6 +342,13 @@ TEST_CASE("handlers: games, tokens and bad moves", "[server][handlers][games]") 
     REQUIRE(f.call(verb::post, moves, R"({"move":"e2e5"})", bearer(token))->errorCode() ==
             "illegal_move");
     REQUIRE(f.call(verb::post, moves, R"({"move":"Nd4"})", bearer(token))->status() == 422);
+    // A huge move is named in the error, not echoed back whole.
+    auto huge = f.call(verb::post, moves, nlohmann::json{{"move", std::string(5000, 'a')}}.dump(),
+                       bearer(token));
+    REQUIRE(huge->status() == 422);
+    const std::string hugeMessage = huge->json()["error"]["message"];
+    REQUIRE(hugeMessage.size() < 200);
+    REQUIRE(hugeMessage.find("aaa...'") != std::string::npos);
     REQUIRE(f.call(verb::post, moves, R"({"move":42})", bearer(token))->status() == 400);
     REQUIRE(f.call(verb::post, moves, R"({"mvoe":"e2e4"})", bearer(token))->status() == 400);
     REQUIRE(f.call(verb::post, moves, "{oops", bearer(token))->errorCode() == "bad_json");
