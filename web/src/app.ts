@@ -39,6 +39,8 @@ const RESIGN_CONFIRM_MS = 3000;
 /** The invite link's fragment (never sent to a server): `#invite=<token>&side=<white|black>`. */
 const INVITE_PARAM = 'invite';
 const INVITE_SIDE_PARAM = 'side';
+/** The analysis board kept in this tab that the address names (`?board=<id>`, analysis/keptBoards.ts). */
+const BOARD_PARAM = 'board';
 /** How often the game is read while the engine's reply is owed and the WebSocket is down. */
 const ENGINE_REPLY_POLL_MS = 1000;
 /** How often the claim countdown is redrawn. */
@@ -182,7 +184,13 @@ export class App {
   }
 
   private async loadGameInUrl(): Promise<void> {
-    const id = new URLSearchParams(location.search).get('game');
+    const params = new URLSearchParams(location.search);
+    const board = params.get(BOARD_PARAM);
+    if (board && !params.has('game')) {
+      this.restoreAnalysisBoard(board);
+      return;
+    }
+    const id = params.get('game');
     if (id) this.adoptInviteFragment(id);
     if (!id) {
       this.setGame(null);
@@ -256,16 +264,46 @@ export class App {
   private async startAnalysisFrom(fen: string, moves: string[], analyse = true): Promise<string | null> {
     // Kept in the page: no stored game, however many lines are tried (analysis/localBoard.ts).
     const game = this.localBoard.start(fen, moves);
-    if (!game) return 'That position cannot be set up';
+    if (typeof game === 'string') return game;
     if (analyse) this.analysis.want();
     else this.analysis.pause();
-    // Both "tokens" of a local board are the page's own: it moves both sides (mode() "analysis").
+    this.adoptLocalBoard(game.id);
+    this.setGame(game, this.board.orientation(), 'created');
+    return null;
+  }
+
+  /**
+   * The analysis board `id` as this tab kept it (a reload, Back or Forward): its lines and the
+   * position on screen. One the tab no longer keeps leaves the page as on a first visit.
+   */
+  private restoreAnalysisBoard(id: string): void {
+    const restored = this.localBoard.restore(id);
+    if (!restored) {
+      toast('That analysis board is no longer kept in this tab', 'error');
+      history.replaceState(null, '', location.pathname);
+      this.setGame(null);
+      this.openNewGame();
+      return;
+    }
+    this.adoptLocalBoard(null);
+    this.setGame(restored.game, restored.orientation, 'created', restored.ply);
+  }
+
+  /**
+   * The page moves both sides of a board kept in the page: both its "tokens" are the page's own
+   * (mode() "analysis"). `pushId`: a new board, named in a new address (Back leaves it).
+   */
+  private adoptLocalBoard(pushId: string | null): void {
     this.token = 'local';
     this.inviteToken = 'local';
     this.peopleSide = null;
-    if (location.search) history.pushState(null, '', location.pathname);
-    this.setGame(game, this.board.orientation(), 'created');
-    return null;
+    if (pushId) history.pushState(null, '', `?${BOARD_PARAM}=${encodeURIComponent(pushId)}`);
+  }
+
+  /** Keeps the analysis board on screen in this tab, as it is now (so a reload brings it back). */
+  private keepLocalBoard(): void {
+    const game = this.game;
+    if (game && isLocalGame(game.id)) this.localBoard.keep(game.moves, this.viewPly, this.board.orientation());
   }
 
   /**
@@ -294,11 +332,12 @@ export class App {
     if (!game) return false;
     if (!isLocalGame(game.id)) {
       // A stored board (a pasted PGN's): its line becomes the main line of a board in the page.
-      this.localBoard.start(game.initialFen, game.moves);
-      this.token = 'local';
-      this.inviteToken = 'local';
-      this.peopleSide = null;
-      history.pushState(null, '', location.pathname);
+      const local = this.localBoard.start(game.initialFen, game.moves);
+      if (typeof local === 'string') {
+        toast(local, 'error');
+        return false;
+      }
+      this.adoptLocalBoard(local.id);
     }
     // A variation in the page's tree: no stored game.
     const branched = this.localBoard.play(game.moves.slice(0, this.viewPly), move);
@@ -406,6 +445,7 @@ export class App {
     this.engineThinking = game ? this.engineThinks(game) : false;
     this.viewPly = game ? Math.min(viewPly ?? game.moves.length, game.moves.length) : 0;
     if (orientation) this.board.setOrientation(orientation);
+    this.keepLocalBoard();
     this.subscribe();
     this.jumpBoard = true;
     this.render();
@@ -426,6 +466,7 @@ export class App {
     const wasLive = this.viewPly === current.moves.length;
     this.game = game;
     if (wasLive || this.viewPly > game.moves.length) this.viewPly = game.moves.length;
+    this.keepLocalBoard();
     if (changed) {
       // New moves arrived and the last of them was the engine's.
       const engineJustMoved = game.moves.length > current.moves.length && opposite(game.turn) === game.engine.side;
@@ -865,13 +906,16 @@ export class App {
     const clamped = Math.max(0, Math.min(this.game.moves.length, ply));
     if (clamped === this.viewPly) return;
     this.viewPly = clamped;
+    this.keepLocalBoard();
     this.render();
     this.followAnalysis();
   }
 
   private flip(): void {
     this.board.flip();
-    if (this.game) kept.setOrientation(this.game.id, this.board.orientation());
+    // A board kept in the page keeps its orientation with it (not one localStorage key per board).
+    if (this.game && isLocalGame(this.game.id)) this.keepLocalBoard();
+    else if (this.game) kept.setOrientation(this.game.id, this.board.orientation());
     this.render();
   }
 

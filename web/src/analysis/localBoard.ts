@@ -1,11 +1,15 @@
 // An analysis board kept in the page: a Game object computed from its moves by the client's rules
 // (chessops), so trying a move, at the end or from any earlier position, asks the server for
-// nothing but the engine's analysis. Its id starts with LOCAL_PREFIX; it is never stored.
+// nothing but the engine's analysis. Its id starts with LOCAL_PREFIX; it is never stored on the
+// server, only in the tab (keptBoards.ts), so that a reload brings it back.
 import { Chess } from 'chessops/chess';
 import { parseFen } from 'chessops/fen';
 import { parseUci } from 'chessops/util';
 import type { Game } from '../api/types';
-import { legalMovesAt, lineToSan, viewAt } from '../chess/position';
+import { readFen } from '../chess/fen';
+import { isLegalLine, legalMovesAt, lineToSan, viewAt } from '../chess/position';
+import type { Side } from '../game/keptTokens';
+import { keepBoard, keptBoard } from './keptBoards';
 import { VariationTree } from './variationTree';
 
 export const LOCAL_PREFIX = 'local-';
@@ -77,14 +81,46 @@ export class LocalBoard {
   tree = new VariationTree();
   private id = '';
 
-  /** A new board from a position (and moves from it); null when the position is bad. */
-  start(initialFen: string, moves: string[]): Game | null {
-    this.tree = new VariationTree(initialFen);
+  /**
+   * A new board from a position (and moves from it): its Game, or why it cannot be set up. The
+   * FEN is read as strictly as the server reads it, and the board keeps it as the server writes it.
+   */
+  start(initialFen: string, moves: string[]): Game | string {
+    const read = readFen(initialFen);
+    if (read.error !== undefined) return `Invalid FEN: ${read.error}`;
+    if (!isLegalLine(read.fen, moves)) return 'Those moves cannot be played from that position';
     this.count += 1;
-    this.id = `${LOCAL_PREFIX}${Date.now().toString(36)}-${this.count}`;
+    return this.open(`${LOCAL_PREFIX}${Date.now().toString(36)}-${this.count}`, read.fen, [moves], moves) ?? 'That position cannot be set up';
+  }
+
+  /**
+   * The board kept in this tab under `id` (keptBoards.ts), as it was left: the Game of the line
+   * that was on screen, the position of it on screen and the orientation; null when the tab
+   * keeps no such board (or no longer a readable one).
+   */
+  restore(id: string): { game: Game; ply: number; orientation: Side } | null {
+    const kept = keptBoard(id);
+    if (!isLocalGame(id) || !kept) return null;
+    const read = readFen(kept.initialFen);
+    if (read.error !== undefined || read.fen !== kept.initialFen) return null;
+    if (![...kept.lines, kept.shown].every((line) => isLegalLine(kept.initialFen, line))) return null;
+    const game = this.open(id, kept.initialFen, kept.lines, kept.shown);
+    return game && { game, ply: Math.max(0, Math.min(kept.ply, kept.shown.length)), orientation: kept.orientation };
+  }
+
+  /** Keeps the board in this tab: its tree, `shown` (the line on screen) and the `ply` shown. */
+  keep(shown: string[], ply: number, orientation: Side): void {
+    keepBoard(this.id, { initialFen: this.tree.initialFen, lines: this.tree.lines(), shown, ply, orientation });
+  }
+
+  /** The board `id` with the tree of `lines`, showing the line `shown`. */
+  private open(id: string, initialFen: string, lines: string[][], shown: string[]): Game | null {
+    this.tree = new VariationTree(initialFen);
+    this.id = id;
     this.version = 1;
-    const game = localGame(this.id, initialFen, moves, this.version);
-    if (game) this.tree.add(moves);
+    for (const line of lines) this.tree.add(line);
+    const game = localGame(this.id, initialFen, shown, this.version);
+    if (game) this.tree.add(shown);
     return game;
   }
 

@@ -87,6 +87,20 @@ export class VariationTree {
     return moves;
   }
 
+  /**
+   * Every line of the tree, from the start to where it ends, in the tree's order: adding them in
+   * turn to an empty tree builds this one again.
+   */
+  lines(): string[][] {
+    const out: string[][] = [];
+    const walk = (level: Node[], before: string[]) => {
+      if (level.length === 0 && before.length > 0) out.push(before);
+      for (const child of level) walk(child.children, [...before, child.uci]);
+    };
+    walk(this.root, []);
+    return out;
+  }
+
   /** How many lines end in the tree (1 for a single line, 0 when empty). */
   lineCount(): number {
     const count = (level: Node[]): number =>

@@ -6,6 +6,7 @@ import { parsePgn, startingPosition } from 'chessops/pgn';
 import { makeSanAndPlay, parseSan } from 'chessops/san';
 import type { NormalMove } from 'chessops/types';
 import { makeUci, parseUci } from 'chessops/util';
+import { looksLikeFen, readFen } from './fen';
 
 export const INITIAL_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -49,6 +50,11 @@ export function legalMovesAt(initialFen: string, moves: string[], ply: number): 
     if (!move) return [];
     pos.play(move);
   }
+  return legalUci(pos);
+}
+
+/** The legal moves of `pos` in the server's UCI. */
+function legalUci(pos: Chess): string[] {
   const out: string[] = [];
   for (const [from, dests] of pos.allDests()) {
     const piece = pos.board.get(from);
@@ -115,8 +121,16 @@ export function fenTurn(fen: string): 'white' | 'black' {
   return setup.isOk ? setup.value.turn : 'white';
 }
 
-export function isValidFen(fen: string): boolean {
-  return positionFrom(fen) !== undefined;
+/** Whether every move of `line` (UCI, as the server writes it) is legal in turn from `fen`. */
+export function isLegalLine(fen: string, line: string[]): boolean {
+  const pos = positionFrom(fen);
+  if (!pos) return false;
+  for (const uci of line) {
+    const move = parseUci(uci);
+    if (!move || !legalUci(pos).includes(uci)) return false;
+    pos.play(move);
+  }
+  return true;
 }
 
 export interface StartPosition {
@@ -126,19 +140,28 @@ export interface StartPosition {
 
 /**
  * Reads what a person pasted as a starting point: a FEN, or a PGN (headers optional; its FEN
- * header and main line are used). Throws an Error with a readable message when neither fits.
+ * header and main line are used). The FEN is read as strictly as the server reads it and comes
+ * back as the server would write it. Throws an Error with a readable message when neither fits:
+ * for text meant as a FEN, what is wrong with it, in the server's words.
  */
 export function readStartText(text: string): StartPosition {
   const trimmed = text.trim();
   if (!trimmed) return {};
-  if (isValidFen(trimmed)) return { fen: trimmed };
+  if (looksLikeFen(trimmed)) {
+    const read = readFen(trimmed);
+    if (read.error !== undefined) throw new Error(`Invalid FEN: ${read.error}`);
+    return { fen: read.fen };
+  }
   const games = parsePgn(trimmed);
   const game = games[0];
   if (!game) throw new Error('Neither a FEN nor a PGN');
+  const header = game.headers.get('FEN');
+  const read = header === undefined ? undefined : readFen(header);
+  if (read?.error !== undefined) throw new Error(`The PGN's FEN header is invalid: ${read.error}`);
+  const fen = read?.fen;
   const start = startingPosition(game.headers);
   if (start.isErr) throw new Error('The PGN has an invalid FEN header');
   const pos = start.unwrap();
-  const fen = game.headers.get('FEN');
   const moves: string[] = [];
   for (const node of game.moves.mainline()) {
     const move = parseSan(pos, node.san);
