@@ -35,7 +35,7 @@ class FuzzSink final : public server::ResponseSink {
         settle(header.result_int(), true);
     }
     void startStream(server::Response header) override { settle(header.result_int(), false); }
-    void streamLine(std::string, bool) override {}
+    void streamLine(std::string, server::CoalesceKey) override {}
     void endStream() override { end(); }
     void onDisconnect(std::function<void()> callback) override {
         std::lock_guard lock(mutex_);

@@ -25,7 +25,7 @@ constexpr std::size_t kMaxMessages = 16;
 
 class FuzzOutbox final : public server::WsOutbox {
   public:
-    void send(std::string text, bool) override {
+    void send(std::string text, server::CoalesceKey) override {
         std::lock_guard lock(mutex_);
         messages_.push_back(std::move(text));
     }

@@ -72,6 +72,10 @@ void GameDeadlines::check(const std::string& id, std::uint64_t version) {
         {{"event", "flag_fall"}, {"game", id}, {"status", game.status}, {"result", game.result}});
 }
 
+void GameDeadlines::followOwedReply(const std::string& id, std::uint64_t version) {
+    context_.flags.adopt(id, version, nowEpochMs() + context_.config.engineReplyGraceMs);
+}
+
 void GameDeadlines::rearm() {
     const std::int64_t until = nowEpochMs() + kSweepHorizonSweeps * context_.config.clockSweepMs;
     StoreManyResult due = context_.store->runningClocks(until, kMaxClocksPerSweep);
@@ -80,8 +84,14 @@ void GameDeadlines::rearm() {
         return;
     }
     for (const GameRecord& game : due.games) {
-        if (const auto deadline = clockDeadlineMs(game))
-            context_.flags.adopt(game.id, game.version, *deadline);
+        std::optional<std::int64_t> next = clockDeadlineMs(game);
+        // An engine reply owed longer than it may take is taken up before the engine's flag
+        // falls (its replica died or drained): the earlier of the two.
+        if (owesEngineReply(game)) {
+            const std::int64_t overdue = replyDeadlineMs(game, context_.config);
+            next = next ? std::min(*next, overdue) : overdue;
+        }
+        if (next) context_.flags.adopt(game.id, game.version, *next);
     }
 }
 

@@ -27,6 +27,13 @@ class GameDeadlines {
     // never on an I/O thread (it reads the store).
     void check(const std::string& id, std::uint64_t version);
 
+    // A change of game `id` to `version` that owes an engine reply, seen on the event bus by a
+    // replica whose clients follow the game (whichever replica stored it): checked once the
+    // grace has passed, so a reply its replica never delivers (it died or drained) is taken up
+    // here without waiting for a read. check() reads the game then and watches the exact
+    // deadline if the reply is not overdue yet.
+    void followOwedReply(const std::string& id, std::uint64_t version);
+
     // The clock sweep (games/clock_sweep.h): watches the flag falls of the running clocks the
     // store lists, due within the next sweeps, whichever replica stored them. Call on the sweep's
     // thread (it reads the store).

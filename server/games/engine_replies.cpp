@@ -25,6 +25,10 @@ constexpr std::array<std::int64_t, kMaxLevel> kLevelMovetimeMs = {50,  100, 150,
                                                                   300, 500, 700, 1000};
 }  // namespace
 
+// A reply on a clock is overdue once it was owed for this fraction of the engine's time (plus
+// the grace): twice the most the engine's time management plans for one move.
+constexpr std::int64_t kReplyClockDivisor = 2;
+
 // A reply is owed by a game at one version: a search for an older version (before a takeback)
 // does not stand for the current one.
 std::string replyKey(const std::string& gameId, std::uint64_t version) {
@@ -38,7 +42,14 @@ std::int64_t levelMovetimeMs(int level) {
 
 std::int64_t replyDeadlineMs(const GameRecord& game, const ServerConfig& config) {
     std::int64_t thinkMs = config.maxMovetimeMs;  // depth, nodes, a clock: bounded by the cap
-    if (game.engine.limits) {
+    if (game.clock && !game.engine.limits) {
+        // On a clock the engine's own time management never plans a move beyond a share of the
+        // time it has (search/timeman.cpp: 30% at most); a reply owed longer than half of it was
+        // dropped, and is taken up while the engine still has time to make it.
+        const std::int64_t engineLeftMs =
+            game.engine.side == "white" ? game.clock->whiteMs : game.clock->blackMs;
+        thinkMs = std::min(thinkMs, std::max<std::int64_t>(0, engineLeftMs) / kReplyClockDivisor);
+    } else if (game.engine.limits) {
         if (game.engine.limits->movetimeMs && !game.engine.limits->depth &&
             !game.engine.limits->nodes) {
             thinkMs = std::min(*game.engine.limits->movetimeMs, config.maxMovetimeMs);

@@ -47,6 +47,7 @@ void GameFeed::forward(const GameEvent& event) {
     if (event.version <= sentVersion_) return;  // sent already (in the snapshot or before)
     sentVersion_ = event.version;
     send_(event.payload, kNoCoalescing);
+    if (changed_) changed_(event);
     if (end_ && payloadEndsGame(event.payload)) finish();
 }
 
@@ -65,8 +66,8 @@ bool payloadEndsGame(const std::string& payload) {
 }
 
 FeedSubscription subscribeFeed(GameEventBus& bus, const std::string& gameId, GameFeed::Send send,
-                               GameFeed::End end) {
-    auto feed = std::make_shared<GameFeed>(std::move(send), std::move(end));
+                               GameFeed::End end, GameFeed::Changed changed) {
+    auto feed = std::make_shared<GameFeed>(std::move(send), std::move(end), std::move(changed));
     const auto id = bus.subscribe(gameId, [feed](const GameEvent& event) { feed->onEvent(event); });
     return {feed, id};
 }

@@ -30,9 +30,11 @@ class GameFeed {
     using Send = std::function<void(std::string message, CoalesceKey coalesceKey)>;
     // Called once, after the message that ends the game.
     using End = std::function<void()>;
+    // Called after each change of the game forwarded (a newer version), with its event.
+    using Changed = std::function<void(const GameEvent&)>;
 
-    explicit GameFeed(Send send, End end = nullptr)
-        : send_(std::move(send)), end_(std::move(end)) {}
+    explicit GameFeed(Send send, End end = nullptr, Changed changed = nullptr)
+        : send_(std::move(send)), end_(std::move(end)), changed_(std::move(changed)) {}
 
     // The bus handler: held back until start(), then forwarded unless stale.
     void onEvent(const GameEvent& event);
@@ -47,6 +49,7 @@ class GameFeed {
     std::mutex mutex_;
     const Send send_;
     const End end_;
+    const Changed changed_;
     bool started_ = false;
     bool ended_ = false;
     std::uint64_t sentVersion_ = 0;
@@ -66,6 +69,6 @@ struct FeedSubscription {
 // subscriber goes. The bus holds only the feed: `send` and `end` should hold the subscriber
 // weakly.
 FeedSubscription subscribeFeed(GameEventBus& bus, const std::string& gameId, GameFeed::Send send,
-                               GameFeed::End end = nullptr);
+                               GameFeed::End end = nullptr, GameFeed::Changed changed = nullptr);
 
 }  // namespace outpost::server

@@ -234,6 +234,25 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
     return game;
 }
 
+void GameService::noteSignOfLife(GameRecord& game, bool white, bool black) {
+    if (game.engine.side != "none" || game.status != "ongoing" || (!white && !black)) return;
+    if (context_.presence.seen(game, white, black)) game.presence = presenceOf(game);
+}
+
+std::variant<GameRecord, ApiError> GameService::loadReadBy(
+    const std::string& id, const std::optional<std::string>& token) {
+    auto loaded = load(id);
+    if (token && !token->empty()) {
+        if (auto* game = std::get_if<GameRecord>(&loaded)) {
+            // Both hashes are always compared, as in loadAuthorized.
+            const bool white = tokenMatches(*token, game->whiteTokenHash);
+            const bool black = tokenMatches(*token, game->blackTokenHash);
+            noteSignOfLife(*game, white, black);
+        }
+    }
+    return loaded;
+}
+
 std::variant<GameRecord, ApiError> GameService::loadAuthorized(
     const std::string& id, const std::optional<std::string>& token, TokenUse use) {
     auto loaded = load(id);
@@ -250,12 +269,8 @@ std::variant<GameRecord, ApiError> GameService::loadAuthorized(
         return ApiError{ErrorStatus::forbidden, errors::forbidden,
                         "wrong player token for this game"};
     }
-    // Any request made with a side's token is a sign of life of that side (games/presence.h),
-    // refused or not; the game then shows it.
-    if (game.engine.side == "none" && game.status == "ongoing") {
-        GameRecord& shown = std::get<GameRecord>(loaded);
-        if (context_.presence.seen(shown, white, black)) shown.presence = presenceOf(shown);
-    }
+    // Any request made with a side's token is a sign of life of that side, refused or not.
+    noteSignOfLife(std::get<GameRecord>(loaded), white, black);
     if (game.engine.side != "none" || use == TokenUse::Play || (white && black)) return loaded;
     // A move in a finished game is refused as game_over by the caller, whoever asks.
     if (use == TokenUse::Move && game.status != "ongoing") return loaded;

@@ -55,6 +55,11 @@ class GameService {
 
     // The stored game; a flag that fell since the last change is recorded first.
     std::variant<GameRecord, ApiError> load(const std::string& id);
+    // load(), read by whoever holds `token` (none, or a wrong one: anyone may read a game): a
+    // player's read is a sign of life of its side, as any request with its token is (a client
+    // that only polls over REST is present while it polls).
+    std::variant<GameRecord, ApiError> loadReadBy(const std::string& id,
+                                                  const std::optional<std::string>& token);
     // Refuses a new game against the engine while the searchers fall behind the running games.
     std::optional<ApiError> admitNewGame() const;
     // Counts the game as active against the engine (ActiveGames), or no longer once it ended.
@@ -117,6 +122,9 @@ class GameService {
     // The game's presence as this replica shows it: the sides' signs of life (games/presence.h)
     // and the spectators it serves (games/spectators.h).
     std::optional<GamePresence> presenceOf(const GameRecord& game);
+    // A request made with the token of White, Black (or both) is a sign of life of that side,
+    // between people while the game goes on; `game` then shows it.
+    void noteSignOfLife(GameRecord& game, bool white, bool black);
     std::variant<GameRecord, ApiError> loadAuthorized(const std::string& id,
                                                       const std::optional<std::string>& token,
                                                       TokenUse use);

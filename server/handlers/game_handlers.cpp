@@ -149,7 +149,7 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
     GameService service(context);
     switch (action) {
         case GameAction::Get:
-            return respondGame(request, sink, service.load(gameId));
+            return respondGame(request, sink, service.loadReadBy(gameId, bearerToken(request)));
         case GameAction::Pgn: {
             auto loaded = service.load(gameId);
             if (auto* error = std::get_if<ApiError>(&loaded))

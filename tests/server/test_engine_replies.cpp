@@ -3,6 +3,8 @@
 // by any replica that reads the game.
 #include <catch2/catch.hpp>
 
+#include "games/engine_replies.h"
+#include "games/game_json.h"
 #include "test_support.h"
 
 using namespace outpost::server;
@@ -60,6 +62,56 @@ TEST_CASE(
     REQUIRE(eventuallyMoves(*store, id, 2));
     REQUIRE(other.control->started.load() == 1);
     REQUIRE(draining.control->started.load() == 0);
+}
+
+TEST_CASE(
+    "engine replies: a replica whose clients follow the game takes up a reply its replica "
+    "never delivers, without a read",
+    "[server][games]") {
+    // The board follows the game on one replica (a stream), its moves go to another, which then
+    // drains (or dies) with the reply owed. The change reaches the first replica on the bus:
+    // that is enough for it to take the reply up once it is overdue.
+    auto store = std::make_shared<MemoryGameStore>();
+    HandlerFixture draining(testConfig(), store);
+    auto [id, token] =
+        draining.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
+    ServerConfig config = testConfig();
+    config.engineReplyGraceMs = 0;
+    HandlerFixture other(config, store);
+    auto stream = other.call(Verb::get, "/api/v1/games/" + id + "/stream", "", {}, false);
+    REQUIRE(stream->wait(1));
+    draining.context.draining = true;
+    draining.context.pool->beginDrain();
+    auto moved = draining.call(Verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4"})",
+                               {{"Authorization", "Bearer " + token}});
+    REQUIRE(moved->status() / 100 == 2);
+    REQUIRE(storedMoves(*store, id) == 1);
+    // The event as the bus brings it from the draining replica (each fixture has its own bus).
+    const GameRecord owed = *store->get(id).game;
+    other.bus->publish(
+        GameEvent{GameEvent::Kind::GameChanged, id, owed.version, gameEventPayload(owed)});
+    REQUIRE(eventuallyMoves(*store, id, 2));
+    REQUIRE(other.control->started.load() == 1);
+    REQUIRE(draining.control->started.load() == 0);
+    stream->disconnect();
+}
+
+TEST_CASE("engine replies: on a clock a reply is overdue within half the engine's time left",
+          "[server][games]") {
+    ServerConfig config = testConfig();
+    config.engineReplyGraceMs = 3000;
+    config.maxMovetimeMs = 60000;
+    GameRecord game;
+    game.engine.side = "black";
+    game.updatedAtMs = 1'000'000;
+    game.clock = ClockState{20000, 0, 19000, 20000, game.updatedAtMs, true};
+    // 10 s of Black's 20 s, and the grace: before the flag falls at 20 s.
+    CHECK(replyDeadlineMs(game, config) == game.updatedAtMs + 10000 + 3000);
+    game.clock->blackMs = 600000;  // a long clock: the movetime cap bounds it
+    CHECK(replyDeadlineMs(game, config) == game.updatedAtMs + 60000 + 3000);
+    game.clock.reset();
+    game.engine.level = 1;  // no clock: the level's time
+    CHECK(replyDeadlineMs(game, config) == game.updatedAtMs + levelMovetimeMs(1) + 3000);
 }
 
 TEST_CASE(

@@ -275,6 +275,39 @@ TEST_CASE("presence: a move over REST is a sign of life, on whichever replica it
           gone["sinceMs"].get<std::int64_t>());
 }
 
+TEST_CASE("presence: a player that only polls the game over REST is not gone",
+          "[server][fairplay][presence]") {
+    // A REST client (no stream, no WebSocket) reads the game with its token while it thinks:
+    // each read is a sign of life, so it cannot be claimed against while it polls.
+    auto store = std::make_shared<MemoryGameStore>();
+    Replica first(config(300), store);
+    Replica second(config(300), store);
+    People game(first);
+    createdLongAgo(*store, game.id);
+    REQUIRE(game.move(first, game.white, "e4") == 200);
+    REQUIRE(game.move(second, game.black, "e5") == 200);
+    REQUIRE(game.move(first, game.white, "Nf3") == 200);
+    const auto until = nowEpochMs() + 700;
+    while (nowEpochMs() < until) {
+        auto read = second.call(verb::get, "/api/v1/games/" + game.id, "", as(game.black));
+        REQUIRE(read->status() == 200);
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    auto claim = game.post(first, "claim-victory", game.white);
+    CHECK(claim->status() == 409);
+    CHECK(claim->errorCode() == "opponent_not_gone_long_enough");
+    // A read without a token, or with a wrong one, is anyone's: it shows no life of a side.
+    for (int i = 0; i < 2; ++i) {
+        CHECK(second.call(verb::get, "/api/v1/games/" + game.id, "", as("wrong"))->status() == 200);
+        CHECK(second.call(verb::get, "/api/v1/games/" + game.id)->status() == 200);
+    }
+    const auto later = nowEpochMs() + 400;
+    while (nowEpochMs() < later) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    auto won = game.post(first, "claim-victory", game.white);
+    CHECK(won->status() == 200);
+    CHECK(won->json()["winner"] == "white");
+}
+
 TEST_CASE("presence: a replica whose clock is off makes nobody look gone",
           "[server][fairplay][presence]") {
     auto store = std::make_shared<MemoryGameStore>();
