@@ -142,18 +142,21 @@ struct Engine::Impl {
         evaluationInUse = network;
     }
 
+    // Throws std::bad_alloc, changing nothing, when the table of the size asked for cannot be
+    // had (the engine keeps its options and its table).
     void applyOptions(const EngineOptions& o) {
         const bool hadOwnTable = table && !options.sharedTable;
-        options = o;
-        options.threads = std::clamp(o.threads, 1, kMaxThreads);
-        options.hashMb = std::clamp<std::size_t>(o.hashMb, 1, kMaxHashMb);
+        EngineOptions next = o;
+        next.threads = std::clamp(o.threads, 1, kMaxThreads);
+        next.hashMb = std::clamp<std::size_t>(o.hashMb, 1, kMaxHashMb);
         if (o.sharedTable) {
             table = o.sharedTable;
         } else if (!hadOwnTable) {
-            table = std::make_shared<TranspositionTable>(options.hashMb);
-        } else if (table->megabytes() != options.hashMb) {
-            table->resize(options.hashMb);
+            table = std::make_shared<TranspositionTable>(next.hashMb);
+        } else if (table->megabytes() != next.hashMb) {
+            table->resize(next.hashMb);
         }
+        options = std::move(next);
         while (static_cast<int>(searchers.size()) < options.threads)
             searchers.push_back(std::make_unique<Searcher>(static_cast<int>(searchers.size())));
         searchers.resize(static_cast<std::size_t>(options.threads));

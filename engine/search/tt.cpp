@@ -63,7 +63,8 @@ void TranspositionTable::resize(std::size_t megabytes) {
     megabytes = std::max<std::size_t>(megabytes, 1);
     const std::size_t count = megabytes * 1024 * 1024 / sizeof(Bucket);
     if (count != bucketCount_) {
-        buckets_.reset();
+        // The new table is had before the old one goes: when it cannot be (std::bad_alloc), the
+        // table stays as it was, whole and usable.
         const std::size_t bytes = count * sizeof(Bucket);
         const std::size_t alignment = bytes >= kHugePageBytes ? kHugePageBytes : alignof(Bucket);
         const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;

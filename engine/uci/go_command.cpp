@@ -28,9 +28,12 @@ bool parseInt(const std::string& text, Int& value) {
     return ec == std::errc() && end == last;
 }
 
+// An unknown token is named in its warning by this many characters at most.
+constexpr std::size_t kMaxShownToken = 40;
+
 }  // namespace
 
-std::optional<GoCommand> parseGo(std::string_view args, std::string& error) {
+GoCommand parseGo(std::string_view args, std::vector<std::string>& warnings) {
     std::istringstream stream{std::string(args)};
     std::vector<std::string> tokens;
     for (std::string token; stream >> token;) tokens.push_back(token);
@@ -39,9 +42,11 @@ std::optional<GoCommand> parseGo(std::string_view args, std::string& error) {
     SearchLimits& limits = command.limits;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const std::string& key = tokens[i];
+        // The value after `key`, taken when it reads as a number; otherwise the parameter is
+        // ignored (the token after it is read as the next parameter).
         auto next = [&](auto& value) -> bool {
             if (i + 1 >= tokens.size() || !parseInt(tokens[i + 1], value)) {
-                error = "go " + key + " needs a number";
+                warnings.push_back("go " + key + " needs a number: ignored");
                 return false;
             }
             ++i;
@@ -60,7 +65,7 @@ std::optional<GoCommand> parseGo(std::string_view args, std::string& error) {
             }
         } else if (key == "wtime" || key == "btime" || key == "winc" || key == "binc" ||
                    key == "movetime") {
-            if (!next(number)) return std::nullopt;
+            if (!next(number)) continue;
             // Some GUIs send negative clocks when the engine is already behind; treat as zero.
             if (number < 0) number = 0;
             if (key == "wtime") limits.wtimeMs = number;
@@ -69,21 +74,21 @@ std::optional<GoCommand> parseGo(std::string_view args, std::string& error) {
             if (key == "binc") limits.bincMs = number;
             if (key == "movetime") limits.movetimeMs = number;
         } else if (key == "movestogo" || key == "depth" || key == "mate" || key == "perft") {
-            if (!next(small)) return std::nullopt;
+            if (!next(small)) continue;
             if (small < 0) {
-                error = "go " + key + " must not be negative";
-                return std::nullopt;
+                warnings.push_back("go " + key + " must not be negative: ignored");
+                continue;
             }
             if (key == "movestogo") limits.movestogo = small;
             if (key == "depth") limits.depth = small;
             if (key == "mate") limits.mate = small;
             if (key == "perft") command.perftDepth = small;
         } else if (key == "nodes") {
-            if (!next(count)) return std::nullopt;
+            if (!next(count)) continue;
             limits.nodes = count;
         } else {
-            error = "unknown go parameter '" + key + "'";
-            return std::nullopt;
+            warnings.push_back("unknown go parameter '" + key.substr(0, kMaxShownToken) +
+                               "': ignored");
         }
     }
     return command;

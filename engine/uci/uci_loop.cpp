@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <exception>
+#include <new>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "core/cpu.h"
 #include "uci/go_command.h"
@@ -19,6 +21,9 @@ constexpr const char* kEngineAuthor = "the Outpost team";
 // `info currmove` only on searches long enough for a GUI to show it; short searches would just
 // flood the pipe.
 constexpr std::int64_t kCurrMoveDelayMs = 1000;
+// At the end of input a running search gets this long to finish, looked at this often.
+constexpr std::chrono::seconds kEndOfInputWait{30};
+constexpr std::chrono::milliseconds kEndOfInputPoll{10};
 
 std::pair<std::string_view, std::string_view> splitCommand(std::string_view line) {
     const auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
@@ -51,13 +56,20 @@ void UciLoop::run() {
     for (std::string line; std::getline(in_, line);) {
         if (!execute(line)) return;
     }
-    // End of input: let a bounded search finish, but never wait forever on an unbounded one.
+    // End of input: let a search finish (`printf 'go depth 12' | outpost` prints its move), but
+    // never wait forever: an infinite or ponder search stops at once, any other after
+    // kEndOfInputWaitMs (a `go` without limits, a deep `go depth 60`, a clock for the other side
+    // only: the GUI that would stop it is gone).
     bool unbounded = false;
     {
         std::lock_guard lock(out_.mutex());
         unbounded = holdBestMove_;
     }
     if (unbounded) stop();
+    const auto giveUpAt = std::chrono::steady_clock::now() + kEndOfInputWait;
+    while (engine_.searching() && std::chrono::steady_clock::now() < giveUpAt)
+        std::this_thread::sleep_for(kEndOfInputPoll);
+    if (engine_.searching()) stop();
     engine_.wait();
 }
 
@@ -153,6 +165,7 @@ void UciLoop::newGame() {
     engine_.clearHash();
     fen_.clear();
     moves_.clear();
+    positionRefused_ = false;
 }
 
 void UciLoop::position(std::string_view args) {
@@ -173,22 +186,29 @@ void UciLoop::position(std::string_view args) {
         while (stream >> token) moves.push_back(token);
     }
     if (const std::string error = validatePosition(fen, moves); !error.empty()) {
+        // Not the position before it either: a `go` now would answer for another board.
         out_.line("info string error: " + error);
+        positionRefused_ = true;
         return;
     }
+    positionRefused_ = false;
     fen_ = std::move(fen);
     moves_ = std::move(moves);
 }
 
 void UciLoop::go(std::string_view args) {
-    std::string error;
-    std::optional<GoCommand> command = parseGo(args, error);
-    if (!command) {
-        out_.line("info string error: " + error);
+    std::vector<std::string> warnings;
+    const GoCommand command = parseGo(args, warnings);
+    for (const std::string& warning : warnings) out_.line("info string warning: " + warning);
+    if (positionRefused_) {
+        // A GUI waits for bestmove after every go; there is no position to search.
+        stopAndWait();
+        out_.line("info string error: no position to search: the last 'position' was refused");
+        out_.line("bestmove 0000");
         return;
     }
-    if (command->perftDepth) {
-        perft(*command->perftDepth);
+    if (command.perftDepth) {
+        perft(*command.perftDepth);
         return;
     }
     stopAndWait();
@@ -197,7 +217,7 @@ void UciLoop::go(std::string_view args) {
     SearchRequest request;
     request.fen = fen_;
     request.moves = moves_;
-    request.limits = command->limits;
+    request.limits = command.limits;
     request.multiPv = settings_.multiPv;
     request.level = effectiveLevel(settings_);
 
@@ -310,10 +330,20 @@ void UciLoop::stopAndWait() {
 
 void UciLoop::applyOptionsIfChanged() {
     if (!optionsChanged_) return;
+    optionsChanged_ = false;
     EngineOptions options = settings_.engine;
     options.sharedTable = engine_.options().sharedTable;
-    engine_.setOptions(options);
-    optionsChanged_ = false;
+    try {
+        engine_.setOptions(options);
+    } catch (const std::bad_alloc&) {
+        // The table asked for cannot be had: the engine keeps the one it has (and every other
+        // option as it was), and says so; readyok and bestmove still come.
+        const std::size_t kept = engine_.options().hashMb;
+        out_.line("info string error: not enough memory for Hash " +
+                  std::to_string(options.hashMb) + " MB; keeping " + std::to_string(kept) +
+                  " MB and the other options as they were");
+        settings_.engine = engine_.options();
+    }
 }
 
 void UciLoop::perft(int depth) {

@@ -55,6 +55,8 @@ class UciLoop {
     SyncWriter out_;
     UciSettings settings_;
     bool optionsChanged_ = false;
+    // The last `position` was refused: `go` answers bestmove 0000 until a position is taken.
+    bool positionRefused_ = false;
     Engine engine_;
 
     std::string fen_;                 // empty: the start position

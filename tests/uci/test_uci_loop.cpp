@@ -162,6 +162,23 @@ TEST_CASE("bad input is reported, not fatal", "[uci][loop]") {
     CHECK(indexOf(lines, "readyok") >= 0);
 }
 
+TEST_CASE("every go gets a bestmove, never one for another board", "[uci][loop]") {
+    // A refused position (castling right without its rook) after a good one: the old board is
+    // not searched; a good position after it is.
+    auto lines = runUci(
+        "position startpos\nposition fen 4k3/8/8/8/8/8/8/4K2R w KQ - 0 1\ngo depth 3\n"
+        "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1\ngo depth 3\n");
+    REQUIRE(countOf(lines, "bestmove") == 2);
+    CHECK(lines[static_cast<std::size_t>(indexOf(lines, "bestmove"))] == "bestmove 0000");
+    CHECK(lines.back().rfind("bestmove 0000", 0) != 0);
+    // Malformed go parameters are ignored with a warning, and the search runs (it used to
+    // answer nothing, leaving the GUI waiting).
+    lines = runUci("position startpos\ngo depth -1 nodes 2000 sideways\n");
+    CHECK(countOf(lines, "info string warning") == 2);
+    REQUIRE(indexOf(lines, "bestmove") >= 0);
+    CHECK(indexOf(lines, "bestmove 0000") < 0);
+}
+
 TEST_CASE("go perft, d and the referee commands", "[uci][loop]") {
     auto lines = runUci("position startpos\ngo perft 3\n");
     CHECK(indexOf(lines, "Nodes searched: 8902") >= 0);
