@@ -46,8 +46,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     struct Outgoing {
         std::string bytes;
         CoalesceKey coalesceKey = kNoCoalescing;  // progress: replaced by a newer one (coalesce.h)
-        bool endsExchange = false;  // the last bytes of the current answer
-        bool closeAfter = false;    // Connection: close
+        bool endsExchange = false;                // the last bytes of the current answer
+        bool closeAfter = false;                  // Connection: close
         // Written after `bytes`: a body shared with the static table (not counted in
         // queuedBytes_, which bounds the memory a slow client holds; the write timeout bounds
         // how long it holds this).
