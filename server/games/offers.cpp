@@ -190,6 +190,18 @@ void OfferService::act(OfferAction action, const std::string& id,
                     return applyAbort(game, now);
                 case OfferAction::ClaimVictory:
                 case OfferAction::ClaimDraw:
+                    if (context_.presence.blindRecently()) {
+                        // The store was out of reach a moment ago: the other side's entry may be
+                        // old for that alone, not because it left (PresenceTracker).
+                        return ApiError{
+                            ErrorStatus::service_unavailable, errors::store_unavailable,
+                            "who is connected could not be recorded a moment ago (the "
+                            "store was out of reach); a claim waits until every replica "
+                            "has reported again",
+                            static_cast<int>(context_.presence.timing().heartbeatMs *
+                                                 PresenceTracker::kBlindHeartbeats / 1000 +
+                                             1)};
+                    }
                     return applyClaim(game, white, action == OfferAction::ClaimVictory, now);
             }
             return std::nullopt;

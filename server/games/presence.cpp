@@ -16,6 +16,13 @@ constexpr std::size_t kReplicaIdBytes = 9;
 // Plies after which claims are open: each side has moved once (before, abort instead).
 constexpr std::size_t kPliesBeforeClaims = 2;
 
+// The steady clock in milliseconds (never 0 on a running machine: 0 means "never").
+std::int64_t steadyMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
 struct SideSeen {
     bool live = false;
     std::int64_t agoMs = kNeverSeen;  // the latest sign of life, on the store's clock
@@ -215,6 +222,11 @@ bool PresenceTracker::seen(const GameRecord& game, bool white, bool black) {
     return flush(game.id, false);
 }
 
+bool PresenceTracker::blindRecently() const {
+    const std::int64_t failed = lastWriteFailureMs_.load(std::memory_order_relaxed);
+    return failed != 0 && steadyMs() - failed < kBlindHeartbeats * timing_.heartbeatMs;
+}
+
 std::optional<GamePresence> PresenceTracker::read(const GameRecord& game) {
     if (!store_) return std::nullopt;
     const PresenceReadResult entries = store_->getPresence(game.id);
@@ -299,6 +311,7 @@ bool PresenceTracker::flush(const std::string& gameId, bool publish) {
     }
     if (!written) {
         // The next heartbeat writes it again.
+        lastWriteFailureMs_.store(steadyMs(), std::memory_order_relaxed);
         logger_.log({{"event", "presence_write_failed"}, {"game", gameId}});
         return false;
     }

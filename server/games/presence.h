@@ -31,6 +31,7 @@
 // executor.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -104,6 +105,13 @@ class PresenceTracker {
     // The presence of `game` now; nullopt when the store cannot tell (it failed).
     std::optional<GamePresence> read(const GameRecord& game);
 
+    // Whether a presence write of this replica failed within the last kBlindHeartbeats
+    // heartbeats. The store was then out of reach, for the other replicas too, likely: their
+    // players' entries aged while nobody could renew them, and stay old until each replica's
+    // next heartbeat rewrites them. A claim judged on them now would take a player who never left
+    // for gone, so claims wait (OfferService).
+    bool blindRecently() const;
+
     // The game ended (or is gone): its entries are removed, and this replica reports on it no
     // more (its connections stay, uncounted).
     void forget(const std::string& gameId);
@@ -116,6 +124,10 @@ class PresenceTracker {
     void stop();
 
     const PresenceTiming& timing() const { return timing_; }
+
+    // Heartbeats after this replica's last failed presence write during which it judges no
+    // claim: every replica has rewritten its entries by then.
+    static constexpr std::int64_t kBlindHeartbeats = 3;
 
   private:
     using SteadyTime = std::chrono::steady_clock::time_point;
@@ -135,6 +147,8 @@ class PresenceTracker {
         Post post;
     };
     class Connection;
+    // When a presence write of this replica last failed (steady clock, ms; 0: never).
+    std::atomic<std::int64_t> lastWriteFailureMs_{0};
 
     // Writes this replica's entry for gameId; with `publish`, then publishes the game's presence
     // if it changed. False when the store did not take the entry.

@@ -3,6 +3,7 @@
 // from evidence (every request of a side) on the store's clock, across replicas whose own clocks
 // are off and replicas that cannot write presence; the engine's draw answers and its 40-ply rule
 // count this game.
+#include <atomic>
 #include <catch2/catch.hpp>
 
 #include "delegating_store.h"
@@ -102,6 +103,22 @@ class PresenceWritesFail final : public DelegatingStore {
     StoreStatus putPresence(std::string_view, const PresenceEntry&) override {
         return StoreStatus::Unavailable;
     }
+};
+
+// A store shared with the others whose presence writes fail while `failing` is set (the store
+// out of reach for a while: every replica's writes fail alike).
+class PresenceWritesFailWhile final : public DelegatingStore {
+  public:
+    PresenceWritesFailWhile(std::shared_ptr<GameStore> store,
+                            std::shared_ptr<std::atomic<bool>> failing)
+        : DelegatingStore(std::move(store)), failing_(std::move(failing)) {}
+    StoreStatus putPresence(std::string_view id, const PresenceEntry& entry) override {
+        if (failing_->load()) return StoreStatus::Unavailable;
+        return DelegatingStore::putPresence(id, entry);
+    }
+
+  private:
+    std::shared_ptr<std::atomic<bool>> failing_;
 };
 
 // 40 plies from the start position that end nothing (the first legal move that keeps the game
@@ -359,12 +376,56 @@ TEST_CASE("presence: a replica that cannot write presence does not make its play
     CHECK(claim->errorCode() == "opponent_not_gone_long_enough");
     CHECK(game.get(healthy)["status"] == "ongoing");
     // White's claim, on the other hand, is judged on Black's recorded signs of life (its last
-    // one: the refused claim), once they are older than the grace.
+    // one: the refused claim), once they are older than the grace; not by the replica whose
+    // presence writes fail (it cannot vouch for what it could not record: 503), by the other.
     const auto later = nowEpochMs() + 300;
     while (nowEpochMs() < later) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    auto won = game.post(cutOff, "claim-victory", game.white);
+    auto blind = game.post(cutOff, "claim-victory", game.white);
+    CHECK(blind->status() == 503);
+    CHECK(blind->errorCode() == "store_unavailable");
+    auto won = game.post(healthy, "claim-victory", game.white);
     CHECK(won->status() == 200);
     CHECK(won->json()["winner"] == "white");
+}
+
+TEST_CASE(
+    "presence: after the store was out of reach, a player connected throughout is not claimed",
+    "[server][fairplay][presence]") {
+    // Both players hold a stream, White's on the first replica, Black's on the second. The
+    // store takes no presence write for longer than the grace: Black's entry ages as if Black
+    // had left. Right after the store is back White claims: refused until every replica has
+    // reported again, then Black is present.
+    auto store = std::make_shared<MemoryGameStore>();
+    auto failing = std::make_shared<std::atomic<bool>>(false);
+    ServerConfig c = config(100);
+    c.presenceHeartbeatMs = 250;  // a margin for a slow machine (sanitizers) between beats
+    Replica first(c, std::make_shared<PresenceWritesFailWhile>(store, failing));
+    Replica second(c, std::make_shared<PresenceWritesFailWhile>(store, failing));
+    People game(first);
+    REQUIRE(game.move(first, game.white, "e4") == 200);
+    REQUIRE(game.move(second, game.black, "e5") == 200);
+    auto whiteStream =
+        first.call(verb::get, "/api/v1/games/" + game.id + "/stream", "", as(game.white), false);
+    auto blackStream =
+        second.call(verb::get, "/api/v1/games/" + game.id + "/stream", "", as(game.black), false);
+    REQUIRE(whiteStream->wait(1));
+    REQUIRE(blackStream->wait(1));
+    failing->store(true);
+    const auto outage = nowEpochMs() + 1500;  // past 3 heartbeats (750 ms) and the grace
+    while (nowEpochMs() < outage) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    failing->store(false);
+    auto claim = game.post(first, "claim-victory", game.white);
+    CHECK(claim->status() == 503);
+    CHECK(claim->errorCode() == "store_unavailable");
+    CHECK(game.get(first)["status"] == "ongoing");
+    // Every replica has reported again: Black is there.
+    REQUIRE(eventually([&] {
+        auto again = game.post(first, "claim-victory", game.white);
+        return again->status() == 409 && again->errorCode() == "opponent_present";
+    }));
+    CHECK(game.get(first)["status"] == "ongoing");
+    whiteStream->disconnect();
+    blackStream->disconnect();
 }
 
 TEST_CASE("presence: the entries of ended and missing games are removed",
