@@ -215,6 +215,13 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.firstMoveDeadlineMs = parseNumber<std::int64_t>("first-move-deadline", v, 0, kMaxMs);
          }},
+        {"max-clock-skew",
+         "ms this replica's wall clock may be off the store's (Redis TIME) before /readyz turns "
+         "503 clock_skew: moves' clocks, flag falls and first-move deadlines are read off it (0: "
+         "not checked; a store of one replica has no clock of its own)",
+         [](ServerConfig& c, const std::string& v) {
+             c.maxClockSkewMs = parseNumber<std::int64_t>("max-clock-skew", v, 0, kMaxMs);
+         }},
         {"web-root", "directory served at / (the board page)",
          [](ServerConfig& c, const std::string& v) { c.webRoot = v; }},
         {"analysis-cache-entries",

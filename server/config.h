@@ -85,6 +85,9 @@ struct ServerConfig {
     // creation, Black from White's first move), or the game is aborted (no result). 0: no
     // deadline.
     std::int64_t firstMoveDeadlineMs = 30000;
+    // How far this replica's wall clock may be from the store's (Redis TIME) before /readyz
+    // turns 503 clock_skew: game clocks are read off it (docs/deployment.md). 0: not checked.
+    std::int64_t maxClockSkewMs = 1000;
 
     std::string webRoot = "web/dist";
     // --analysis-cache-entries (0: nothing is cached) and --analysis-cache-min-depth.

@@ -1,6 +1,9 @@
 #include "handlers/service_handlers.h"
 
+#include <cstdlib>
+
 #include "api/openapi_document.h"
+#include "games/game_clock.h"
 #include "http/json_response.h"
 
 namespace outpost::server {
@@ -11,6 +14,19 @@ Response handleHealth(const Request& request) {
 
 Response handleReady(const Request& request, ServerContext& context) {
     const bool ready = context.ready.load() && !context.draining.load() && context.store->healthy();
+    if (ready && context.config.maxClockSkewMs > 0) {
+        // The store's time against this replica's, read around it (the reply's middle).
+        const std::int64_t before = nowEpochMs();
+        const std::optional<std::int64_t> storeMs = context.store->storeTimeMs();
+        const std::int64_t after = nowEpochMs();
+        if (storeMs) {
+            const std::int64_t skewMs = before + (after - before) / 2 - *storeMs;
+            if (std::abs(skewMs) > context.config.maxClockSkewMs) {
+                return jsonFor(request, http::status::service_unavailable,
+                               {{"status", "clock_skew"}, {"clockSkewMs", skewMs}});
+            }
+        }
+    }
     if (ready) return jsonFor(request, http::status::ok, {{"status", "ready"}});
     const char* status = context.draining.load() ? "draining" : "not_ready";
     return jsonFor(request, http::status::service_unavailable, {{"status", status}});

@@ -147,6 +147,10 @@ class GameStore {
     // True when the backend can serve requests (for /readyz).
     virtual bool healthy() { return true; }
 
+    // The store's own clock (epoch ms), when every replica shares it (Redis's TIME); none for a
+    // store of one replica, or when it cannot be read now.
+    virtual std::optional<std::int64_t> storeTimeMs() { return std::nullopt; }
+
     // A replicated store's failover counters (the outpost_redis_* metrics); zero elsewhere.
     struct FailoverCounters {
         std::uint64_t primaryChanges = 0;      // moves to a new primary (Sentinel)

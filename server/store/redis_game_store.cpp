@@ -325,6 +325,23 @@ GameStore::FailoverCounters RedisGameStore::failoverCounters() {
             pool_.guardRefusals()};
 }
 
+std::optional<std::int64_t> RedisGameStore::storeTimeMs() {
+    // TIME: seconds and microseconds, as two strings.
+    RedisReplyPtr reply = pool_.command({"TIME"});
+    if (!reply || reply->type != REDIS_REPLY_ARRAY || reply->elements != 2) return std::nullopt;
+    std::int64_t seconds = 0;
+    std::int64_t micros = 0;
+    for (std::size_t i = 0; i < 2; ++i) {
+        const redisReply* part = reply->element[i];
+        if (part->type != REDIS_REPLY_STRING) return std::nullopt;
+        if (!parseInt64(std::string_view(part->str, part->len), i == 0 ? seconds : micros))
+            return std::nullopt;
+    }
+    constexpr std::int64_t kMsPerSecond = 1000;
+    constexpr std::int64_t kMicrosPerMs = 1000;
+    return seconds * kMsPerSecond + micros / kMicrosPerMs;
+}
+
 bool RedisGameStore::healthy() {
     const ReplicationPolicy& policy = options_.replication;
     if (policy.minAcks <= 0 || policy.capToOnline) {

@@ -74,6 +74,7 @@ class RedisGameStore final : public GameStore {
     StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override;
     std::uint64_t count() override;
     bool healthy() override;
+    std::optional<std::int64_t> storeTimeMs() override;
     FailoverCounters failoverCounters() override;
     StoreStatus putGameReview(std::string_view gameId, const std::string& doc) override;
     StoreDocResult getGameReview(std::string_view gameId) override;

@@ -26,6 +26,7 @@ class DelegatingStore : public GameStore {
     }
     std::uint64_t count() override { return inner_->count(); }
     bool healthy() override { return inner_->healthy(); }
+    std::optional<std::int64_t> storeTimeMs() override { return inner_->storeTimeMs(); }
     FailoverCounters failoverCounters() override { return inner_->failoverCounters(); }
 
     StoreStatus putGameReview(std::string_view gameId, const std::string& doc) override {

@@ -5,6 +5,8 @@
 #include <thread>
 
 #include "core/cpu.h"
+#include "delegating_store.h"
+#include "games/game_clock.h"
 #include "games/game_service.h"
 #include "search/fingerprint.h"
 #include "search/levels.h"
@@ -20,6 +22,40 @@ std::vector<std::pair<std::string, std::string>> bearer(const std::string& token
     return {{"Authorization", "Bearer " + token}};
 }
 }  // namespace
+
+namespace {
+// A store whose clock (Redis TIME for the real one) is `offsetMs` off this replica's.
+class StoreClockAt final : public DelegatingStore {
+  public:
+    StoreClockAt(std::shared_ptr<GameStore> inner, std::int64_t offsetMs)
+        : DelegatingStore(std::move(inner)), offsetMs_(offsetMs) {}
+    std::optional<std::int64_t> storeTimeMs() override { return nowEpochMs() + offsetMs_; }
+
+  private:
+    std::int64_t offsetMs_;
+};
+}  // namespace
+
+TEST_CASE("handlers: a replica whose clock is off the store's is not ready", "[server][handlers]") {
+    // Game clocks are read off the replica's wall clock: one 5 s ahead of the store (so of the
+    // others) would charge moves 5 s too much and call flags early (docs/deployment.md).
+    ServerConfig config = testConfig();
+    config.maxClockSkewMs = 1000;
+    HandlerFixture ahead(
+        config, std::make_shared<StoreClockAt>(std::make_shared<MemoryGameStore>(), -5000));
+    auto refused = ahead.call(verb::get, "/readyz");
+    REQUIRE(refused->status() == 503);
+    REQUIRE(refused->json()["status"] == "clock_skew");
+    REQUIRE(refused->json()["clockSkewMs"].get<std::int64_t>() >= 4900);
+    HandlerFixture near(config,
+                        std::make_shared<StoreClockAt>(std::make_shared<MemoryGameStore>(), 300));
+    REQUIRE(near.call(verb::get, "/readyz")->status() == 200);
+    // 0 turns the check off; a store without a clock of its own (one replica) is not checked.
+    config.maxClockSkewMs = 0;
+    HandlerFixture unchecked(
+        config, std::make_shared<StoreClockAt>(std::make_shared<MemoryGameStore>(), -5000));
+    REQUIRE(unchecked.call(verb::get, "/readyz")->status() == 200);
+}
 
 TEST_CASE("handlers: health, readiness, metrics, OpenAPI", "[server][handlers]") {
     HandlerFixture f;
