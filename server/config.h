@@ -86,8 +86,10 @@ struct ServerConfig {
     // deadline.
     std::int64_t firstMoveDeadlineMs = 30000;
     // How far this replica's wall clock may be from the store's (Redis TIME) before /readyz
-    // turns 503 clock_skew: game clocks are read off it (docs/deployment.md). 0: not checked.
-    std::int64_t maxClockSkewMs = 1000;
+    // turns 503 clock_skew: game clocks are read off it (docs/deployment.md). 0 (the default):
+    // not checked, since a store whose own clock is off would take out every replica, though
+    // they agree with each other.
+    std::int64_t maxClockSkewMs = 0;
 
     std::string webRoot = "web/dist";
     // --analysis-cache-entries (0: nothing is cached) and --analysis-cache-min-depth.
