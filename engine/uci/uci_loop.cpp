@@ -46,6 +46,7 @@ UciLoop::UciLoop(std::istream& in, std::ostream& out) : in_(in), out_(out) {
     // printed twice). The writer flushes each line itself, so the tie is not needed.
     in_.tie(nullptr);
     settings_.engine = engine_.options();
+    defaults_ = settings_;
 }
 
 UciLoop::~UciLoop() {
@@ -125,7 +126,8 @@ void UciLoop::uci() {
     out_.line(std::string("id author ") + kEngineAuthor);
     // The code paths picked for this CPU at start (core/cpu.h).
     out_.line("info string " + describeCpuChoice(cpuChoice()));
-    for (const std::string& option : optionLines(settings_)) out_.line(option);
+    // The defaults, not the values set since: `uci` may come again mid-session.
+    for (const std::string& option : optionLines(defaults_)) out_.line(option);
     out_.line("uciok");
 }
 

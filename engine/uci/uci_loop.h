@@ -54,6 +54,7 @@ class UciLoop {
     std::istream& in_;
     SyncWriter out_;
     UciSettings settings_;
+    UciSettings defaults_;  // as the engine starts: what `uci` announces as each default
     bool optionsChanged_ = false;
     // The last `position` was refused: `go` answers bestmove 0000 until a position is taken.
     bool positionRefused_ = false;

@@ -42,6 +42,18 @@ int countOf(const std::vector<std::string>& lines, const std::string& prefix) {
 
 }  // namespace
 
+TEST_CASE("a second uci announces the defaults, not the values set since", "[uci][loop]") {
+    const auto lines = runUci("uci\nsetoption name Hash value 32\nuci\n");
+    REQUIRE(countOf(lines, "uciok") == 2);
+    int hashLines = 0;
+    for (const std::string& line : lines) {
+        if (!startsWith(line, "option name Hash ")) continue;
+        ++hashLines;
+        CHECK(line.find(" default 16 ") != std::string::npos);
+    }
+    CHECK(hashLines == 2);
+}
+
 TEST_CASE("uci handshake lists options and ends with uciok", "[uci][loop]") {
     const auto lines = runUci("uci\nisready\n");
     REQUIRE(lines.size() >= 4);
