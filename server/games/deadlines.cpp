@@ -1,6 +1,7 @@
 #include "games/deadlines.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "games/engine_replies.h"
 #include "games/finisher.h"
@@ -18,16 +19,23 @@ constexpr std::int64_t kFlagRetryMs = 1000;
 // late), at most this many games a sweep (the soonest first; the next sweep takes the rest).
 constexpr std::int64_t kSweepHorizonSweeps = 2;
 constexpr std::size_t kMaxClocksPerSweep = 10000;
+
+// The game's next deadline: its flag or first move owed, or the time an engine reply it owes is
+// overdue (its replica died or drained), the earlier of the two; none when it has neither.
+std::optional<std::int64_t> nextDeadlineMs(const GameRecord& game, const ServerConfig& config) {
+    std::optional<std::int64_t> next = clockDeadlineMs(game);
+    if (owesEngineReply(game)) {
+        const std::int64_t overdue = replyDeadlineMs(game, config);
+        next = next ? std::min(*next, overdue) : overdue;
+    }
+    return next;
+}
 }  // namespace
 
 void GameDeadlines::watch(const GameRecord& game) {
     if (game.status != "ongoing") return;
-    std::optional<std::int64_t> next = clockDeadlineMs(game);  // a flag, or a first move owed
-    if (owesEngineReply(game)) {
-        const std::int64_t overdue = replyDeadlineMs(game, context_.config);
-        next = next ? std::min(*next, overdue) : overdue;
-    }
-    if (next) context_.flags.watch(game.id, game.version, *next);
+    if (const auto next = nextDeadlineMs(game, context_.config))
+        context_.flags.watch(game.id, game.version, *next);
 }
 
 void GameDeadlines::check(const std::string& id, std::uint64_t version) {
@@ -83,15 +91,10 @@ void GameDeadlines::rearm() {
         context_.logger.log({{"event", "clock_sweep_failed"}, {"store", toString(due.status)}});
         return;
     }
+    // An engine reply owed longer than it may take is taken up before the engine's flag falls.
     for (const GameRecord& game : due.games) {
-        std::optional<std::int64_t> next = clockDeadlineMs(game);
-        // An engine reply owed longer than it may take is taken up before the engine's flag
-        // falls (its replica died or drained): the earlier of the two.
-        if (owesEngineReply(game)) {
-            const std::int64_t overdue = replyDeadlineMs(game, context_.config);
-            next = next ? std::min(*next, overdue) : overdue;
-        }
-        if (next) context_.flags.adopt(game.id, game.version, *next);
+        if (const auto next = nextDeadlineMs(game, context_.config))
+            context_.flags.adopt(game.id, game.version, *next);
     }
 }
 

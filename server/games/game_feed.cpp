@@ -47,8 +47,11 @@ void GameFeed::forward(const GameEvent& event) {
     if (event.version <= sentVersion_) return;  // sent already (in the snapshot or before)
     sentVersion_ = event.version;
     send_(event.payload, kNoCoalescing);
-    if (changed_) changed_(event);
-    if (end_ && payloadEndsGame(event.payload)) finish();
+    if (!changed_ && !end_) return;
+    // Read once, for both: what the follower wants of the change, and whether it ends the game.
+    const nlohmann::json state = nlohmann::json::parse(event.payload, nullptr, false);
+    if (changed_) changed_(event, state);
+    if (end_ && stateEndsGame(state)) finish();
 }
 
 void GameFeed::finish() {
@@ -57,8 +60,7 @@ void GameFeed::finish() {
     end_();
 }
 
-bool payloadEndsGame(const std::string& payload) {
-    const nlohmann::json state = nlohmann::json::parse(payload, nullptr, false);
+bool stateEndsGame(const nlohmann::json& state) {
     if (!state.is_object() || !state.contains("status") || !state.at("status").is_string()) {
         return false;
     }

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,9 @@ class GameFeed {
     using Send = std::function<void(std::string message, CoalesceKey coalesceKey)>;
     // Called once, after the message that ends the game.
     using End = std::function<void()>;
-    // Called after each change of the game forwarded (a newer version), with its event.
-    using Changed = std::function<void(const GameEvent&)>;
+    // Called after each change of the game forwarded (a newer version), with its event and the
+    // gameState it carries, parsed (a discarded value when it is not JSON).
+    using Changed = std::function<void(const GameEvent&, const nlohmann::json& state)>;
 
     explicit GameFeed(Send send, End end = nullptr, Changed changed = nullptr)
         : send_(std::move(send)), end_(std::move(end)), changed_(std::move(changed)) {}
@@ -56,8 +58,8 @@ class GameFeed {
     std::vector<GameEvent> early_;
 };
 
-// Whether a gameState payload (as the bus carries it) is of a finished game.
-bool payloadEndsGame(const std::string& payload);
+// Whether a gameState (as the bus carries it, parsed) is of a finished game.
+bool stateEndsGame(const nlohmann::json& state);
 
 struct FeedSubscription {
     std::shared_ptr<GameFeed> feed;

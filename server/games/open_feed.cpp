@@ -13,8 +13,7 @@ std::variant<OpenedFeed, ApiError> openGameFeed(ServerContext& context, const st
                                                 GameFeed::Send send, GameFeed::End end) {
     // A change that leaves the engine to move, stored by any replica, is followed here too: its
     // reply is taken up if the replica that owes it never delivers (GameDeadlines).
-    auto changed = [&context](const GameEvent& event) {
-        const nlohmann::json state = nlohmann::json::parse(event.payload, nullptr, false);
+    auto changed = [&context](const GameEvent& event, const nlohmann::json& state) {
         if (state.is_object() && state.value("engineThinking", false))
             GameDeadlines(context).followOwedReply(event.gameId, event.version);
     };

@@ -2,7 +2,7 @@
 // player's (or a seek's) token reads it.
 #pragma once
 
-#include <cstddef>
+#include <boost/beast/core/string.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,14 +15,11 @@ namespace outpost::server {
 // case-insensitive (RFC 9110, 11.1): "bearer" and "BEARER" work as "Bearer" does.
 inline std::optional<std::string> bearerToken(const Request& request) {
     const auto header = request[http::field::authorization];
-    constexpr std::string_view kBearer = "bearer ";
+    constexpr std::string_view kBearer = "Bearer ";
     std::string_view value(header.data(), header.size());
-    if (value.size() <= kBearer.size()) return std::nullopt;
-    for (std::size_t i = 0; i < kBearer.size(); ++i) {
-        const char c = value[i];
-        if ((c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c) != kBearer[i])
-            return std::nullopt;
-    }
+    if (value.size() <= kBearer.size() ||
+        !boost::beast::iequals(value.substr(0, kBearer.size()), kBearer))
+        return std::nullopt;
     return std::string(value.substr(kBearer.size()));
 }
 

@@ -85,6 +85,19 @@ ServerConfig config(std::int64_t graceMs = 1500, std::int64_t firstMoveMs = 3000
     return c;
 }
 
+// 1. e4 e5 2. Nf3, White's moves through `white`, Black's through `black`: claims are open.
+void playOpening(People& game, Replica& white, Replica& black) {
+    REQUIRE(game.move(white, game.white, "e4") == 200);
+    REQUIRE(game.move(black, game.black, "e5") == 200);
+    REQUIRE(game.move(white, game.white, "Nf3") == 200);
+}
+
+// Lets `ms` of wall-clock time pass (the presence rules count on the clocks, not on events).
+void letPass(std::int64_t ms) {
+    const auto until = nowEpochMs() + ms;
+    while (nowEpochMs() < until) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
 // Makes the stored game look created long ago (as if the players waited before moving), so a
 // rule that falls back on the creation time shows itself without a sleep.
 void createdLongAgo(GameStore& store, const std::string& id) {
@@ -271,9 +284,7 @@ TEST_CASE("presence: a move over REST is a sign of life, on whichever replica it
     Replica second(config(1500), store);
     People game(first);
     createdLongAgo(*store, game.id);
-    REQUIRE(game.move(first, game.white, "e4") == 200);
-    REQUIRE(game.move(second, game.black, "e5") == 200);
-    REQUIRE(game.move(first, game.white, "Nf3") == 200);
+    playOpening(game, first, second);
     for (Replica* replica : {&first, &second}) {
         auto claim = game.post(*replica, "claim-victory", game.white);
         CHECK(claim->status() == 409);
@@ -301,9 +312,7 @@ TEST_CASE("presence: a player that only polls the game over REST is not gone",
     Replica second(config(300), store);
     People game(first);
     createdLongAgo(*store, game.id);
-    REQUIRE(game.move(first, game.white, "e4") == 200);
-    REQUIRE(game.move(second, game.black, "e5") == 200);
-    REQUIRE(game.move(first, game.white, "Nf3") == 200);
+    playOpening(game, first, second);
     const auto until = nowEpochMs() + 700;
     while (nowEpochMs() < until) {
         auto read = second.call(verb::get, "/api/v1/games/" + game.id, "", as(game.black));
@@ -318,8 +327,7 @@ TEST_CASE("presence: a player that only polls the game over REST is not gone",
         CHECK(second.call(verb::get, "/api/v1/games/" + game.id, "", as("wrong"))->status() == 200);
         CHECK(second.call(verb::get, "/api/v1/games/" + game.id)->status() == 200);
     }
-    const auto later = nowEpochMs() + 400;
-    while (nowEpochMs() < later) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    letPass(400);
     auto won = game.post(first, "claim-victory", game.white);
     CHECK(won->status() == 200);
     CHECK(won->json()["winner"] == "white");
@@ -365,12 +373,9 @@ TEST_CASE("presence: a replica that cannot write presence does not make its play
     // through the other.
     People game(cutOff);
     createdLongAgo(*store, game.id);
-    REQUIRE(game.move(cutOff, game.white, "e4") == 200);
-    REQUIRE(game.move(healthy, game.black, "e5") == 200);
-    REQUIRE(game.move(cutOff, game.white, "Nf3") == 200);
+    playOpening(game, cutOff, healthy);
     // Long past the grace, Black's claim is still refused: nothing says White is gone.
-    const auto until = nowEpochMs() + 300;
-    while (nowEpochMs() < until) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    letPass(300);
     auto claim = game.post(healthy, "claim-victory", game.black);
     CHECK(claim->status() == 409);
     CHECK(claim->errorCode() == "opponent_not_gone_long_enough");
@@ -378,8 +383,7 @@ TEST_CASE("presence: a replica that cannot write presence does not make its play
     // White's claim, on the other hand, is judged on Black's recorded signs of life (its last
     // one: the refused claim), once they are older than the grace; not by the replica whose
     // presence writes fail (it cannot vouch for what it could not record: 503), by the other.
-    const auto later = nowEpochMs() + 300;
-    while (nowEpochMs() < later) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    letPass(300);
     auto blind = game.post(cutOff, "claim-victory", game.white);
     CHECK(blind->status() == 503);
     CHECK(blind->errorCode() == "store_unavailable");
@@ -411,8 +415,7 @@ TEST_CASE(
     REQUIRE(whiteStream->wait(1));
     REQUIRE(blackStream->wait(1));
     failing->store(true);
-    const auto outage = nowEpochMs() + 1500;  // past 3 heartbeats (750 ms) and the grace
-    while (nowEpochMs() < outage) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    letPass(1500);  // past 3 heartbeats (750 ms) and the grace
     failing->store(false);
     auto claim = game.post(first, "claim-victory", game.white);
     CHECK(claim->status() == 503);
