@@ -233,7 +233,10 @@ void UciLoop::go(std::string_view args) {
     searchStart_ = std::chrono::steady_clock::now();
 
     SearchCallbacks callbacks;
-    callbacks.onInfo = [this](const SearchInfo& info) {
+    // A level searches several lines to choose among them; the GUI sees only the lines it asked
+    // for with MultiPV (the move played is reported again before bestmove when it differs).
+    callbacks.onInfo = [this, shownLines = settings_.multiPv](const SearchInfo& info) {
+        if (info.multipv > shownLines) return;
         std::lock_guard lock(out_.mutex());
         if (info.multipv == 1) lastPvHead_ = info.pv.empty() ? std::string() : info.pv.front();
         out_.lineLocked(formatInfo(info));
@@ -273,6 +276,11 @@ void UciLoop::reportBestMove(const SearchResult& result, const std::string& fen,
         checked.bestmove = legal.empty() ? "0000" : legal.front();
         checked.ponder.clear();
         checked.info.pv.clear();
+    }
+    if (legal.empty()) {
+        // No move at the root: say why, as GUIs expect (mated: mate 0; stalemate: a draw).
+        const bool mated = gameState(fen, moves) == "checkmate";
+        out_.line(mated ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
     }
     std::string fallback;
     if (ponderFromResult(checked).empty() && checked.bestmove != "0000") {

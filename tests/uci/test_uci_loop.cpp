@@ -131,19 +131,18 @@ TEST_CASE("UCI_LimitStrength with a low UCI_Elo searches as level 1 says", "[uci
     const auto limited = runUci(
         "setoption name UCI_LimitStrength value true\nsetoption name UCI_Elo value 800\n" + game);
     REQUIRE(countOf(limited, "bestmove") == 1);
-    // Level 1: depth 1 and at most 400 nodes, choosing among 6 candidate lines.
+    // Level 1: depth 1 and at most 400 nodes, choosing among 6 candidate lines, of which the GUI
+    // (MultiPV 1) sees only the first.
     CHECK(indexOf(limited, "info depth 1 ") >= 0);
     CHECK(indexOf(limited, "info depth 2 ") < 0);
     CHECK(indexOf(limited, "info depth 1 seldepth") >= 0);
-    int candidates = 0;
     for (const std::string& line : limited) {
         if (!startsWith(line, "info depth")) continue;
         const auto at = line.find(" nodes ");
         REQUIRE(at != std::string::npos);
         CHECK(std::stoull(line.substr(at + 7)) <= 400);
-        if (line.find(" multipv ") != std::string::npos) ++candidates;
+        CHECK(line.find(" multipv 1 ") != std::string::npos);
     }
-    CHECK(candidates >= 6);
     // The last info line is the line played (a level may play another candidate than the best).
     const int best = indexOf(limited, "bestmove");
     REQUIRE(best >= 1);
@@ -159,10 +158,33 @@ TEST_CASE("UCI_LimitStrength with a low UCI_Elo searches as level 1 says", "[uci
 
 TEST_CASE("mate and stalemate positions answer bestmove 0000", "[uci][loop]") {
     // Fool's mate: white is checkmated.
+    // GUIs show why there is no move: mate 0 when mated, a draw score when stalemated.
     auto lines = runUci("position startpos moves f2f3 e7e5 g2g4 d8h4\ngo depth 3\n");
     CHECK(indexOf(lines, "bestmove 0000") >= 0);
+    CHECK(indexOf(lines, "info depth 0 score mate 0") >= 0);
+    CHECK(indexOf(lines, "info depth 0 score mate 0") < indexOf(lines, "bestmove 0000"));
+    CHECK(indexOf(lines, "info depth 0 score cp 0") < 0);
     lines = runUci("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\n");
     CHECK(indexOf(lines, "bestmove 0000") >= 0);
+    CHECK(indexOf(lines, "info depth 0 score cp 0") >= 0);
+    CHECK(indexOf(lines, "info depth 0 score mate 0") < 0);
+}
+
+TEST_CASE("a level's extra candidate lines stay hidden unless MultiPV asks for them",
+          "[uci][loop]") {
+    const std::string game = "setoption name Level value 3\nposition startpos\ngo depth 3\n";
+    const auto single = runUci(game);
+    REQUIRE(countOf(single, "bestmove") == 1);
+    for (const std::string& line : single) {
+        if (startsWith(line, "info depth")) CHECK(line.find(" multipv 1 ") != std::string::npos);
+    }
+    const auto three = runUci("setoption name MultiPV value 3\n" + game);
+    bool sawThird = false;
+    for (const std::string& line : three) {
+        CHECK(line.find(" multipv 4 ") == std::string::npos);
+        if (line.find(" multipv 3 ") != std::string::npos) sawThird = true;
+    }
+    CHECK(sawThird);
 }
 
 TEST_CASE("bad input is reported, not fatal", "[uci][loop]") {
