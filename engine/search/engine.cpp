@@ -169,6 +169,7 @@ struct Engine::Impl {
         shared.stop.store(false);
         userStop.store(false);
         shared.pondering.store(p.limits.ponder);
+        shared.stopOnPonderhit.store(false);
         shared.started = search::Clock::now();
         shared.clockStartNs.store(
             std::chrono::duration_cast<std::chrono::nanoseconds>(shared.started.time_since_epoch())
@@ -386,11 +387,13 @@ void Engine::stop() {
 void Engine::ponderhit() {
     {
         std::lock_guard<std::mutex> lock(impl_->mutex);
-        // The clock starts now: the time spent pondering was the opponent's.
+        // The clock starts now: the time spent pondering was the opponent's. The search's
+        // work while pondering still counts: one that has done a move's worth ends now.
         impl_->shared.clockStartNs.store(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                              search::Clock::now().time_since_epoch())
                                              .count());
         impl_->shared.pondering.store(false);
+        if (impl_->shared.stopOnPonderhit.load()) impl_->shared.stop.store(true);
     }
     impl_->wakeUp.notify_all();
 }

@@ -448,10 +448,18 @@ void Searcher::iterativeDeepening() {
             finishedIterations >= kFallingEvalIterations ? ringSlot - best : 0;
         ringSlot = best;
         ++finishedIterations;
-        if (sh.time && sh.time->plan != TimeBounds::Plan::Deadline &&
-            !sh.pondering.load(std::memory_order_relaxed) && !sh.limits.infinite) {
+        if (sh.time && sh.time->plan != TimeBounds::Plan::Deadline && !sh.limits.infinite) {
+            // While pondering the search goes on, but notes when it has done a move's worth of
+            // work: ponderhit then ends it at once (Engine::ponderhit), and the clock is spared.
+            const bool pondering = sh.pondering.load(std::memory_order_relaxed);
+            const auto enough = [&] {
+                if (!pondering) return true;
+                sh.stopOnPonderhit.store(true, std::memory_order_relaxed);
+                // A ponderhit that came just before the note was made did not see it.
+                return !sh.pondering.load(std::memory_order_relaxed);
+            };
             // Only one legal move: no need to think.
-            if (rootMoves_.size() == 1) break;
+            if (rootMoves_.size() == 1 && enough()) break;
             // movetime asks for exactly that long: only the hard bound ends it. Otherwise an
             // iteration takes about as long as all before it, so one that starts after half the
             // soft bound would likely end beyond it: do not start it.
@@ -471,8 +479,10 @@ void Searcher::iterativeDeepening() {
                                     fallingEvalFactor(dropSinceLastMove, dropOverIterations) *
                                     static_cast<double>(soft)));
             }
+            // The search's effort counts from go, pondering included (the hard bound, the
+            // clock's safety, counts from ponderhit).
             if (sh.time->plan == TimeBounds::Plan::Clock &&
-                sh.clockElapsedMs() * kIterationStartDivisor >= soft) {
+                sh.elapsedMs() * kIterationStartDivisor >= soft && enough()) {
                 break;
             }
         }

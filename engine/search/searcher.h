@@ -35,6 +35,8 @@ struct SharedSearch {
     std::atomic<bool> stop{false};
     std::atomic<bool> pondering{false};
     std::atomic<std::int64_t> clockStartNs{0};  // reset at ponderhit: the clock starts then
+    // Set while pondering once the search has done a move's worth of work: ponderhit stops it.
+    std::atomic<bool> stopOnPonderhit{false};
 
     SearchConfig config;
     SearchLimits limits;

@@ -126,6 +126,32 @@ TEST_CASE("Ponder: no bestmove until ponderhit, then the clock applies", "[threa
     REQUIRE(legal("", latch.result.bestmove));
 }
 
+TEST_CASE("Ponder: a search that did a move's worth of work ends at ponderhit", "[threads]") {
+    // White wins a queen (Nxh4): a stable best move, so the soft bound stays near its plan
+    // (40 s / 12 moves, scaled down to about 1.2 s at most here) and 2.5 s of pondering is
+    // more than a move's worth. Without the credit the search would go on after ponderhit until
+    // its clock alone reached half the soft bound: at least 480 ms (the smallest scaling, 0.29).
+    constexpr const char* kQueenHangs =
+        "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    Engine engine;
+    SearchRequest request;
+    request.fen = kQueenHangs;
+    request.limits.ponder = true;
+    request.limits.wtimeMs = 40000;
+    request.limits.btimeMs = 40000;
+    BestMoveLatch latch;
+    engine.go(request, latch.callbacks());
+    std::this_thread::sleep_for(2500ms);
+    REQUIRE_FALSE(latch.done);
+    const auto hit = std::chrono::steady_clock::now();
+    engine.ponderhit();
+    REQUIRE(latch.waitFor(5000ms));
+    const auto afterHit = std::chrono::steady_clock::now() - hit;
+    engine.wait();
+    CHECK(latch.result.bestmove == "f3h4");
+    CHECK(afterHit < 250ms);
+}
+
 TEST_CASE("Lazy SMP: several threads search together", "[threads]") {
     EngineOptions options;
     options.threads = 3;
