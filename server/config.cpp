@@ -152,6 +152,13 @@ const std::vector<Option>& options() {
          [](ServerConfig& c, const std::string& v) {
              c.maxEngineGames = parseNumber("max-engine-games", v, 0, 1 << 20);
          }},
+        {"client-engine-games",
+         "of one client's active games against the engine, how many count against "
+         "--max-engine-games (its others are admitted, uncounted: one client cannot lock the "
+         "others out; 0, the default: half the limit, at least 1, at most kGamesPerSearcher)",
+         [](ServerConfig& c, const std::string& v) {
+             c.perClientEngineGames = parseNumber("client-engine-games", v, 0, 1 << 20);
+         }},
         {"retry-after", "seconds sent in Retry-After with 429 and 503",
          [](ServerConfig& c, const std::string& v) {
              c.retryAfterSeconds = parseNumber("retry-after", v, 0, 3600);

@@ -52,6 +52,10 @@ struct ServerConfig {
     // searcher threads times kGamesPerSearcher). A game with no engine reply for
     // activeGameIdleSeconds is no longer counted.
     int maxEngineGames = 0;
+    // ... of which one client's games count up to this many (its further games are admitted but
+    // not counted, so one client cannot lock the others out; 0: half the limit, at least 1, at
+    // most kGamesPerSearcher).
+    int perClientEngineGames = 0;
     int activeGameIdleSeconds = 120;
     // Per-address quotas (docs/security.md); 0: no limit. Beyond one: 429 with Retry-After.
     int perClientConnections = 64;     // open connections per peer address (proxies excepted)

@@ -7,6 +7,11 @@
 // second, reactive signal. The count is per replica: behind a load balancer a game whose moves
 // land on several replicas is counted by each, which errs on the side of refusing.
 //
+// One client's games count up to a cap (its owner: the address that created it, when this
+// replica saw that): a client that opens game after game and leaves them takes at most its share
+// of the count, so it cannot lock everyone else out for `idleAfter`. Its further games are
+// admitted (they are its own; real load still shows in the pool's backlog).
+//
 // Thread-safety: every member may be called from any thread.
 #pragma once
 
@@ -24,15 +29,22 @@ class ActiveGames {
 
     explicit ActiveGames(std::chrono::seconds idleAfter) : idleAfter_(idleAfter) {}
 
-    void touch(const std::string& gameId, Clock::time_point now = Clock::now());
+    // `owner`: the creating client's key, or empty when unknown here (kept if set before).
+    void touch(const std::string& gameId, const std::string& owner = {},
+               Clock::time_point now = Clock::now());
     void finished(const std::string& gameId);
-    // Active games now (forgets the idle ones).
-    std::size_t count(Clock::time_point now = Clock::now());
+    // Active games now (forgets the idle ones), each owner's counted up to `perOwnerCap` (0: no
+    // cap). Games of no known owner count one each.
+    std::size_t count(std::size_t perOwnerCap = 0, Clock::time_point now = Clock::now());
 
   private:
+    struct Entry {
+        Clock::time_point lastSeen;
+        std::string owner;
+    };
     const std::chrono::seconds idleAfter_;
     std::mutex mutex_;
-    std::unordered_map<std::string, Clock::time_point> lastSeen_;
+    std::unordered_map<std::string, Entry> games_;
 };
 
 }  // namespace outpost::server

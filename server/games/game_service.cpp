@@ -141,7 +141,7 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     const StoreStatus status = context_.store->create(game);
     if (status != StoreStatus::Ok) return storeError(status, game.id);
     context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
-    noteActivity(game);
+    noteActivity(game, client.address);
 
     // A first move owed between people is watched from now; so is an engine reply (below).
     GameDeadlines(context_).watch(game);
@@ -169,7 +169,8 @@ std::optional<ApiError> GameService::admitNewGame() const {
     const auto limit =
         static_cast<std::size_t>(context_.config.maxEngineGames > 0 ? context_.config.maxEngineGames
                                                                     : threads * kGamesPerSearcher);
-    if (const std::size_t active = context_.activeGames.count(); active >= limit) {
+    if (const std::size_t active = context_.activeGames.count(perClientEngineGames(limit));
+        active >= limit) {
         return refuse(std::to_string(active) + " games against it are running on this replica");
     }
     const std::int64_t limitMs = context_.config.admitGameWaitMs;
@@ -187,10 +188,16 @@ std::optional<ApiError> GameService::admitNewGame() const {
                   " ms on average, " + std::to_string(backlog.queued) + " waiting");
 }
 
-void GameService::noteActivity(const GameRecord& game) {
+std::size_t GameService::perClientEngineGames(std::size_t limit) const {
+    if (context_.config.perClientEngineGames > 0)
+        return static_cast<std::size_t>(context_.config.perClientEngineGames);
+    return std::clamp<std::size_t>(limit / 2, 1, kGamesPerSearcher);
+}
+
+void GameService::noteActivity(const GameRecord& game, const std::string& owner) {
     if (game.engine.side == "none") return;
     if (game.status == "ongoing") {
-        context_.activeGames.touch(game.id);
+        context_.activeGames.touch(game.id, owner);
     } else {
         context_.activeGames.finished(game.id);
     }
@@ -460,7 +467,7 @@ std::optional<ApiError> GameService::createPrepared(GameRecord& game, const Clie
     const StoreStatus status = context_.store->create(game);
     if (status != StoreStatus::Ok) return storeError(status, game.id);
     context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
-    noteActivity(game);
+    noteActivity(game, client.address);
     // A first move owed between people is watched from now; so is an engine reply.
     GameDeadlines(context_).watch(game);
     if (owesEngineReply(game)) {

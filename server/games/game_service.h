@@ -63,7 +63,11 @@ class GameService {
     // Refuses a new game against the engine while the searchers fall behind the running games.
     std::optional<ApiError> admitNewGame() const;
     // Counts the game as active against the engine (ActiveGames), or no longer once it ended.
-    void noteActivity(const GameRecord& game);
+    // `owner`: the client that created it (at creation), so one client's games count only up to
+    // perClientEngineGames.
+    void noteActivity(const GameRecord& game, const std::string& owner = {});
+    // How many of one client's active games count against the replica's `limit`.
+    std::size_t perClientEngineGames(std::size_t limit) const;
 
     // `token`: nullopt when the client sent none (401); a wrong one is 403.
     // `done` is called once, on this thread or on a searcher thread. It answers as soon as the

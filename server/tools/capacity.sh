@@ -52,7 +52,8 @@ wait_ready() {
 common_flags=(--io-threads 2 --log-requests false --hash 16 --admit-game-wait "$admit"
     --max-engine-games "$max_games"
     --client-searches 100000 --client-connections 0 --client-websockets 0
-    --client-subscriptions 0 --client-streams 0 --client-games-per-minute 0)
+    --client-subscriptions 0 --client-streams 0 --client-games-per-minute 0
+    --client-engine-games 1000000)
 
 start_single() {  # $1: store flags...
     local port; port="$(free_port)"

@@ -228,10 +228,52 @@ TEST_CASE("engine replies: the number of active games against the engine is boun
 TEST_CASE("active games: idle games stop counting, finished ones at once", "[server][games]") {
     ActiveGames games(std::chrono::seconds(10));
     const auto t0 = ActiveGames::Clock::now();
-    games.touch("a", t0);
-    games.touch("b", t0 + std::chrono::seconds(5));
-    REQUIRE(games.count(t0 + std::chrono::seconds(6)) == 2);
-    REQUIRE(games.count(t0 + std::chrono::seconds(11)) == 1);  // "a" idle for 11 s
+    games.touch("a", {}, t0);
+    games.touch("b", {}, t0 + std::chrono::seconds(5));
+    REQUIRE(games.count(0, t0 + std::chrono::seconds(6)) == 2);
+    REQUIRE(games.count(0, t0 + std::chrono::seconds(11)) == 1);  // "a" idle for 11 s
     games.finished("b");
-    REQUIRE(games.count(t0 + std::chrono::seconds(11)) == 0);
+    REQUIRE(games.count(0, t0 + std::chrono::seconds(11)) == 0);
+}
+
+TEST_CASE("active games: one owner's games count up to the cap", "[server][games]") {
+    ActiveGames games(std::chrono::seconds(10));
+    const auto t0 = ActiveGames::Clock::now();
+    for (const char* id : {"a1", "a2", "a3", "a4"}) games.touch(id, "10.0.0.1", t0);
+    games.touch("b1", "10.0.0.2", t0);
+    games.touch("x", {}, t0);   // seen here only through a reply: no owner known
+    games.touch("a1", {}, t0);  // a later touch without the owner keeps it
+    REQUIRE(games.count(0, t0) == 6);
+    REQUIRE(games.count(2, t0) == 4);  // a1..a4 count 2, b1 1, x 1
+    REQUIRE(games.count(1, t0) == 3);
+    games.finished("a1");
+    games.finished("a2");
+    games.finished("a3");
+    REQUIRE(games.count(1, t0) == 3);
+}
+
+// One client that opens game after game and leaves them cannot lock the others out for the idle
+// time: its games count up to its share (by default half the limit, at most kGamesPerSearcher).
+TEST_CASE("engine replies: one client's idle games take only its share of the limit",
+          "[server][games]") {
+    ServerConfig config = testConfig();
+    config.maxEngineGames = 4;
+    config.perClientEngineGames = 0;  // the default: 2 of 4
+    HandlerFixture f(config);
+    f.clientAddress = "10.0.0.1";
+    for (int i = 0; i < 5; ++i) {
+        // Its own games are admitted: only two of them count.
+        REQUIRE(f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":1}})")
+                    ->status() == 201);
+    }
+    f.clientAddress = "10.0.0.2";
+    for (int i = 0; i < 2; ++i) {
+        REQUIRE(f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":1}})")
+                    ->status() == 201);
+    }
+    // Now 4 count: the limit holds for everyone.
+    f.clientAddress = "10.0.0.3";
+    auto refused = f.call(Verb::post, "/api/v1/games", R"({"engine":{"side":"black","level":1}})");
+    REQUIRE(refused->status() == 503);
+    REQUIRE(refused->json()["error"]["code"] == "at_capacity");
 }

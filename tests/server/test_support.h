@@ -218,6 +218,8 @@ inline ServerConfig testConfig() {
     config.store = "memory";
     // Tests create games by the dozen from one address; the quota has tests of its own.
     config.perClientGamesPerMinute = 0;
+    // ... and every one of them counts against the engine's game limit.
+    config.perClientEngineGames = 1 << 20;
     // The clocks of a game between people start with its first move, as before first-move
     // deadlines existed (the flag and clock tests play one side); tests/server/test_fair_play.cpp
     // covers the deadline.
@@ -249,7 +251,7 @@ struct HandlerFixture {
         for (const auto& [name, value] : headers) request.set(name, value);
         request.prepare_payload();
         auto sink = std::make_shared<RecordingSink>();
-        handleHttp(context, std::move(request), ClientInfo{"127.0.0.1"}, sink);
+        handleHttp(context, std::move(request), ClientInfo{clientAddress}, sink);
         if (wait) sink->wait();
         return sink;
     }
@@ -264,6 +266,7 @@ struct HandlerFixture {
         return {json.at("id").get<std::string>(), json.at("playerToken").get<std::string>()};
     }
     std::string lastInviteToken;
+    std::string clientAddress = "127.0.0.1";  // whom call() sends as
 
     std::shared_ptr<FakeControl> control;
     std::shared_ptr<CountingEventBus> bus;
