@@ -6,6 +6,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <utility>
 
@@ -177,13 +178,23 @@ void HttpSession::start() {
 }
 
 // Shutdown, after the searches ended: answers already queued still go out, then the connection
-// closes. A stream still open here follows a game (searches' streams have ended): end it.
+// closes. A stream still open here follows a game, a review or a seek (searches' streams have
+// ended): its last line says why it ends, so a client tells this from the game's end and opens it
+// again (on another replica), as a WebSocket client does on close code 1001.
 void HttpSession::onDrain() {
     if (closed_) return;
     drained_ = true;
     pending_.clear();
     if (exchange_ && exchange_->streaming) {
         exchange_->keepAlive = false;
+        const nlohmann::json goingAway{
+            {"type", "error"},
+            {"code", errors::shutting_down},
+            {"message",
+             "this replica is shutting down: open the stream again (another replica "
+             "serves it)"},
+            {"retryAfter", context_.config.retryAfterSeconds}};
+        streamLineOnStrand(exchange_->seq, goingAway.dump(), kNoCoalescing);
         endStreamOnStrand(exchange_->seq);
     } else if (!exchange_ && writeQueue_.empty()) {
         close();

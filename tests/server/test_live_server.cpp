@@ -435,12 +435,26 @@ TEST_CASE("live server: graceful shutdown drains searches, closes WebSockets wit
     LiveServer live(config);
     live.control->closeGate();
     HttpClient http(live.port());
+    // A game followed over NDJSON (no search of its own).
+    const std::string gameId = http.request(verb::post, "/api/v1/games", "{}").json()["id"];
+    HttpClient stream(live.port());
+    stream.send(verb::get, "/api/v1/games/" + gameId + "/stream");
+    stream.readStreamHeader();
+    REQUIRE(nlohmann::json::parse(*stream.readLine())["type"] == "gameFull");
     http.send(verb::post, "/api/v1/analysis", R"({"limits":{"depth":60}})");
     WsClient ws(live.port());
     ws.send({{"type", "analyse"}, {"id", "w"}, {"limits", {{"depth", 60}}}});
     REQUIRE(live.control->waitStarted(2));
 
     live.server->shutdown();
+    // The game's stream says why it ends (the game did not), then ends.
+    const auto last = stream.readLine();
+    REQUIRE(last);
+    const auto goingAway = nlohmann::json::parse(*last);
+    CHECK(goingAway["type"] == "error");
+    CHECK(goingAway["code"] == "shutting_down");
+    CHECK(goingAway["retryAfter"].is_number_integer());
+    CHECK_FALSE(stream.readLine());
     // Running searches are stopped after the grace period, and their results still arrive.
     auto result = http.read();
     REQUIRE(result.status == 200);

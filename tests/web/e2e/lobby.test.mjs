@@ -141,3 +141,42 @@ test('the mute switch survives a reload', async () => {
   await page.click('#btn-mute');
   assert.match(await page.textContent('#btn-mute'), /Sound on/);
 });
+
+test('a seek whose stream ends early (a replica shutting down) is followed again', async () => {
+  const waiting = await openBrowser();
+  const joining = await openBrowser();
+  try {
+    const a = waiting.page;
+    // The first time the seek's stream is opened it ends as a draining replica ends it: the seek,
+    // then the shutting_down line, then the end. Later opens reach the server.
+    let opened = 0;
+    await a.route('**/api/v1/seeks/*/stream', async (route) => {
+      opened += 1;
+      if (opened > 1) return route.continue();
+      const seekId = new URL(route.request().url()).pathname.split('/').at(-2);
+      const lines = [
+        JSON.stringify({ type: 'seek', id: seekId, status: 'open' }),
+        JSON.stringify({ type: 'error', code: 'shutting_down', message: 'this replica is shutting down', retryAfter: 1 }),
+      ];
+      return route.fulfill({ status: 200, contentType: 'application/x-ndjson', body: `${lines.join('\n')}\n` });
+    });
+    await openLobby(a);
+    await a.click('.lobby-quick-button[data-clock="5+3"]');
+    await a.waitForFunction(() => /Waiting for an opponent/.test(document.querySelector('#lobby-status').textContent));
+    // The page opened the stream again after it ended.
+    for (let i = 0; i < 50 && opened < 2; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(opened >= 2, `the seek's stream was opened ${opened} time(s)`);
+
+    // Accepted from another browser, the seeker learns it on the reopened stream.
+    const b = joining.page;
+    await openLobby(b);
+    await b.waitForSelector('#lobby-seeks .lobby-seek button', { timeout: 10000 });
+    await b.click('#lobby-seeks .lobby-seek button');
+    await a.waitForFunction(() => new URLSearchParams(location.search).has('game'), null, { timeout: 15000 });
+    assert.equal(await gameIdOf(a), await gameIdOf(b));
+    assert.deepEqual(waiting.errors, []);
+  } finally {
+    await waiting.close();
+    await joining.close();
+  }
+});

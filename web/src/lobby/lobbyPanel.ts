@@ -2,6 +2,7 @@
 // while the lobby is open. A seek made here is followed on its stream (which keeps it open); when
 // someone accepts it, or when this page accepts another's, the page opens the game with the
 // player's token, as an invite link does.
+import { ApiError } from '../api/rest';
 import type { Color } from '../api/types';
 import { el } from '../ui/dom';
 import { followSeek, lobbyApi, type OwnSeek, type Seek, type SeekClock } from './lobbyApi';
@@ -18,6 +19,10 @@ const MS_PER_MINUTE = 60000;
 const MS_PER_SECOND = 1000;
 /** How often the open seeks are read again while the lobby is open. */
 const LIST_REFRESH_MS = 2000;
+/** A seek's stream that ended early is opened again after this (times the failed tries) ... */
+const SEEK_REOPEN_DELAY_MS = 1000;
+/** ... up to this many failed tries in a row (the seek expires after its grace time anyway). */
+const SEEK_REOPEN_ATTEMPTS = 5;
 
 const clockOf = (minutes: number, increment: number): SeekClock => ({
   initial: minutes * MS_PER_MINUTE,
@@ -149,23 +154,47 @@ export class LobbyPanel {
     this.status.textContent = `Waiting for an opponent (${clockLabel(clock)})…`;
     this.cancelButton.hidden = false;
     void this.refresh();
-    void followSeek(
-      made.id,
-      token,
-      (event) => {
-        if (event.type === 'seekAccepted' && event.gameId && event.playerSide) {
-          this.mine = null;
-          this.open(gameLink(event.gameId, event.playerToken ?? token, event.playerSide));
-        } else if (event.type === 'seekClosed') {
-          this.mine = null;
-          this.cancelButton.hidden = true;
-          this.status.textContent = event.status === 'expired' ? 'Your seek expired.' : 'Your seek was cancelled.';
+    void this.follow(made.id, token, abort.signal);
+  }
+
+  /**
+   * Keeps the seek's stream open until the seek closes: a stream that ends without saying how the
+   * seek closed (a replica shutting down, a dropped connection) is opened again, or the seek
+   * would expire while its seeker still waits.
+   */
+  private async follow(id: string, token: string, signal: AbortSignal): Promise<void> {
+    let closed = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await followSeek(
+          id,
+          token,
+          (event) => {
+            if (event.type === 'seekAccepted' && event.gameId && event.playerSide) {
+              closed = true;
+              this.mine = null;
+              this.open(gameLink(event.gameId, event.playerToken ?? token, event.playerSide));
+            } else if (event.type === 'seekClosed') {
+              closed = true;
+              this.mine = null;
+              this.cancelButton.hidden = true;
+              this.status.textContent = event.status === 'expired' ? 'Your seek expired.' : 'Your seek was cancelled.';
+            }
+          },
+          signal,
+        );
+        attempt = 0; // it was open: a later end starts the count again
+      } catch (err) {
+        const busy = err instanceof ApiError && (err.code === 'network' || err.status >= 500);
+        if (!busy || attempt >= SEEK_REOPEN_ATTEMPTS) {
+          if (!signal.aborted) this.status.textContent = (err as Error).message;
+          return;
         }
-      },
-      abort.signal,
-    ).catch((err: Error) => {
-      this.status.textContent = err.message;
-    });
+      }
+      if (closed || signal.aborted || this.mine?.id !== id) return;
+      await new Promise((resolve) => window.setTimeout(resolve, SEEK_REOPEN_DELAY_MS * Math.max(1, attempt)));
+      if (signal.aborted || this.mine?.id !== id) return;
+    }
   }
 
   private async cancel(): Promise<void> {
