@@ -4,6 +4,7 @@ import { Chessground } from '@lichess-org/chessground';
 import type { Api } from '@lichess-org/chessground/api';
 import type { Config } from '@lichess-org/chessground/config';
 import type { DrawShape } from '@lichess-org/chessground/draw';
+import { read as readPlacement } from '@lichess-org/chessground/fen';
 import type { Key } from '@lichess-org/chessground/types';
 import { openPromotionPicker } from './promotion';
 
@@ -35,9 +36,31 @@ export function destsFrom(legalMoves: string[]): Map<Key, Key[]> {
   return dests;
 }
 
+/**
+ * Castling dropped on the rook: the server (and UCI) spell castling as the king's two-square move
+ * (e1g1), while many players drag or click the king onto its own rook (e1h1), as lichess allows.
+ * Maps each such king-onto-rook move to the castling move it stands for.
+ */
+export function rookCastles(fen: string, legalMoves: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const pieces = readPlacement(fen);
+  for (const uci of legalMoves) {
+    if (uci.length !== 4 || uci[0] !== 'e' || (uci[1] !== '1' && uci[1] !== '8') || uci[3] !== uci[1]) continue;
+    if (uci[2] !== 'g' && uci[2] !== 'c') continue;
+    const king = pieces.get(uci.slice(0, 2) as Key);
+    const rookSquare = `${uci[2] === 'g' ? 'h' : 'a'}${uci[1]}` as Key;
+    const rook = pieces.get(rookSquare);
+    if (king?.role !== 'king' || rook?.role !== 'rook' || rook.color !== king.color) continue;
+    out.set(`${uci.slice(0, 2)}${rookSquare}`, uci);
+  }
+  return out;
+}
+
 export class Board {
   private cg: Api;
   private legalMoves: string[] = [];
+  /** King-onto-rook moves that castle (e1h1 → e1g1), for the position shown. */
+  private castles = new Map<string, string>();
   private onMove: (uci: string) => void = () => {};
   /** Cancels the open promotion picker (null: none open). */
   private cancelPromotion: (() => void) | null = null;
@@ -73,7 +96,10 @@ export class Board {
 
   private apply(state: BoardState): void {
     this.legalMoves = state.legalMoves;
+    this.castles = rookCastles(state.fen, state.legalMoves);
     const movable = state.movable;
+    const dests = destsFrom(state.legalMoves);
+    for (const [rookMove] of this.castles) dests.get(rookMove.slice(0, 2) as Key)?.push(rookMove.slice(2, 4) as Key);
     const config: Config = {
       fen: state.fen,
       turnColor: state.turn,
@@ -81,7 +107,7 @@ export class Board {
       lastMove: state.lastMove as Key[] | undefined,
       movable: {
         color: movable === 'none' ? undefined : movable,
-        dests: movable === 'none' ? new Map() : destsFrom(state.legalMoves),
+        dests: movable === 'none' ? new Map() : dests,
       },
       premovable: { enabled: state.premove },
       draggable: { enabled: movable !== 'none' },
@@ -138,6 +164,12 @@ export class Board {
   }
 
   private afterMove(orig: Key, dest: Key, premove: boolean): void {
+    // The king dropped on its own rook castles (chessground has already drawn the castled position).
+    const castle = this.castles.get(`${orig}${dest}`);
+    if (castle) {
+      this.onMove(castle);
+      return;
+    }
     const prefix = `${orig}${dest}`;
     const promotions = this.legalMoves.filter((m) => m.length === 5 && m.startsWith(prefix));
     const piece = this.cg.state.pieces.get(dest);

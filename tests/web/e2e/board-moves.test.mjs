@@ -1,0 +1,42 @@
+// Moves made on the board the way players make them on chess sites.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { clickMove, dragMove, newGame, openBrowser, serverGame, shot, waitForAtLeastMoves } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await openBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const CASTLING_FEN = 'r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 0 1';
+
+test('the king dropped or clicked onto its own rook castles', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  // Against the engine: the king dragged onto the h1 rook castles short (the server's e1g1).
+  const id = await newGame(page, { side: 'white', level: '1', start: CASTLING_FEN });
+  await dragMove(page, 'e1', 'h1');
+  await waitForAtLeastMoves(page, 1, 10000);
+  assert.equal((await serverGame(id)).moves[0], 'e1g1');
+  await shot(page, 'board-moves-1-castled-by-drag');
+
+  // On an analysis board turned to Black: the king clicked, then the a8 rook clicked, castles long.
+  await page.click('#btn-new');
+  await page.fill('#new-game textarea[name=start]', CASTLING_FEN.replace(' w ', ' b '));
+  await page.click('#new-game-analyse');
+  await page.waitForSelector('#analysis-card:not([hidden])');
+  await page.click('#btn-stop');
+  await page.click('#btn-flip');
+  await clickMove(page, 'e8', 'a8');
+  await page.waitForFunction(() => window.outpost.snapshot().game?.moves.length === 1);
+  const game = await page.evaluate(() => window.outpost.snapshot().game);
+  assert.deepEqual(game.moves, ['e8c8']);
+  assert.deepEqual(game.san, ['O-O-O']);
+  const placement = await page.evaluate(() => window.outpost.snapshot().placement);
+  assert.match(placement, /^2kr3r\//, 'the king on c8 and the rook on d8');
+  await shot(page, 'board-moves-2-castled-by-click');
+  assert.deepEqual(errors, []);
+});
