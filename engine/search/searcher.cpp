@@ -175,7 +175,7 @@ void Searcher::prepare(const Position& root, const std::vector<Move>& rootMoves,
 
 bool Searcher::shouldStop() {
     SharedSearch& sh = *shared_;
-    if (sh.stop.load(std::memory_order_relaxed)) return true;
+    if (stopped()) return true;
     if (!isMain()) return false;
     // With one thread the node limit is checked exactly, so node-limited searches repeat exactly.
     // The first iteration always finishes, so even a tiny budget yields a searched move.
@@ -185,7 +185,7 @@ bool Searcher::shouldStop() {
         return true;
     }
     if (++timeCheckCounter_ % kTimeCheckInterval == 0) checkTime();
-    return sh.stop.load(std::memory_order_relaxed);
+    return stopped();
 }
 
 void Searcher::checkTime() {
@@ -412,9 +412,9 @@ void Searcher::iterativeDeepening() {
             seldepth_ = 0;
             aspirationSearch(depth, pvIndex_);
             std::stable_sort(rootMoves_.begin(), rootMoves_.begin() + pvIndex_ + 1, byScore);
-            if (sh.stop.load(std::memory_order_relaxed)) break;
+            if (stopped()) break;
         }
-        if (sh.stop.load(std::memory_order_relaxed)) {
+        if (stopped()) {
             // Stopped inside an iteration: a move that beat the previous best in this
             // iteration (fully searched, its score above the old best's bound) is kept: the old
             // best was just refuted.
@@ -513,7 +513,7 @@ int Searcher::aspirationSearch(int depth, int pvIndex) {
     while (true) {
         const int score = search<NodeType::Root>(alpha, beta, depth, 0, false);
         std::stable_sort(rootMoves_.begin() + pvIndex, rootMoves_.end(), byScore);
-        if (sh.stop.load(std::memory_order_relaxed)) return score;
+        if (stopped()) return score;
 
         // Step B. Outside the window the score is only a bound: report it as one and widen the
         // window on that side, gradually (half as much again each time), then search again.
@@ -852,7 +852,7 @@ int Searcher::search(int alpha, int beta, int depth, int ply, bool cutNode) {
         pos_.unmakeMove();
 
         // An aborted search returns garbage: keep nothing from it.
-        if (shared_->stop.load(std::memory_order_relaxed)) return 0;
+        if (stopped()) return 0;
 
         if (rootNode) recordRootMove(m, score, moveCount == 1 || score > alpha, nodesBefore);
 
@@ -1079,7 +1079,7 @@ std::optional<int> Searcher::nullMovePruning(int beta, int depth, int ply, bool 
     int score = -search<NodeType::NonPV>(-beta, -beta + 1, depth - 1 - r, ply + 1, !cutNode);
     pos_.unmakeNullMove();
     stack_[ply].nullMove = false;
-    if (shared_->stop.load(std::memory_order_relaxed)) return 0;
+    if (stopped()) return 0;
     if (score < beta) return std::nullopt;
     if (score >= kMateBound) score = beta;  // a mate after a pass proves nothing
     // Deep cutoffs are verified (unless this is already a verification search).
@@ -1130,7 +1130,7 @@ std::optional<int> Searcher::probCut(int beta, int depth, int ply, bool cutNode,
                                              depth - params().probCutReduction, ply + 1, !cutNode);
         }
         pos_.unmakeMove();
-        if (shared_->stop.load(std::memory_order_relaxed)) return 0;
+        if (stopped()) return 0;
         if (score >= probBeta) {
             counters_.add(Counter::ProbCuts);
             if (cfg.transpositionTable) {
@@ -1166,7 +1166,7 @@ Searcher::SingularOutcome Searcher::singularExtension(Move ttMove, int beta, int
     const int singularScore = search<NodeType::NonPV>(
         singularBeta - 1, singularBeta, (depth - 1) / kSingularDepthDivisor, ply, cutNode);
     stack_[ply].excluded = Move::none();
-    if (shared_->stop.load(std::memory_order_relaxed)) {
+    if (stopped()) {
         outcome.cutoff = 0;
     } else if (singularScore < singularBeta) {
         // Every other move falls short: the node hangs on the table move; search it deeper.
@@ -1329,7 +1329,7 @@ int Searcher::quiescence(int alpha, int beta, int ply, int qply) {
         stack_[ply + 1].pvLength = ply + 1;
         const int score = -quiescence<PvNode>(-beta, -alpha, ply + 1, qply + 1);
         pos_.unmakeMove();
-        if (shared_->stop.load(std::memory_order_relaxed)) return 0;
+        if (stopped()) return 0;
         if (score > bestScore) {
             bestScore = score;
             if (score > alpha) {

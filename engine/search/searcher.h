@@ -97,6 +97,13 @@ class Searcher {
     SearchInfo makeInfo(const RootMove& rm, int depth, int multipv, Score::Bound bound) const;
 
   private:
+    // Whether this thread must stop now. The main thread finishes its first iteration whatever
+    // happens (it takes well under a millisecond), so a search stopped at once still answers
+    // with a searched move, not the first legal one.
+    bool stopped() const {
+        return shared_->stop.load(std::memory_order_relaxed) && (finished_.depth > 0 || !isMain());
+    }
+
     enum class NodeType { Root, PV, NonPV };
 
     // The margins and reductions (search/search_params.h): the defaults, folded into the code

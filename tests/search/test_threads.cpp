@@ -152,6 +152,28 @@ TEST_CASE("Ponder: a search that did a move's worth of work ends at ponderhit", 
     CHECK(afterHit < 250ms);
 }
 
+TEST_CASE("A search stopped at once still answers with a searched move", "[threads]") {
+    // White wins a queen (Nxh4). The stop comes before the search thread can have started; the
+    // first iteration still finishes, so the move is the capture, not the first legal move.
+    constexpr const char* kQueenHangs =
+        "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    for (int threads : {1, 3}) {
+        EngineOptions options;
+        options.threads = threads;
+        Engine engine(options);
+        SearchRequest request;
+        request.fen = kQueenHangs;
+        request.limits.infinite = true;
+        BestMoveLatch latch;
+        engine.go(request, latch.callbacks());
+        engine.stop();
+        REQUIRE(latch.waitFor(5000ms));
+        engine.wait();
+        CHECK(latch.result.bestmove == "f3h4");
+        CHECK(latch.result.info.depth >= 1);
+    }
+}
+
 TEST_CASE("Lazy SMP: several threads search together", "[threads]") {
     EngineOptions options;
     options.threads = 3;
