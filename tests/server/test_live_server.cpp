@@ -383,6 +383,9 @@ TEST_CASE("live server: game subscriptions end with their stream or connection",
     REQUIRE(stream.readLine());
     REQUIRE(live.bus->active() == 1);
     live.server->shutdown();
+    const auto last = stream.readLine();  // why it ends: the replica shuts down
+    REQUIRE(last);
+    REQUIRE(nlohmann::json::parse(*last)["code"] == "shutting_down");
     REQUIRE_FALSE(stream.readLine());
     live.server->wait();
     REQUIRE(live.bus->active() == 0);
