@@ -140,7 +140,13 @@ export class App {
   async start(): Promise<void> {
     this.socket.connect();
     void this.loadEngineInfo();
-    window.addEventListener('popstate', () => void this.loadFromUrl());
+    window.addEventListener('popstate', () => {
+      // Back or Forward goes to another page of the history: a new-game or PGN dialog opened on
+      // the one left (the new-game dialog a bare address opens, one the person opened) closes,
+      // else it would stay over the game now shown. A bare address opens the new-game one again.
+      for (const id of ['new-game', 'review-pgn']) byId<HTMLDialogElement>(id).close();
+      void this.loadFromUrl();
+    });
     await this.loadFromUrl();
   }
 

@@ -64,3 +64,35 @@ test('reloading the page resumes the game, and others watch read-only', async ()
   assert.deepEqual(errors, []);
   assert.deepEqual(spectator.errors, []);
 });
+
+test('Back to the bare address and Forward again shows the game, not the new-game dialog over it', async () => {
+  const { page, errors } = browser;
+  // A fresh tab: the bare address opens the new-game dialog.
+  await page.goto('about:blank');
+  await page.goto(process.env.OUTPOST_URL);
+  await page.waitForSelector('#new-game[open]');
+  const id = await newGame(page, { side: 'white', level: '1' });
+  await clickMove(page, 'e2', 'e4');
+  await waitForMoves(page, 2);
+
+  await page.goBack();
+  await page.waitForSelector('#new-game[open]');
+  await page.goForward();
+  await page.waitForFunction((gameId) => window.outpost.snapshot().game?.id === gameId, id);
+  await waitForMoves(page, 2);
+  await page.waitForFunction(() => !document.querySelector('#new-game').open, null, { timeout: 5000 });
+  // The board is the person's again: the next move is played.
+  await clickMove(page, 'd2', 'd4');
+  await waitForMoves(page, 4);
+  await shot(page, 'reload-3-forward-to-game');
+
+  // The new-game dialog opened over the game and left with Back does not stay over the page
+  // Back goes to; the bare address opens it again.
+  await page.click('#btn-new');
+  await page.goBack();
+  await page.waitForSelector('#new-game[open]');
+  await page.goForward();
+  await waitForMoves(page, 4);
+  await page.waitForFunction(() => !document.querySelector('#new-game').open, null, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+});
