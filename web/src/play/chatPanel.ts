@@ -37,6 +37,7 @@ export class ChatPanel {
     this.input.id = 'chat-input';
     this.input.maxLength = MAX_CHARS;
     this.input.placeholder = 'Say something';
+    this.input.dir = 'auto';
     this.input.setAttribute('aria-label', 'Chat message');
     const send = el('button', 'btn btn-small', 'Send');
     send.type = 'submit';
@@ -86,7 +87,13 @@ export class ChatPanel {
     const item = el('li', 'chat-line');
     item.dataset.key = key;
     item.dataset.side = line.side;
-    item.append(el('span', 'chat-side', line.side === 'white' ? 'White' : 'Black'), el('span', 'chat-text', line.text));
+    // Each line takes its direction from its own first letter (dir=auto, which also isolates it):
+    // a line in Hebrew or Arabic reads right to left with its closing "?" or "!" at its end, not
+    // pushed to the wrong side by the page's left-to-right text around it. A space between the
+    // side and the text, so a screen reader does not run them into one word.
+    const text = el('span', 'chat-text', line.text);
+    text.dir = 'auto';
+    item.append(el('span', 'chat-side', line.side === 'white' ? 'White' : 'Black'), ' ', text);
     this.list.appendChild(item);
     while (this.list.children.length > SHOWN_LINES) this.list.firstElementChild?.remove();
     this.list.scrollTop = this.list.scrollHeight;

@@ -1,0 +1,62 @@
+// The players' chat shows right-to-left lines the way their writers wrote them.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { newFriendGame, openBrowser, shot } from './helpers.mjs';
+
+let host;
+let guest;
+before(async () => {
+  host = await openBrowser();
+  guest = await openBrowser();
+});
+after(async () => {
+  await host?.close();
+  await guest?.close();
+});
+
+/** Where the first and the last character of a chat line's text are drawn (their left edges). */
+async function edges(page, index) {
+  return page.evaluate((i) => {
+    const text = document.querySelectorAll('#chat-lines .chat-line .chat-text')[i].firstChild;
+    const at = (offset) => {
+      const range = document.createRange();
+      range.setStart(text, offset);
+      range.setEnd(text, offset + 1);
+      return range.getBoundingClientRect().left;
+    };
+    return { first: at(0), last: at(text.length - 1) };
+  }, index);
+}
+
+test('a Hebrew chat line reads right to left, its question mark at its end', async () => {
+  const { page } = host;
+  await page.goto(process.env.OUTPOST_URL);
+  const { invite } = await newFriendGame(page, { side: 'white' });
+  await guest.page.goto(invite);
+  await page.waitForSelector('#chat-card:not([hidden])');
+  await guest.page.waitForSelector('#chat-card:not([hidden])');
+
+  const hebrew = 'מה שלומך?';
+  for (const line of [hebrew, 'Good luck!']) {
+    await page.fill('#chat-input', line);
+    await page.press('#chat-input', 'Enter');
+  }
+  await guest.page.waitForFunction(() => document.querySelectorAll('#chat-lines .chat-line').length === 2, null, { timeout: 10000 });
+  const texts = await guest.page.locator('#chat-lines .chat-line').allTextContents();
+  assert.deepEqual(texts, [`White ${hebrew}`, 'White Good luck!'], 'the side and the text are two words');
+
+  // Right to left: the first letter (מ) on the right, the closing "?" left of every letter. In a
+  // left-to-right run the "?" was drawn at the right end, where a Hebrew reader starts.
+  const rtl = await edges(guest.page, 0);
+  assert.ok(rtl.last < rtl.first, `"?" (at ${rtl.last}) left of the first letter (at ${rtl.first})`);
+  // A left-to-right line is unchanged: "G" first, "!" last.
+  const ltr = await edges(guest.page, 1);
+  assert.ok(ltr.first < ltr.last);
+  // The chat box writes Hebrew right to left as it is typed.
+  await guest.page.fill('#chat-input', hebrew);
+  assert.equal(await guest.page.locator('#chat-input').evaluate((input) => input.matches(':dir(rtl)')), true);
+  await guest.page.locator('#chat-card').scrollIntoViewIfNeeded();
+  await shot(guest.page, 'chat-1-rtl');
+  assert.deepEqual(host.errors, []);
+  assert.deepEqual(guest.errors, []);
+});
