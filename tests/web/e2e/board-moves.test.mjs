@@ -40,3 +40,27 @@ test('the king dropped or clicked onto its own rook castles', async () => {
   await shot(page, 'board-moves-2-castled-by-click');
   assert.deepEqual(errors, []);
 });
+
+test('an under-promotion by drag as Black ends the game, its result whole on one line', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  // Black to move (the board turned to Black): b2xa1 promoting to a knight leaves king and knight
+  // against a king, a draw by insufficient material.
+  const id = await newGame(page, { side: 'black', level: '1', start: '4k3/8/8/8/8/8/1p6/R3K3 b - - 0 1' });
+  await dragMove(page, 'b2', 'a1');
+  await page.click('.promotion-choice[data-role="n"]');
+  await page.waitForSelector('.game-status.over');
+  const game = await serverGame(id);
+  assert.deepEqual(game.moves, ['b2a1n']);
+  assert.equal(game.result, '1/2-1/2');
+  // "1/2-1/2" beside "Draw by insufficient material" was broken after its hyphen over two lines.
+  const result = await page.evaluate(() => {
+    const element = document.querySelector('#game-status .result');
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    return { text: element.textContent, lines: range.getClientRects().length };
+  });
+  assert.deepEqual(result, { text: '1/2-1/2', lines: 1 });
+  await shot(page, 'board-moves-3-underpromotion-draw');
+  assert.deepEqual(errors, []);
+});
