@@ -47,6 +47,8 @@ const ENGINE_REPLY_POLL_MS = 1000;
 const CLAIM_TICK_MS = 1000;
 
 const opposite = (side: Side): Side => (side === 'white' ? 'black' : 'white');
+/** The draws the position makes (the server takes them back against the engine). */
+const POSITION_DRAWS = new Set(['stalemate', 'threefold_repetition', 'fifty_moves', 'insufficient_material']);
 
 export class App {
   private readonly board: Board;
@@ -925,9 +927,23 @@ export class App {
     this.render();
   }
 
+  /**
+   * Whether Takeback may be asked for: an ongoing game, or one against the engine that the
+   * position ended (mate, stalemate, a draw by the rules), which the server opens again, as a
+   * takeback after a blunder into mate should (docs/play.md). An end someone chose or the clock
+   * gave (a resignation, an agreed draw, a flag fall, an abort) stands.
+   */
+  private canTakeBack(game: Game): boolean {
+    if (game.moves.length === 0) return false;
+    if (game.status === 'ongoing') return true;
+    if (this.mode() !== 'engine' || isLocalGame(game.id)) return false;
+    if (game.status === 'checkmate' || game.status === 'stalemate') return true;
+    return game.status === 'draw' && POSITION_DRAWS.has(game.reason ?? '');
+  }
+
   private async takeback(): Promise<void> {
     const game = this.game;
-    if (!game || !this.token || game.status !== 'ongoing' || game.moves.length === 0) return;
+    if (!game || !this.token || !this.canTakeBack(game)) return;
     if (this.mode() === 'people') {
       // Between people a takeback is asked for; the other side accepts or declines.
       await this.answerOffer('takeback', true);
@@ -1328,9 +1344,10 @@ export class App {
     const player = !!game && !!this.token;
     const ongoing = game?.status === 'ongoing';
     const people = !!game && this.mode() === 'people';
-    // A game that is over is over: nothing to take back (not after a resignation, not after mate).
+    // A game that is over is over: nothing to take back after a resignation, a flag fall or an
+    // agreed draw; against the engine a mate or a draw by the rules is taken back (canTakeBack).
     byId<HTMLButtonElement>('btn-takeback').disabled =
-      !player || !game || !ongoing || game.moves.length === 0 || this.moveInFlightFrom !== null || (people && !!game.takebackOffer);
+      !player || !game || !this.canTakeBack(game) || this.moveInFlightFrom !== null || (people && !!game.takebackOffer);
     byId('btn-takeback').textContent = people ? '↶ Ask takeback' : '↶ Takeback';
     byId<HTMLButtonElement>('btn-resign').disabled = !player || !ongoing || this.isAnalysisBoard();
     // A draw offer (the engine answers at once), and between people abort while both sides have

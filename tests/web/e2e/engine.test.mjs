@@ -144,3 +144,28 @@ test('a player alone against the engine is not a spectator, and hears low time o
   await page.waitForSelector('#game-over:not([hidden])');
   assert.deepEqual(errors, []);
 });
+
+test('a game against the engine that mate ended is taken back, one that a resignation ended is not', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  // White mates at once with Rh8#; the server opens a game the position ended again on a takeback.
+  const id = await newGame(page, { side: 'white', level: '1', start: 'k7/8/1K6/8/8/8/8/7R w - - 0 1' });
+  await clickMove(page, 'h1', 'h8');
+  await page.waitForSelector('#game-over:not([hidden])');
+  await page.waitForSelector('#btn-takeback:not([disabled])');
+  await shot(page, 'engine-5-mate-takeback-offered');
+  await page.keyboard.press('t');
+  await waitForMoves(page, 0);
+  assert.equal((await serverGame(id)).status, 'ongoing');
+  await page.waitForSelector('#game-over', { state: 'hidden' });
+  // Played on from there: a quieter move, and the engine answers.
+  await clickMove(page, 'h1', 'h7');
+  await waitForMoves(page, 2);
+
+  // A resignation stands: nothing to take back.
+  await page.click('#btn-resign');
+  await page.click('#btn-resign');
+  await page.waitForSelector('#game-over:not([hidden])');
+  assert.equal(await page.isEnabled('#btn-takeback'), false);
+  assert.deepEqual(errors, []);
+});
