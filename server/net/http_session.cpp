@@ -37,6 +37,7 @@ std::string chunk(std::string_view data) {
 }
 
 constexpr std::string_view kLastChunk = "0\r\n\r\n";
+constexpr unsigned kHttp11 = 11;  // Beast's version number of HTTP/1.1
 
 // Every X-Forwarded-For field, in order, as one list: a client may send several, and a proxy
 // appends to the last.
@@ -457,12 +458,16 @@ void HttpSession::startStreamOnStrand(std::uint64_t seq, Response header) {
         applyCors(originOnly, header, context_.config.corsOrigins);
     }
     header.version(exchange.version);
+    // HTTP/1.0 has no chunked encoding (RFC 9112 6.1: no Transfer-Encoding in an answer to
+    // it): the lines go out bare and the stream's end is the connection's.
+    exchange.chunked = exchange.version >= kHttp11;
+    if (!exchange.chunked) exchange.keepAlive = false;
     header.keep_alive(exchange.keepAlive);
     header.set(http::field::server, "outpost");
     header.set(kNoSniffField, "nosniff");
     header.set(http::field::cache_control, "no-store");
     header.body().clear();
-    header.chunked(true);
+    if (exchange.chunked) header.chunked(true);
     std::ostringstream out;
     out << header.base();
     if (exchange.head) {
@@ -477,13 +482,15 @@ void HttpSession::startStreamOnStrand(std::uint64_t seq, Response header) {
 void HttpSession::streamLineOnStrand(std::uint64_t seq, std::string line, CoalesceKey coalesceKey) {
     if (closed_ || !exchange_ || exchange_->seq != seq || !exchange_->streaming) return;
     line += '\n';
-    enqueue({chunk(line), coalesceKey, false, false, nullptr});
+    enqueue(
+        {exchange_->chunked ? chunk(line) : std::move(line), coalesceKey, false, false, nullptr});
 }
 
 void HttpSession::endStreamOnStrand(std::uint64_t seq) {
     if (closed_ || !exchange_ || exchange_->seq != seq || !exchange_->streaming) return;
     exchange_->streaming = false;  // no more lines
-    enqueue({std::string(kLastChunk), kNoCoalescing, true, !exchange_->keepAlive, nullptr});
+    enqueue({exchange_->chunked ? std::string(kLastChunk) : std::string(), kNoCoalescing, true,
+             !exchange_->keepAlive, nullptr});
 }
 
 void HttpSession::addDisconnectOnStrand(std::uint64_t seq, std::function<void()> callback) {
@@ -598,7 +605,8 @@ void HttpSession::armTimer(std::chrono::milliseconds after, bool keepAliveLine) 
             // An empty NDJSON line: keeps proxies from timing the stream out, and finds dead
             // clients (the write fails).
             if (self->exchange_ && self->exchange_->streaming) {
-                self->enqueue({chunk("\n"), progressKey("keep-alive", 0), false, false, nullptr});
+                self->enqueue({self->exchange_->chunked ? chunk("\n") : std::string("\n"),
+                               progressKey("keep-alive", 0), false, false, nullptr});
             }
         });
 }

@@ -63,6 +63,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         unsigned version = 11;
         bool keepAlive = true;
         bool streaming = false;
+        // A stream's lines go out as chunks; to an HTTP/1.0 client, which knows no chunked
+        // encoding, as they are, and the end of the stream closes the connection.
+        bool chunked = true;
         bool head = false;  // a HEAD request: headers only
         int status = 0;
         std::chrono::steady_clock::time_point startedAt;

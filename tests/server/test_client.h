@@ -3,6 +3,7 @@
 // a test instead of hanging it.
 #pragma once
 
+#include <array>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -168,6 +169,28 @@ class HttpClient {
         }
     }
     int keepAliveLines() const { return keepAliveLines_; }
+
+    // Every byte the server sends until it closes the connection, unparsed (throws on a
+    // timeout).
+    std::string readUntilClosed(std::chrono::steady_clock::duration timeout = kClientTimeout) {
+        std::string bytes = beast::buffers_to_string(buffer_.data());
+        buffer_.consume(buffer_.size());
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        for (;;) {
+            std::array<char, 4096> block;
+            bool done = false;
+            beast::error_code error;
+            std::size_t got = 0;
+            socket_.async_read_some(net::buffer(block), [&](beast::error_code ec, std::size_t n) {
+                error = ec;
+                got = n;
+                done = true;
+            });
+            runUntil(io_, done, deadline - std::chrono::steady_clock::now());
+            bytes.append(block.data(), got);
+            if (error) return bytes;
+        }
+    }
 
     // True when the server closed the connection within the timeout.
     bool waitClosed(std::chrono::steady_clock::duration timeout) {

@@ -150,6 +150,43 @@ TEST_CASE("live server: NDJSON analysis streams, and closing the connection stop
     REQUIRE(live.control->finished.load() == 2);
 }
 
+TEST_CASE("live server: an HTTP/1.0 client gets its NDJSON stream unchunked, ended by the close",
+          "[server][live]") {
+    // RFC 9112 6.1: no Transfer-Encoding in an answer to HTTP/1.0, which has no chunked
+    // encoding; the client would read the chunk sizes as lines of the stream.
+    LiveServer live;
+    const std::string body = R"({"limits":{"depth":3}})";
+    HttpClient client(live.port());
+    client.sendRaw(
+        "POST /api/v1/analysis HTTP/1.0\r\nAccept: application/x-ndjson\r\n"
+        "Content-Type: application/json\r\nContent-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n" + body);
+    const std::string bytes = client.readUntilClosed();
+    const auto headerEnd = bytes.find("\r\n\r\n");
+    REQUIRE(headerEnd != std::string::npos);
+    const std::string header = bytes.substr(0, headerEnd);
+    REQUIRE(header.starts_with("HTTP/1.0 200"));
+    CHECK(header.find("Transfer-Encoding") == std::string::npos);
+    CHECK(header.find("application/x-ndjson") != std::string::npos);
+    // Every line of the body is a JSON object; the last is the bestmove.
+    std::vector<nlohmann::json> lines;
+    std::size_t start = headerEnd + 4;
+    while (start < bytes.size()) {
+        const auto end = bytes.find('\n', start);
+        REQUIRE(end != std::string::npos);  // the stream ends with a whole line
+        const std::string line = bytes.substr(start, end - start);
+        start = end + 1;
+        if (line.empty()) continue;  // a keep-alive line
+        const auto json = nlohmann::json::parse(line, nullptr, false);
+        REQUIRE(json.is_object());
+        lines.push_back(json);
+    }
+    REQUIRE(lines.size() >= 2);
+    CHECK(lines.front()["type"] == "info");
+    CHECK(lines.back()["type"] == "bestmove");
+    CHECK(lines.back()["depth"] == 3);
+}
+
 TEST_CASE("live server: overload answers 503, per-client limit 429, both with Retry-After",
           "[server][live]") {
     ServerConfig config = testConfig();
