@@ -54,6 +54,25 @@ bool sameOrigin(std::string_view origin, std::string_view host) {
     return to.port.empty() || to.port == from.port;
 }
 
+// Adds `name` to the response's Vary unless it is there already.
+void addVary(Response& response, std::string_view name) {
+    const auto current = response[http::field::vary];
+    if (current.empty()) {
+        response.set(http::field::vary, name);
+        return;
+    }
+    std::string_view rest(current.data(), current.size());
+    while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        std::string_view entry = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+        while (!entry.empty() && entry.front() == ' ') entry.remove_prefix(1);
+        while (!entry.empty() && entry.back() == ' ') entry.remove_suffix(1);
+        if (entry == "*" || lower(entry) == lower(name)) return;
+    }
+    response.set(http::field::vary, std::string(current) + ", " + std::string(name));
+}
+
 }  // namespace
 
 bool webSocketOriginAllowed(const Request& request, const std::vector<std::string>& allowed) {
@@ -67,10 +86,13 @@ bool webSocketOriginAllowed(const Request& request, const std::vector<std::strin
 
 void applyCors(const Request& request, Response& response,
                const std::vector<std::string>& allowed) {
+    if (allowed.empty()) return;
+    // With CORS on, every answer depends on the Origin, also one made without it: a shared
+    // cache must not give a page of another origin an answer without its Allow-Origin.
+    addVary(response, "Origin");
     const auto origin = request[http::field::origin];
     if (!originAllowed(origin, allowed)) return;
     response.set(http::field::access_control_allow_origin, origin);
-    response.set(http::field::vary, "Origin");
     response.set(http::field::access_control_expose_headers, "Retry-After");
 }
 

@@ -8,7 +8,9 @@
 
 namespace outpost::server {
 
-// Adds Access-Control-Allow-Origin (and Vary) when the request's Origin is allowed.
+// With origins allowed: `Vary: Origin` on every answer (added to a Vary the handler set, such as
+// the static files' Accept-Encoding), and Access-Control-Allow-Origin when the request's Origin
+// is allowed.
 void applyCors(const Request& request, Response& response, const std::vector<std::string>& allowed);
 // The answer to an OPTIONS preflight: 204 with the allowed methods and headers.
 Response preflightResponse(const Request& request, const std::vector<std::string>& allowed);

@@ -413,9 +413,9 @@ void HttpSession::respondOnStrand(std::uint64_t seq, Response response, bool clo
         return;
     Exchange& exchange = *exchange_;
     exchange.status = static_cast<int>(response.result_int());
-    if (!exchange.origin.empty()) {
+    {
         Request originOnly;
-        originOnly.set(http::field::origin, exchange.origin);
+        if (!exchange.origin.empty()) originOnly.set(http::field::origin, exchange.origin);
         applyCors(originOnly, response, context_.config.corsOrigins);
     }
     response.version(exchange.version);
@@ -452,9 +452,9 @@ void HttpSession::startStreamOnStrand(std::uint64_t seq, Response header) {
     Exchange& exchange = *exchange_;
     exchange.status = static_cast<int>(header.result_int());
     exchange.streaming = true;
-    if (!exchange.origin.empty()) {
+    {
         Request originOnly;
-        originOnly.set(http::field::origin, exchange.origin);
+        if (!exchange.origin.empty()) originOnly.set(http::field::origin, exchange.origin);
         applyCors(originOnly, header, context_.config.corsOrigins);
     }
     header.version(exchange.version);

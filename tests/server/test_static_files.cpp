@@ -407,3 +407,38 @@ TEST_CASE("live server: concurrent static GETs while the store is held, bodies w
     CHECK(whole.load() == kClients * kRounds);
     blocker.release();
 }
+
+TEST_CASE("static files: with CORS on, Vary names Origin besides Accept-Encoding",
+          "[server][static][live]") {
+    // A gzipped page fetched with an allowed Origin said only `Vary: Origin` (the CORS header
+    // replaced the handler's Accept-Encoding), so a shared cache could give the gzip body to a
+    // client that does not take gzip; an answer made without an Origin said no Origin at all,
+    // so a cache could give it, without Allow-Origin, to a page of an allowed origin.
+    WebRoot root;
+    ServerConfig config = testConfig();
+    config.webRoot = root.path.string();
+    config.corsOrigins = {"https://board.example"};
+    LiveServer live(config);
+    HttpClient client(live.port());
+    auto varies = [](const HttpResult& result, const std::string& name) {
+        return result.header("Vary").find(name) != std::string::npos;
+    };
+
+    const auto cross = client.request(
+        verb::get, "/", "", {{"Origin", "https://board.example"}, {"Accept-Encoding", "gzip"}});
+    REQUIRE(cross.status == 200);
+    CHECK(cross.header("Content-Encoding") == "gzip");
+    CHECK(cross.header("Access-Control-Allow-Origin") == "https://board.example");
+    CHECK(varies(cross, "Accept-Encoding"));
+    CHECK(varies(cross, "Origin"));
+
+    const auto plain = client.request(verb::get, "/");
+    REQUIRE(plain.status == 200);
+    CHECK(plain.header("Access-Control-Allow-Origin").empty());
+    CHECK(varies(plain, "Accept-Encoding"));
+    CHECK(varies(plain, "Origin"));
+
+    const auto api = client.request(verb::get, "/api/v1/engine");
+    REQUIRE(api.status == 200);
+    CHECK(api.header("Vary") == "Origin");
+}
