@@ -1,5 +1,9 @@
 #include "handlers/analysis_handler.h"
 
+#include <cctype>
+#include <string>
+#include <string_view>
+
 #include "analysis/analysis.h"
 #include "analysis/analysis_cache.h"
 #include "analysis/search_record.h"
@@ -12,9 +16,13 @@ namespace outpost::server {
 
 namespace {
 
+constexpr std::string_view kNdjson = "application/x-ndjson";
+
+// Media types are case-insensitive (RFC 9110 8.3.1): "Application/X-NDJSON" asks for the stream.
 bool wantsNdjson(const Request& request) {
-    const auto accept = request[http::field::accept];
-    return accept.find("application/x-ndjson") != boost::beast::string_view::npos;
+    std::string accept(request[http::field::accept]);
+    for (char& c : accept) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return accept.find(kNdjson) != std::string::npos;
 }
 
 }  // namespace

@@ -336,6 +336,17 @@ TEST_CASE("handlers: NDJSON analysis streams info lines then bestmove",
     REQUIRE(last["depth"] == 4);
 }
 
+TEST_CASE("handlers: the NDJSON media type is asked for in any letter case",
+          "[server][handlers][analysis]") {
+    // Media types are case-insensitive (RFC 9110 8.3.1); this Accept got one JSON answer.
+    HandlerFixture f;
+    auto sink = f.call(verb::post, "/api/v1/analysis", R"({"limits":{"depth":2}})",
+                       {{"Accept", "Application/X-NDJSON"}});
+    REQUIRE(sink->streaming());
+    CHECK(std::string(sink->response()[http::field::content_type]) == "application/x-ndjson");
+    CHECK(nlohmann::json::parse(sink->lines().back())["type"] == "bestmove");
+}
+
 TEST_CASE("handlers: a vanished client stops its search", "[server][handlers][analysis]") {
     HandlerFixture f;
     f.control->closeGate();
