@@ -55,6 +55,19 @@ export function renderMoveList(
   classOf?: (ply: number) => MoveClass | undefined,
   variations?: Variations,
 ): void {
+  // The list is drawn anew: a move that had the keyboard focus (a keyboard user who pressed Enter
+  // on it, or ←/→ from it, or a move arriving meanwhile) hands it to its new button, else the
+  // focus fell back to the page's start. On the current move it follows the current move.
+  const focused = list.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
+  const refocus = focused
+    ? focused.classList.contains('current')
+      ? '.move.current'
+      : focused.dataset.ply !== undefined
+        ? `.move[data-ply="${focused.dataset.ply}"]`
+        : focused.dataset.line !== undefined
+          ? `.variation-move[data-line="${CSS.escape(focused.dataset.line)}"]`
+          : null
+    : null;
   list.replaceChildren();
   let moveNumber = fullmoveNumber(initialFen);
   const blackFirst = fenTurn(initialFen) === 'black';
@@ -109,6 +122,9 @@ export function renderMoveList(
   }
   if (san.length === 0 && result === '*') list.appendChild(el('li', 'move-empty', 'No moves yet'));
   if (result !== '*') list.appendChild(el('li', 'move-result', result));
+
+  // (A variation move clicked has become a move of the line on screen: the current one.)
+  if (refocus) (list.querySelector<HTMLElement>(refocus) ?? list.querySelector<HTMLElement>('.move.current'))?.focus({ preventScroll: true });
 
   // Scroll the list itself (never the page, which would jump on phones).
   const current = list.querySelector<HTMLElement>('.move.current');
