@@ -1,5 +1,6 @@
 #include "uci/go_command.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <sstream>
@@ -28,6 +29,20 @@ bool parseInt(const std::string& text, Int& value) {
     return ec == std::errc() && end == last;
 }
 
+// A time in milliseconds: an integer, or a decimal number that some GUIs and scripts send
+// ("4881.52"), read to the millisecond below it. Far beyond any clock, it is held at kMaxMillis.
+constexpr double kMaxMillis = 1e15;
+bool parseMillis(const std::string& text, std::int64_t& value) {
+    if (parseInt(text, value)) return true;
+    double decimal = 0;
+    const char* first = text.data();
+    const char* last = first + text.size();
+    auto [end, ec] = std::from_chars(first, last, decimal, std::chars_format::fixed);
+    if (ec != std::errc() || end != last || !(decimal == decimal)) return false;  // not NaN
+    value = static_cast<std::int64_t>(std::clamp(decimal, -kMaxMillis, kMaxMillis));
+    return true;
+}
+
 // An unknown token is named in its warning by this many characters at most.
 constexpr std::size_t kMaxShownToken = 40;
 
@@ -52,6 +67,14 @@ GoCommand parseGo(std::string_view args, std::vector<std::string>& warnings) {
             ++i;
             return true;
         };
+        auto nextMillis = [&](std::int64_t& value) -> bool {
+            if (i + 1 >= tokens.size() || !parseMillis(tokens[i + 1], value)) {
+                warnings.push_back("go " + key + " needs a number: ignored");
+                return false;
+            }
+            ++i;
+            return true;
+        };
         std::int64_t number = 0;
         std::uint64_t count = 0;
         int small = 0;
@@ -65,7 +88,7 @@ GoCommand parseGo(std::string_view args, std::vector<std::string>& warnings) {
             }
         } else if (key == "wtime" || key == "btime" || key == "winc" || key == "binc" ||
                    key == "movetime") {
-            if (!next(number)) continue;
+            if (!nextMillis(number)) continue;
             // Some GUIs send negative clocks when the engine is already behind; treat as zero.
             if (number < 0) number = 0;
             if (key == "wtime") limits.wtimeMs = number;

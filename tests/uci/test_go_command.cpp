@@ -51,7 +51,7 @@ TEST_CASE("go perft, and malformed parameters ignored with a warning", "[uci][go
     CHECK(*go.limits.depth == 5);
     CHECK(warnings.size() == 2);  // "sideways" and "3"
     warnings.clear();
-    go = parseGo("depth -1 movestogo -1 nodes -1 wtime 1000.0", warnings);
+    go = parseGo("depth -1 movestogo -1 nodes -1 wtime 10s", warnings);
     CHECK_FALSE(go.limits.depth);
     CHECK_FALSE(go.limits.movestogo);
     CHECK_FALSE(go.limits.nodes);
@@ -62,4 +62,22 @@ TEST_CASE("go perft, and malformed parameters ignored with a warning", "[uci][go
     go = parseGo("wtime -20 btime 100", warnings);
     CHECK(*go.limits.wtimeMs == 0);
     CHECK(warnings.empty());
+}
+
+TEST_CASE("go reads a clock given in decimal milliseconds", "[uci][go]") {
+    // Ignoring such a clock would leave the search with no time limit at all.
+    Warnings warnings;
+    auto go = parseGo("wtime 4881.52 btime 5000.0 winc 50.9 binc 50 movetime 99.99", warnings);
+    CHECK(warnings.empty());
+    CHECK(*go.limits.wtimeMs == 4881);
+    CHECK(*go.limits.btimeMs == 5000);
+    CHECK(*go.limits.wincMs == 50);
+    CHECK(*go.limits.movetimeMs == 99);
+    go = parseGo("wtime -3.5 btime 1e400 winc nan", warnings);
+    CHECK(*go.limits.wtimeMs == 0);
+    CHECK_FALSE(go.limits.btimeMs);  // not a fixed-point number
+    CHECK_FALSE(go.limits.wincMs);
+    CHECK(warnings.size() >= 2);
+    go = parseGo("wtime 99999999999999999999999.5", warnings);
+    CHECK(*go.limits.wtimeMs > 0);  // held at a bound, not wrapped around
 }
