@@ -38,6 +38,7 @@ std::string chunk(std::string_view data) {
 
 constexpr std::string_view kLastChunk = "0\r\n\r\n";
 constexpr unsigned kHttp11 = 11;  // Beast's version number of HTTP/1.1
+constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 
 // Every X-Forwarded-For field, in order, as one list: a client may send several, and a proxy
 // appends to the last.
@@ -207,6 +208,38 @@ void HttpSession::doRead() {
     reading_ = true;
     parser_.emplace();
     parser_->body_limit(context_.config.bodyLimitBytes);
+    updateTimer();
+    http::async_read_header(socket_, buffer_, *parser_,
+                            [self = shared_from_this()](beast::error_code error, std::size_t) {
+                                self->onHeader(error);
+                            });
+}
+
+void HttpSession::onHeader(beast::error_code error) {
+    if (error || closed_ || parser_->is_done()) return onRead(error);
+    const auto& header = parser_->get();
+    // Sent only between exchanges: an interim answer must not come before the final answers
+    // to requests ahead of this one (a client that waits for it does not pipeline anyway; one
+    // that did gets no 100 and sends its body after its own timeout, as without this). An
+    // HTTP/1.0 request's expectation is ignored (RFC 9110 10.1.1).
+    if (header.version() < kHttp11 ||
+        !beast::iequals(header[http::field::expect], "100-continue") || exchange_ ||
+        !pending_.empty() || writing_ || !writeQueue_.empty()) {
+        return readBody();
+    }
+    writing_ = true;
+    updateTimer();
+    net::async_write(socket_, net::buffer(kContinue),
+                     [self = shared_from_this()](beast::error_code writeError, std::size_t) {
+                         self->writing_ = false;
+                         if (self->closed_) return;
+                         if (writeError) return self->close();
+                         self->readBody();
+                         self->doWrite();  // anything queued meanwhile (a drain's close)
+                     });
+}
+
+void HttpSession::readBody() {
     updateTimer();
     http::async_read(
         socket_, buffer_, *parser_,

@@ -74,6 +74,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     };
 
     void doRead();
+    // The header is in: a client that sent `Expect: 100-continue` waits for `100 Continue`
+    // before it sends the body.
+    void onHeader(boost::beast::error_code error);
+    void readBody();
     void onRead(boost::beast::error_code error);
     void dispatchNext();
     void dispatch(Request&& request);

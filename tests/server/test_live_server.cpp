@@ -187,6 +187,30 @@ TEST_CASE("live server: an HTTP/1.0 client gets its NDJSON stream unchunked, end
     CHECK(lines.back()["depth"] == 3);
 }
 
+TEST_CASE("live server: a request with Expect: 100-continue gets 100 Continue before its body",
+          "[server][live]") {
+    // Such a client (libcurl for larger bodies) sends the body only after the interim answer,
+    // or after its own timeout (curl: one second) when none comes.
+    LiveServer live;
+    const std::string body = R"({"limits":{"depth":2}})";
+    HttpClient client(live.port());
+    client.sendRaw(
+        "POST /api/v1/analysis HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+        "Content-Type: application/json\r\nContent-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n");
+    const auto interim = client.read(kClientTimeout, true);
+    REQUIRE(interim.status == 100);
+    client.sendRaw(body);
+    const auto answer = client.read();
+    REQUIRE(answer.status == 200);
+    CHECK(answer.json()["depth"] == 2);
+    // The connection goes on: a body too large is refused at once, without waiting for it.
+    client.sendRaw(
+        "POST /api/v1/analysis HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n");
+    CHECK(client.read().status == 413);
+}
+
 TEST_CASE("live server: overload answers 503, per-client limit 429, both with Retry-After",
           "[server][live]") {
     ServerConfig config = testConfig();
