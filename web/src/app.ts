@@ -14,7 +14,7 @@ import { Analysis } from './analysis';
 import { isLocalGame, LocalBoard } from './analysis/localBoard';
 import { VariationTree } from './analysis/variationTree';
 import { Board, type BoardState } from './board/board';
-import { fenTurn, INITIAL_FEN, legalMovesAt, numberedLine, viewAt, type StartPosition } from './chess/position';
+import { fenTurn, INITIAL_FEN, legalMovesAt, numberedLine, readTypedMove, viewAt, type StartPosition } from './chess/position';
 import { EvalGraph } from './review/evalGraph';
 import { setupReviewPgnDialog } from './review/pgnDialog';
 import { CLASS_NAME, ReviewPanel } from './review/reviewPanel';
@@ -350,13 +350,22 @@ export class App {
     // A variation in the page's tree: no stored game.
     const branched = this.localBoard.play(game.moves.slice(0, this.viewPly), move);
     if (!branched) {
-      toast('Illegal move', 'error');
+      toast(this.illegalMoveText(move, viewAt(game.initialFen, game.moves, this.viewPly).fen), 'error');
       this.renderBoard();
       return false;
     }
     // The move played is on screen (a move tried before brings back the line that followed it).
     this.setGame(branched, undefined, 'branch', this.viewPly + 1);
     return true;
+  }
+
+  /** Why a move typed (or dropped) on the analysis board is refused, as the server would say. */
+  private illegalMoveText(move: string, fen: string): string {
+    const typed = move.trim();
+    const example = /^[a-h][1-8][a-h][1-8]$/i.test(typed) ? `${typed}q` : `${typed}=Q`;
+    return typed.length <= 8 && readTypedMove(fen, example) !== null
+      ? `Move refused: ${typed} needs a promotion piece (like ${example})`
+      : `Move refused: ${typed} is not legal here`;
   }
 
   /** Shows the position after the last move of `line`, a line tried on the analysis board. */
@@ -554,7 +563,7 @@ export class App {
     if (isLocalGame(game.id)) {
       const next = this.localBoard.play(game.moves, move);
       if (!next) {
-        toast(`Move refused: ${move} is not legal here`, 'error');
+        toast(this.illegalMoveText(move, game.fen), 'error');
         this.renderBoard();
         return false;
       }

@@ -207,3 +207,35 @@ test('the lines tried show as variations in the move list, each one reachable', 
   assert.match(pgn, /1\. e4 e5 2\. Nf3 \(2\. Bc4\) 2\.\.\. Nc6 \(2\.\.\. Nf6\) 3\. Bb5 \*/);
   assert.deepEqual(errors, []);
 });
+
+test('moves typed on the analysis board are read as in a game: d2-d4, nf6, o-o, b8Q, e1h1', async () => {
+  const { page, errors } = browser;
+  await openAnalysisBoard(page);
+  await page.click('#btn-stop');
+  const type = async (move) => {
+    await page.fill('#move-input', move);
+    await page.press('#move-input', 'Enter');
+  };
+  // Spellings the server takes in a game, and the board refused ("… is not legal here").
+  for (const move of ['d2-d4', 'nf6', 'c4', 'e6', 'nc3', 'Bb4', 'e3', 'o-o']) await type(move);
+  await waitForMoves(page, 8);
+  assert.deepEqual(await moveListSan(page), ['d4', 'Nf6', 'c4', 'e6', 'Nc3', 'Bb4', 'e3', 'O-O']);
+
+  // A promotion without its piece says so; b8Q (no "=") promotes; e1h1 (UCI, the king onto its rook) castles.
+  await page.click('#btn-new');
+  await page.fill('#new-game textarea[name=start]', '4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1');
+  await page.click('#new-game-analyse');
+  await page.waitForFunction(() => window.outpost.snapshot().game?.initialFen.startsWith('4k3/1P6/'));
+  await page.click('#btn-stop');
+  await type('b8');
+  await page.waitForFunction(() => /b8 needs a promotion piece/.test(document.querySelector('#toast').textContent));
+  assert.equal(await page.inputValue('#move-input'), 'b8', 'the refused move stays to be corrected');
+  await type('b8Q');
+  await type('Ke7');
+  await type('e1h1');
+  await waitForMoves(page, 3);
+  assert.deepEqual(await moveListSan(page), ['b8=Q+', 'Ke7', 'O-O']);
+  assert.deepEqual(await page.evaluate(() => window.outpost.snapshot().game.moves), ['b7b8q', 'e8e7', 'e1g1']);
+  await shot(page, 'analysis-8-typed-moves');
+  assert.deepEqual(errors, []);
+});

@@ -7,7 +7,7 @@ import { parseFen } from 'chessops/fen';
 import { parseUci } from 'chessops/util';
 import type { Game } from '../api/types';
 import { readFen } from '../chess/fen';
-import { isLegalLine, legalMovesAt, lineToSan, viewAt } from '../chess/position';
+import { isLegalLine, legalMovesAt, lineToSan, readTypedMove, viewAt } from '../chess/position';
 import type { Side } from '../game/keptTokens';
 import { keepBoard, keptBoard } from './keptBoards';
 import { VariationTree } from './variationTree';
@@ -64,14 +64,18 @@ export function localGame(id: string, initialFen: string, moves: string[], versi
   };
 }
 
-/** The server-form UCI of `text` (UCI or SAN) in the position after `moves`; null if illegal. */
+/**
+ * The server-form UCI of `text` (UCI or SAN) in the position after `moves`; null if illegal.
+ * Read as the server reads a typed move in a game: b8Q as b8=Q, o-o and 0-0 as O-O, d2-d4 and
+ * Ng1f3 (long or over-qualified SAN), nf3 (a lower-case piece letter), e1h1 (the king onto its
+ * own rook) as castling.
+ */
 export function readMove(initialFen: string, moves: string[], text: string): string | null {
   const legal = legalMovesAt(initialFen, moves, moves.length);
   const wanted = text.trim();
   if (legal.includes(wanted.toLowerCase())) return wanted.toLowerCase();
-  const fen = viewAt(initialFen, moves, moves.length).fen;
-  const bare = (san: string) => san.replace(/[+#!?]/g, '').replace(/0/g, 'O');
-  return legal.find((uci) => bare(lineToSan(fen, [uci])[0] ?? '') === bare(wanted)) ?? null;
+  const uci = readTypedMove(viewAt(initialFen, moves, moves.length).fen, wanted);
+  return uci && legal.includes(uci) ? uci : null;
 }
 
 /** The analysis board on screen: its tree of lines and the Game of the line shown. */

@@ -111,6 +111,23 @@ function serverUci(pos: Chess, move: NormalMove): string {
   return makeUci(move);
 }
 
+/**
+ * A typed move (SAN in its usual spellings, or UCI with the king onto its own rook for castling)
+ * in the server's UCI, when it is a legal move of `fen`; null otherwise.
+ */
+export function readTypedMove(fen: string, text: string): string | null {
+  const pos = positionFrom(fen);
+  if (!pos) return null;
+  const uci = parseUci(text.trim().toLowerCase());
+  if (uci && 'from' in uci && pos.isLegal(uci)) return serverUci(pos, uci);
+  let san = text.trim().replace(/[!?]+$/, '');
+  // Castling with zeros or lower-case o's; a lower-case piece letter (not b: a b-pawn's capture).
+  san = san.replace(/^[0oO]-[0oO](-[0oO])?(?=[+#]?$)/, (_all, long: string | undefined) => (long ? 'O-O-O' : 'O-O'));
+  san = san.replace(/^[nrqk](?=[a-h1-8x-])/, (letter) => letter.toUpperCase());
+  const move = parseSan(pos, san);
+  return move && 'from' in move ? serverUci(pos, move) : null;
+}
+
 export function fullmoveNumber(fen: string): number {
   const setup = parseFen(fen);
   return setup.isOk ? setup.value.fullmoves : 1;
