@@ -108,7 +108,7 @@ export class App {
     );
     this.openNewGame = setupNewGameDialog(
       (choice) => this.startGame(choice),
-      (start) => this.startAnalysisFrom(start.fen ?? INITIAL_FEN, start.moves ?? []),
+      (start) => this.startAnalysisFrom(start.fen ?? INITIAL_FEN, start.moves ?? [], true, start.variations),
       () => this.engineDescription?.levels ?? null,
     );
     this.review = new ReviewSession(() => this.onReviewChanged());
@@ -269,9 +269,9 @@ export class App {
   }
 
   /** An analysis board (a game without engine) from a position; resolves to an error or null. */
-  private async startAnalysisFrom(fen: string, moves: string[], analyse = true): Promise<string | null> {
+  private async startAnalysisFrom(fen: string, moves: string[], analyse = true, variations?: string[][]): Promise<string | null> {
     // Kept in the page: no stored game, however many lines are tried (analysis/localBoard.ts).
-    const game = this.localBoard.start(fen, moves);
+    const game = this.localBoard.start(fen, moves, variations);
     if (typeof game === 'string') return game;
     if (analyse) this.analysis.want();
     else this.analysis.pause();

@@ -239,3 +239,36 @@ test('moves typed on the analysis board are read as in a game: d2-d4, nf6, o-o, 
   await shot(page, 'analysis-8-typed-moves');
   assert.deepEqual(errors, []);
 });
+
+test('a pasted PGN keeps its variations on the analysis board, past its comments and NAGs', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  await page.waitForSelector('#new-game[open]');
+  const pgn = [
+    '[Event "Study"]',
+    '',
+    '1. e4 {best by test} e5 $1 2. Nf3!? (2. f4 exf4 (2... d5) 3. Nf3) (2. Bc4) Nc6?! 3. Bb5 (3. Bc4 Bc5) a6 *',
+  ].join('\n');
+  await page.fill('#new-game textarea[name=start]', pgn);
+  await page.click('#new-game-analyse');
+  await page.waitForSelector('#analysis-card:not([hidden])');
+  await page.click('#btn-stop');
+  await waitForMoves(page, 6);
+  assert.deepEqual(await moveListSan(page), ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6']);
+  // Every variation of the PGN is in the move list (they were dropped: only the main line came).
+  const variations = await page.locator('#move-list .move-variations > .variation').allTextContents();
+  assert.deepEqual(variations, ['(2. f4 exf4 (2... d5) 3. Nf3)', '(2. Bc4)', '(3. Bc4 Bc5)']);
+  await shot(page, 'analysis-9-pgn-variations');
+  // A nested one is reachable.
+  await page.click('#move-list .variation-move[data-line="e2e4 e7e5 f2f4 d7d5"]');
+  await page.waitForSelector('#move-list .move.current[data-ply="4"]');
+  assert.deepEqual(await moveListSan(page), ['e4', 'e5', 'f4', 'd5']);
+  // And the PGN exported has them all.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#btn-download-pgn')]);
+  const exported = fs.readFileSync(await download.path(), 'utf8');
+  assert.ok(
+    exported.includes('1. e4 e5 2. Nf3 (2. f4 exf4 (2... d5) 3. Nf3) (2. Bc4) 2... Nc6 3. Bb5 (3. Bc4 Bc5) 3... a6 *'),
+    exported,
+  );
+  assert.deepEqual(errors, []);
+});

@@ -86,15 +86,18 @@ export class LocalBoard {
   private id = '';
 
   /**
-   * A new board from a position (and moves from it): its Game, or why it cannot be set up. The
-   * FEN is read as strictly as the server reads it, and the board keeps it as the server writes it.
+   * A new board from a position (and moves from it, and other lines tried from it: a pasted
+   * PGN's variations): its Game, or why it cannot be set up. The FEN is read as strictly as the
+   * server reads it, and the board keeps it as the server writes it.
    */
-  start(initialFen: string, moves: string[]): Game | string {
+  start(initialFen: string, moves: string[], variations: string[][] = []): Game | string {
     const read = readFen(initialFen);
     if (read.error !== undefined) return `Invalid FEN: ${read.error}`;
     if (!isLegalLine(read.fen, moves)) return 'Those moves cannot be played from that position';
     this.count += 1;
-    return this.open(`${LOCAL_PREFIX}${Date.now().toString(36)}-${this.count}`, read.fen, [moves], moves) ?? 'That position cannot be set up';
+    // A pasted PGN's variations join the tree after its main line (which stays the main line).
+    const lines = [moves, ...variations.filter((line) => isLegalLine(read.fen, line))];
+    return this.open(`${LOCAL_PREFIX}${Date.now().toString(36)}-${this.count}`, read.fen, lines, moves) ?? 'That position cannot be set up';
   }
 
   /**

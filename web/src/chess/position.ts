@@ -2,7 +2,7 @@
 // lines, reading a pasted FEN or PGN. The server decides what is legal.
 import { Chess } from 'chessops/chess';
 import { makeFen, parseFen } from 'chessops/fen';
-import { parsePgn, startingPosition } from 'chessops/pgn';
+import { parsePgn, startingPosition, type Node, type PgnNodeData } from 'chessops/pgn';
 import { makeSanAndPlay, parseSan } from 'chessops/san';
 import type { NormalMove } from 'chessops/types';
 import { makeUci, parseUci } from 'chessops/util';
@@ -153,6 +153,12 @@ export function isLegalLine(fen: string, line: string[]): boolean {
 export interface StartPosition {
   fen?: string;
   moves?: string[];
+  /**
+   * A PGN's variations (RAVs), each as a whole line of UCI moves from the start position, in the
+   * order they appear; the main line (`moves`) is not among them. A variation with a move that
+   * cannot be read ends before that move.
+   */
+  variations?: string[][];
 }
 
 /**
@@ -187,7 +193,39 @@ export function readStartText(text: string): StartPosition {
     pos.play(move);
   }
   if (!fen && moves.length === 0) throw new Error('Neither a FEN nor a PGN with moves');
-  return { fen: fen ?? undefined, moves };
+  // (The main line's position was played forward: the variations start from a fresh one.)
+  const variations = pgnVariations(startingPosition(game.headers).unwrap(), game.moves);
+  return { fen: fen ?? undefined, moves, ...(variations.length ? { variations } : {}) };
+}
+
+/**
+ * The variations of a PGN's move tree (every line that leaves the main line somewhere), each as
+ * the whole line from the start: the moves before it parts, then its own moves to its end
+ * (following the first continuation at each step).
+ */
+function pgnVariations(start: Chess, root: Node<PgnNodeData>): string[][] {
+  const out: string[][] = [];
+  const walk = (pos: Chess, node: Node<PgnNodeData>, line: string[], onMain: boolean) => {
+    node.children.forEach((child, i) => {
+      const next = pos.clone();
+      const move = parseSan(next, child.data.san);
+      if (!move || !('from' in move)) {
+        if (!onMain || i > 0) out.push(line);
+        return;
+      }
+      const uci = serverUci(next, move);
+      next.play(move);
+      const parted = !onMain || i > 0;
+      // A leaf ends its line; the main line is `moves` itself, not a variation.
+      if (child.children.length === 0) {
+        if (parted) out.push([...line, uci]);
+        return;
+      }
+      walk(next, child, [...line, uci], onMain && i === 0);
+    });
+  };
+  walk(start, root, [], true);
+  return out;
 }
 
 /** Whether the side to move is in check in `fen` (false for a FEN that does not parse). */
