@@ -62,6 +62,8 @@ void Server::start() {
     for (int i = 0; i < config.ioThreads; ++i) {
         ioThreads_.emplace_back([this] { runIo(); });
     }
+    // The cluster's time before any game is served (the sweep then keeps measuring it).
+    context_->measureClock();
     context_->clockSweep.start();
     context_->ready = true;
     context_->logger.log({{"event", "listening"},

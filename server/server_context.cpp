@@ -16,9 +16,9 @@ constexpr auto kStopWaitOnDestruction = std::chrono::seconds(5);
 ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameStore,
                              std::shared_ptr<GameEventBus> eventBus,
                              std::unique_ptr<SearchPool> searchPool, std::ostream* logStream,
-                             WallClock clock)
+                             WallClock wall)
     : config(std::move(cfg)),
-      wallClock(std::move(clock)),
+      wallClock(std::move(wall)),
       store(std::move(gameStore)),
       bus(std::move(eventBus)),
       pool(std::move(searchPool)),
@@ -35,16 +35,20 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
       activeGames(std::chrono::seconds(config.activeGameIdleSeconds)),
       presence(
           store, bus, logger, PresenceTiming{config.presenceHeartbeatMs, config.playerGoneGraceMs},
-          [this](std::function<void()> task) { storeWork.post(std::move(task)); }, wallClock),
-      flags([this](const std::string& gameId, std::uint64_t version) {
-          try {
-              GameDeadlines(*this).check(gameId, version);
-          } catch (const std::exception& error) {
-              logger.log({{"event", "flag_error"}, {"game", gameId}, {"error", error.what()}});
-          }
-      }),
+          [this](std::function<void()> task) { storeWork.post(std::move(task)); },
+          [this] { return clock.nowMs(); }),
+      flags(
+          [this](const std::string& gameId, std::uint64_t version) {
+              try {
+                  GameDeadlines(*this).check(gameId, version);
+              } catch (const std::exception& error) {
+                  logger.log({{"event", "flag_error"}, {"game", gameId}, {"error", error.what()}});
+              }
+          },
+          [this] { return clock.nowMs(); }),
       clockSweep(std::chrono::milliseconds(config.clockSweepMs), [this] {
           try {
+              measureClock();
               GameDeadlines(*this).rearm();
           } catch (const std::exception& error) {
               logger.log({{"event", "clock_sweep_failed"}, {"error", error.what()}});
@@ -70,6 +74,10 @@ ServerContext::ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameSt
 // falls; no new searches, the running ones stopped and waited for (their completions post store
 // work); that store work done (a search it would start is refused: the pool drains); then the
 // pool's threads joined. Only then do the members go.
+void ServerContext::measureClock() {
+    clock.measure([this] { return store->storeTimeMs(); });
+}
+
 ServerContext::~ServerContext() {
     quiesce();
     pool.reset();

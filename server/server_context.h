@@ -19,6 +19,7 @@
 #include "lobby/seek_keeper.h"
 #include "openings/openings.h"
 #include "ops/client_quotas.h"
+#include "ops/cluster_clock.h"
 #include "ops/logger.h"
 #include "ops/metrics.h"
 #include "review/review_registry.h"
@@ -49,7 +50,7 @@ class SessionRegistry {
 struct ServerContext {
     ServerContext(ServerConfig cfg, std::shared_ptr<GameStore> gameStore,
                   std::shared_ptr<GameEventBus> eventBus, std::unique_ptr<SearchPool> searchPool,
-                  std::ostream* logStream, WallClock clock = nowEpochMs);
+                  std::ostream* logStream, WallClock wall = nowEpochMs);
     // Stops what calls into the rest before the rest goes (see the .cpp): the flag watch, then
     // the searches, then the store work they hand on, and only then the members they use.
     ~ServerContext();
@@ -61,9 +62,11 @@ struct ServerContext {
     ServerContext& operator=(const ServerContext&) = delete;
 
     const ServerConfig config;
-    // This replica's wall clock as presence shows it to clients (tests offset it to play a
-    // replica whose clock is off; nothing compares it with another replica's).
+    // This replica's own wall clock (tests offset it to play a replica whose clock is off).
     const WallClock wallClock;
+    // The cluster's time (ops/cluster_clock.h): the wall clock corrected by its offset from the
+    // store's clock. Game clocks, deadlines, seeks and the times shown to clients count in it.
+    ClusterClock clock{wallClock};
     // The opening names (openings/openings.h): built with the context, so no request pays for it.
     const OpeningTable& openings = standardOpenings();
     std::shared_ptr<GameStore> store;
@@ -109,7 +112,11 @@ struct ServerContext {
     SpectatorCounter spectators;
     // Keeps alive the lobby seeks whose seeker's stream is open here (lobby/seek_keeper.h).
     SeekKeeper seekKeeper{store, config.presenceHeartbeatMs,
-                          SeekTiming{config.playerGoneGraceMs, kSeekMaxAgeMs}};
+                          SeekTiming{config.playerGoneGraceMs, kSeekMaxAgeMs},
+                          [this] { return clock.nowMs(); }};
+
+    // One sample of the store's clock for `clock` (a blocking store read: never on I/O threads).
+    void measureClock();
 
     MetricGauges gauges();
 };

@@ -85,7 +85,7 @@ std::variant<nlohmann::json, ApiError> ChatService::post(const std::string& game
     const std::string side = tokenMatches(*token, game.whiteTokenHash) ? "white" : "black";
     const ChatReadResult kept = context_.store->chatLines(gameId);
     if (kept.status != StoreStatus::Ok) return storeFailed();
-    const std::int64_t now = nowEpochMs();
+    const std::int64_t now = context_.clock.nowMs();
     if (auto retry = chatRetryAfter(kept.lines, side, now)) {
         return ApiError{ErrorStatus::too_many_requests, errors::rate_limited,
                         "at most " + std::to_string(kChatBurstLines) + " chat lines per " +

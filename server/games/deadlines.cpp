@@ -41,7 +41,7 @@ void GameDeadlines::watch(const GameRecord& game) {
 void GameDeadlines::check(const std::string& id, std::uint64_t version) {
     StoreReadResult read = context_.store->get(id);
     if (read.status == StoreStatus::Unavailable) {
-        context_.flags.watch(id, version, nowEpochMs() + kFlagRetryMs);
+        context_.flags.watch(id, version, context_.clock.nowMs() + kFlagRetryMs);
         return;
     }
     if (read.status != StoreStatus::Ok) return;
@@ -50,7 +50,7 @@ void GameDeadlines::check(const std::string& id, std::uint64_t version) {
     if (game.version != version) return;
     if (game.status != "ongoing") return;
     const ChessState state = replay(game);
-    const std::int64_t now = nowEpochMs();
+    const std::int64_t now = context_.clock.nowMs();
     const bool flagFell = applyTimeouts(game, state, now);
     if (!flagFell) {
         if (owesEngineReply(game) && now >= replyDeadlineMs(game, context_.config)) {
@@ -73,7 +73,7 @@ void GameDeadlines::check(const std::string& id, std::uint64_t version) {
         // flag fall, won; the winner's writer watches what it stored. A store that failed is
         // asked again later.
         if (error->status == ErrorStatus::service_unavailable)
-            context_.flags.watch(id, version, nowEpochMs() + kFlagRetryMs);
+            context_.flags.watch(id, version, context_.clock.nowMs() + kFlagRetryMs);
         return;
     }
     context_.logger.log(
@@ -81,11 +81,12 @@ void GameDeadlines::check(const std::string& id, std::uint64_t version) {
 }
 
 void GameDeadlines::followOwedReply(const std::string& id, std::uint64_t version) {
-    context_.flags.adopt(id, version, nowEpochMs() + context_.config.engineReplyGraceMs);
+    context_.flags.adopt(id, version, context_.clock.nowMs() + context_.config.engineReplyGraceMs);
 }
 
 void GameDeadlines::rearm() {
-    const std::int64_t until = nowEpochMs() + kSweepHorizonSweeps * context_.config.clockSweepMs;
+    const std::int64_t until =
+        context_.clock.nowMs() + kSweepHorizonSweeps * context_.config.clockSweepMs;
     StoreManyResult due = context_.store->runningClocks(until, kMaxClocksPerSweep);
     if (due.status != StoreStatus::Ok) {
         context_.logger.log({{"event", "clock_sweep_failed"}, {"store", toString(due.status)}});

@@ -81,7 +81,8 @@ void EngineReplies::start(const GameRecord& game, const std::optional<LimitsSpec
         applied = capped.applied;
     } else if (game.clock) {
         // The engine plays on its own clock with its time management.
-        const ClockReading reading = readClock(*game.clock, state.whiteToMove(), nowEpochMs());
+        const ClockReading reading =
+            readClock(*game.clock, state.whiteToMove(), context_.clock.nowMs());
         request.limits.wtimeMs = reading.whiteMs;
         request.limits.btimeMs = reading.blackMs;
         request.limits.wincMs = game.clock->incrementMs;
@@ -138,7 +139,7 @@ void EngineReplies::start(const GameRecord& game, const std::optional<LimitsSpec
     context_.logger.log({{"event", "engine_reply_deferred"},
                          {"game", game.id},
                          {"reason", toString(submission.admission)}});
-    context_.flags.watch(game.id, game.version, nowEpochMs() + kReplyRecheckMs);
+    context_.flags.watch(game.id, game.version, context_.clock.nowMs() + kReplyRecheckMs);
     done(GameReply{game, nullptr, true});
 }
 
@@ -167,7 +168,7 @@ void EngineReplies::finish(const GameRecord& searched, const JobOutcome& outcome
     // request that asked for it gets the error.
     auto notDelivered = [&](ApiError error) {
         if (!owed) return finish(std::move(error));
-        context_.flags.watch(gameId, searched.version, nowEpochMs() + kReplyRecheckMs);
+        context_.flags.watch(gameId, searched.version, context_.clock.nowMs() + kReplyRecheckMs);
         finish(GameReply{searched, nullptr, true});
     };
     const std::string& best = outcome.result.bestmove;
@@ -189,7 +190,7 @@ void EngineReplies::finish(const GameRecord& searched, const JobOutcome& outcome
     ChessState position = replay(current);
     const ChessState root = position;
     const std::string san = position.san(best);
-    const bool played = applyMove(current, position, best, nowEpochMs());
+    const bool played = applyMove(current, position, best, context_.clock.nowMs());
     if (auto error = GameService(context_).commit(current, searched.version)) {
         if (error->code != errors::version_conflict) return notDelivered(*error);
         read = context_.store->get(gameId);  // lost the race: answer with what won

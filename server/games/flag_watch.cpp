@@ -7,7 +7,8 @@
 
 namespace outpost::server {
 
-FlagWatch::FlagWatch(Expire expire) : expire_(std::move(expire)) {}
+FlagWatch::FlagWatch(Expire expire, std::function<std::int64_t()> now)
+    : expire_(std::move(expire)), now_(std::move(now)) {}
 
 FlagWatch::~FlagWatch() {
     stop();
@@ -67,7 +68,7 @@ void FlagWatch::run() {
             continue;
         }
         const auto next = queue_.begin();
-        const std::int64_t waitMs = next->first - nowEpochMs();
+        const std::int64_t waitMs = next->first - now_();
         if (waitMs > 0) {
             // Woken early by a new (possibly sooner) deadline or stop(): look again.
             changed_.wait_for(lock, std::chrono::milliseconds(waitMs));

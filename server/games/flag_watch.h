@@ -21,13 +21,16 @@
 #include <string>
 #include <thread>
 
+#include "games/game_clock.h"
+
 namespace outpost::server {
 
 class FlagWatch {
   public:
     using Expire = std::function<void(const std::string& gameId, std::uint64_t version)>;
 
-    explicit FlagWatch(Expire expire);
+    // `now`: the clock deadlines are in (epoch ms; the server gives its ClusterClock).
+    explicit FlagWatch(Expire expire, std::function<std::int64_t()> now = nowEpochMs);
     ~FlagWatch();
     FlagWatch(const FlagWatch&) = delete;
     FlagWatch& operator=(const FlagWatch&) = delete;
@@ -53,6 +56,7 @@ class FlagWatch {
     void run();
 
     const Expire expire_;
+    const std::function<std::int64_t()> now_;
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     std::map<std::string, Deadline> games_;

@@ -86,8 +86,8 @@ nlohmann::json gameJson(const GameRecord& game, const ChessState& state, std::in
     return json;
 }
 
-nlohmann::json gameJson(const GameRecord& game) {
-    return gameJson(game, replay(game), nowEpochMs());
+nlohmann::json gameJson(const GameRecord& game, std::int64_t nowMs) {
+    return gameJson(game, replay(game), nowMs);
 }
 
 nlohmann::json gameStateJson(const GameRecord& game, const ChessState& state, std::int64_t nowMs) {
@@ -117,12 +117,12 @@ nlohmann::json gameStateJson(const GameRecord& game, const ChessState& state, st
     return json;
 }
 
-nlohmann::json gameFullMessage(const GameRecord& game) {
-    return {{"type", "gameFull"}, {"game", gameJson(game)}};
+nlohmann::json gameFullMessage(const GameRecord& game, std::int64_t nowMs) {
+    return {{"type", "gameFull"}, {"game", gameJson(game, nowMs)}};
 }
 
-std::string gameEventPayload(const GameRecord& game) {
-    return gameStateJson(game, replay(game), nowEpochMs()).dump();
+std::string gameEventPayload(const GameRecord& game, std::int64_t nowMs) {
+    return gameStateJson(game, replay(game), nowMs).dump();
 }
 
 bool endsGame(const GameRecord& game) {

@@ -23,7 +23,8 @@ void addLiveFields(nlohmann::json& json, const GameRecord& game, const ChessStat
 
 // The API's Game object (never the token).
 nlohmann::json gameJson(const GameRecord& game, const ChessState& state, std::int64_t nowMs);
-nlohmann::json gameJson(const GameRecord& game);
+// ... read at `nowMs` (the cluster's time: ServerContext::clock).
+nlohmann::json gameJson(const GameRecord& game, std::int64_t nowMs);
 
 // {"type":"gameState", gameId, version, lastMove: {uci, san} | null, moveCount, the live
 // fields}: what a subscriber needs to go on after a change, of a size bounded whatever the
@@ -32,11 +33,11 @@ nlohmann::json gameJson(const GameRecord& game);
 nlohmann::json gameStateJson(const GameRecord& game, const ChessState& state, std::int64_t nowMs);
 
 // {"type":"gameFull","game":{...}}: a subscriber's first message.
-nlohmann::json gameFullMessage(const GameRecord& game);
+nlohmann::json gameFullMessage(const GameRecord& game, std::int64_t nowMs);
 
 // The bus payload of a change of `game`: its gameState (dumped), computed by the replica that
 // stored the change, so a subscriber on any replica forwards it as it is.
-std::string gameEventPayload(const GameRecord& game);
+std::string gameEventPayload(const GameRecord& game, std::int64_t nowMs);
 
 // Whether a gameState (or Game) of a finished game: the last state its stream sends.
 bool endsGame(const GameRecord& game);

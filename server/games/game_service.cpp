@@ -131,9 +131,9 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     }
     game.moves = std::move(uciMoves);
     // A position that is over already (mate given at creation) makes a game that is over.
-    if (auto end = state.outcome()) finish(game, *end, nowEpochMs());
+    if (auto end = state.outcome()) finish(game, *end, context_.clock.nowMs());
     game.version = 1;
-    game.createdAtMs = game.updatedAtMs = nowEpochMs();
+    game.createdAtMs = game.updatedAtMs = context_.clock.nowMs();
     // Moves given at creation may have begun the game already: the next move starts the clocks.
     if (game.moves.size() >= kPliesBeforeClocks) game.firstMoveMs = 0;
     if (game.clock) game.clock->turnStartedAtMs = game.createdAtMs;  // White's first-move time
@@ -225,7 +225,7 @@ std::variant<GameRecord, ApiError> GameService::load(const std::string& id) {
     if (game.status != "ongoing") return game;
     if (game.clock) {
         const std::uint64_t before = game.version;
-        if (applyTimeouts(game, *state, nowEpochMs())) {
+        if (applyTimeouts(game, *state, context_.clock.nowMs())) {
             if (auto error = commit(game, before)) {
                 // Someone else recorded it (or another change won): read again.
                 read = context_.store->get(id);
@@ -329,7 +329,7 @@ std::optional<ApiError> GameService::commit(const GameRecord& updated,
     }
     const GameRecord& shown = withPresence ? *withPresence : updated;
     context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, updated.id, updated.version,
-                                    gameEventPayload(shown)});
+                                    gameEventPayload(shown, context_.clock.nowMs())});
     if (updated.status == "ongoing") GameDeadlines(context_).watch(updated);
     // An ended game needs no presence: its entries go (every ending is stored here).
     if (updated.status != "ongoing" && updated.engine.side == "none")
@@ -348,8 +348,8 @@ void GameService::resendGame(const std::string& id) {
         return;
     }
     const GameRecord& game = *read.game;
-    context_.bus->publish(
-        GameEvent{GameEvent::Kind::GameChanged, game.id, game.version, gameEventPayload(game)});
+    context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, game.id, game.version,
+                                    gameEventPayload(game, context_.clock.nowMs())});
     context_.logger.log({{"event", "bus_resync"}, {"game", id}, {"version", game.version}});
 }
 
@@ -376,7 +376,7 @@ void GameService::move(const std::string& id, const std::optional<std::string>& 
                                      quotedInput(moveText) + ": " + parsed.error);
             }
             // Not played when the mover's time ran out first: the ending is stored, and refused.
-            played = applyMove(game, state, parsed.uci, nowEpochMs());
+            played = applyMove(game, state, parsed.uci, context_.clock.nowMs());
             return std::nullopt;
         });
     if (auto* error = std::get_if<ApiError>(&updated)) return done(*error);
@@ -432,7 +432,8 @@ std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
                 return conflict(errors::nothing_to_take_back, "no move to take back");
             // The player's last move; against the engine its reply too (when the engine moved
             // last), so it is the player's turn again.
-            undoPlies(game, game.moves.size() >= 2 && !enginesTurn(game) ? 2 : 1, nowEpochMs());
+            undoPlies(game, game.moves.size() >= 2 && !enginesTurn(game) ? 2 : 1,
+                      context_.clock.nowMs());
             return std::nullopt;
         });
     // Only between people is a token refused for the turn.
@@ -448,7 +449,7 @@ std::variant<GameRecord, ApiError> GameService::resign(const std::string& id,
             return conflict(errors::game_over, "the game is over (" + game.status + ")");
         // The player resigns: against the engine that is the engine's opponent; between people
         // the side of the token (the side to move when one token holds both, as in older games).
-        finish(game, resignation(actsForWhite(game, *token)), nowEpochMs());
+        finish(game, resignation(actsForWhite(game, *token)), context_.clock.nowMs());
         return std::nullopt;
     });
 }

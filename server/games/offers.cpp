@@ -177,7 +177,7 @@ void OfferService::act(OfferAction action, const std::string& id,
             // The asking side: the token's; against the engine the player's; a token of both
             // sides (an old game) asks for the side to move.
             const bool white = actsForWhite(game, *token);
-            const std::int64_t now = nowEpochMs();
+            const std::int64_t now = context_.clock.nowMs();
             switch (action) {
                 case OfferAction::DrawYes:
                 case OfferAction::DrawNo:
@@ -260,16 +260,15 @@ void OfferService::offerDrawToEngine(const GameRecord& game,
             // a takeback, the end): as between people, a move answers the offer, and the
             // evaluation of a position that is gone decides nothing.
             bool movedOn = false;
-            auto updated =
-                GameService(context).update(id, token, GameService::TokenUse::Play,
-                                            [&](GameRecord& current) -> std::optional<ApiError> {
-                                                movedOn = current.version != asked;
-                                                if (movedOn || !accepted) return std::nullopt;
-                                                if (current.status != "ongoing")
-                                                    return gameOver(current);
-                                                finish(current, drawAgreed(), nowEpochMs());
-                                                return std::nullopt;
-                                            });
+            auto updated = GameService(context).update(
+                id, token, GameService::TokenUse::Play,
+                [&](GameRecord& current) -> std::optional<ApiError> {
+                    movedOn = current.version != asked;
+                    if (movedOn || !accepted) return std::nullopt;
+                    if (current.status != "ongoing") return gameOver(current);
+                    finish(current, drawAgreed(), context.clock.nowMs());
+                    return std::nullopt;
+                });
             if (auto* error = std::get_if<ApiError>(&updated)) return done(*error);
             GameRecord current = std::move(std::get<GameRecord>(updated));
             if (movedOn) {

@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "games/clock_sweep.h"
+#include "ops/cluster_clock.h"
 #include "store/game_store.h"
 
 namespace outpost::server {
@@ -58,9 +59,6 @@ struct PresenceTiming {
     std::int64_t graceMs = 60000;      // --player-gone-grace
     std::int64_t liveMs() const { return heartbeatMs * kPresenceHeartbeatsToLive; }
 };
-
-// The server's wall clock (epoch ms) as a replica reads it: only for showing times to clients.
-using WallClock = std::function<std::int64_t()>;
 
 // The presence of `game` from every replica's entry (pure; see the header comment). Ages are on
 // the store's clock; `wallNowMs` (the reader's wall clock) only turns them into the times shown

@@ -82,7 +82,7 @@ RematchOutcome RematchService::answer(const std::string& id,
         id, token, GameService::TokenUse::Play,
         [&](GameRecord& game) -> std::optional<ApiError> {
             const bool white = tokenMatches(*token, game.whiteTokenHash);
-            const std::int64_t now = nowEpochMs();
+            const std::int64_t now = context_.clock.nowMs();
             auto answered = applyRematchAnswer(game, white, yes, now);
             if (auto* error = std::get_if<ApiError>(&answered)) return *error;
             step = std::get<RematchStep>(answered);
@@ -111,7 +111,7 @@ RematchOutcome RematchService::answer(const std::string& id,
                      [&](GameRecord& named) -> std::optional<ApiError> {
                          if (named.rematchGameId != created.id) return std::nullopt;
                          named.rematchGameId.clear();
-                         markChanged(named, nowEpochMs());
+                         markChanged(named, context_.clock.nowMs());
                          return std::nullopt;
                      });
         return *refused;

@@ -39,11 +39,11 @@ void handleRematch(ServerContext& context, bool yes, const std::string& gameId,
     if (auto* error = std::get_if<ApiError>(&outcome))
         return sink->respond(errorFor(request, *error));
     const RematchReply& reply = std::get<RematchReply>(outcome);
-    nlohmann::json json = gameJson(reply.game);
+    nlohmann::json json = gameJson(reply.game, context.clock.nowMs());
     if (reply.created) {
         // The answer that made the rematch (or finds it made) holds the new game; the caller's
         // token plays `playerSide` in it.
-        nlohmann::json created = gameJson(*reply.created);
+        nlohmann::json created = gameJson(*reply.created, context.clock.nowMs());
         json["rematch"] = {{"gameId", reply.created->id}, {"game", created}};
     }
     sink->respond(jsonFor(request, http::status::ok, json));

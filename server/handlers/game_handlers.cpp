@@ -35,15 +35,16 @@ bool wantsReview(const Request& request) {
     return false;
 }
 
-nlohmann::json replyJson(const GameReply& reply) {
-    nlohmann::json json = gameJson(reply.game);
+nlohmann::json replyJson(const GameReply& reply, std::int64_t nowMs) {
+    nlohmann::json json = gameJson(reply.game, nowMs);
     if (!reply.engineMove.is_null()) json["engineMove"] = reply.engineMove;
     if (reply.enginePending) json["enginePending"] = true;
     return json;
 }
 
-GameDone respondWith(const Request& request, const std::shared_ptr<ResponseSink>& sink) {
-    return [sink, version = request.version(),
+GameDone respondWith(const Request& request, const std::shared_ptr<ResponseSink>& sink,
+                     const ClusterClock& clock) {
+    return [sink, &clock, version = request.version(),
             keepAlive = request.keep_alive()](GameOutcome outcome) {
         if (auto* error = std::get_if<ApiError>(&outcome)) {
             return sink->respond(errorResponse(toHttpStatus(error->status), error->code,
@@ -53,15 +54,16 @@ GameDone respondWith(const Request& request, const std::shared_ptr<ResponseSink>
         const GameReply& reply = std::get<GameReply>(outcome);
         // 202: the move is stored, the engine's reply follows on the game's stream.
         sink->respond(jsonResponse(reply.enginePending ? http::status::accepted : http::status::ok,
-                                   replyJson(reply), version, keepAlive));
+                                   replyJson(reply, clock.nowMs()), version, keepAlive));
     };
 }
 
 void respondGame(const Request& request, const std::shared_ptr<ResponseSink>& sink,
-                 std::variant<GameRecord, ApiError> result) {
+                 std::variant<GameRecord, ApiError> result, const ClusterClock& clock) {
     if (auto* error = std::get_if<ApiError>(&result))
         return sink->respond(errorFor(request, *error));
-    sink->respond(jsonFor(request, http::status::ok, gameJson(std::get<GameRecord>(result))));
+    sink->respond(
+        jsonFor(request, http::status::ok, gameJson(std::get<GameRecord>(result), clock.nowMs())));
 }
 
 Response quotaRefused(ServerContext& context, const Request& request, Quota quota,
@@ -104,7 +106,7 @@ void streamGame(ServerContext& context, const std::string& gameId, const Request
                  presence = std::move(presence)] { bus->unsubscribe(id); });
     Response header{http::status::ok, request.version()};
     header.set(http::field::content_type, "application/x-ndjson");
-    feed->start(gameFullMessage(game).dump(), game.version, endsGame(game));
+    feed->start(gameFullMessage(game, context.clock.nowMs()).dump(), game.version, endsGame(game));
     stream->start(std::move(header));
 }
 
@@ -130,7 +132,7 @@ void handleCreateGame(ServerContext& context, const Request& request, const Clie
     }
     const CreatedGame& result = std::get<CreatedGame>(created);
     const GameRecord& game = result.game;
-    nlohmann::json json = gameJson(game);
+    nlohmann::json json = gameJson(game, context.clock.nowMs());
     json["playerToken"] = result.playerToken;
     json["playerSide"] = result.playerSide;
     if (!result.inviteToken.empty()) {
@@ -149,7 +151,8 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
     GameService service(context);
     switch (action) {
         case GameAction::Get:
-            return respondGame(request, sink, service.loadReadBy(gameId, bearerToken(request)));
+            return respondGame(request, sink, service.loadReadBy(gameId, bearerToken(request)),
+                               context.clock);
         case GameAction::Pgn: {
             auto loaded = service.load(gameId);
             if (auto* error = std::get_if<ApiError>(&loaded))
@@ -188,7 +191,7 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
                 return sink->respond(errorFor(request, *error));
             const MoveRequest& move = std::get<MoveRequest>(parsed);
             return service.move(gameId, token, move.move, move.version, move.wait, client,
-                                respondWith(request, sink));
+                                respondWith(request, sink, context.clock));
         }
         case GameAction::EngineMove: {
             if (auto error = rejectUnknownFields(body, {"limits"}, "the engine move")) {
@@ -205,12 +208,13 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
                 return sink->respond(
                     errorFor(request, admissionError(Admission::ShuttingDown, context.config)));
             }
-            return service.engineMove(gameId, token, limits, client, respondWith(request, sink));
+            return service.engineMove(gameId, token, limits, client,
+                                      respondWith(request, sink, context.clock));
         }
         case GameAction::Takeback:
-            return respondGame(request, sink, service.takeback(gameId, token));
+            return respondGame(request, sink, service.takeback(gameId, token), context.clock);
         case GameAction::Resign:
-            return respondGame(request, sink, service.resign(gameId, token));
+            return respondGame(request, sink, service.resign(gameId, token), context.clock);
         default:
             break;
     }

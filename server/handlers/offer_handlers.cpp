@@ -16,7 +16,7 @@ void handleOfferAction(ServerContext& context, OfferAction action, const std::st
         return sink->respond(errorFor(request, *error));
     OfferService(context).act(
         action, gameId, bearerToken(request), client,
-        [sink, version = request.version(),
+        [sink, &clock = context.clock, version = request.version(),
          keepAlive = request.keep_alive()](OfferOutcome outcome) {
             if (auto* error = std::get_if<ApiError>(&outcome)) {
                 return sink->respond(errorResponse(toHttpStatus(error->status), error->code,
@@ -24,7 +24,7 @@ void handleOfferAction(ServerContext& context, OfferAction action, const std::st
                                                    error->retryAfterSeconds));
             }
             OfferReply& reply = std::get<OfferReply>(outcome);
-            nlohmann::json json = gameJson(reply.game);
+            nlohmann::json json = gameJson(reply.game, clock.nowMs());
             for (auto& [key, value] : reply.extra.items()) json[key] = value;
             sink->respond(jsonResponse(http::status::ok, json, version, keepAlive));
         });

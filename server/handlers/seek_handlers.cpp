@@ -74,7 +74,7 @@ void streamSeek(ServerContext& context, const std::string& seekId, const Request
     }
     const Seek& seek = std::get<Seek>(loaded);
     const SeekTiming timing = service.timing();
-    const std::int64_t now = nowEpochMs();
+    const std::int64_t now = context.clock.nowMs();
     auto keep = context.seekKeeper.hold(seekId, [finish, seekToken](const Seek& closed) {
         finish(closedEvent(closed, seekToken).dump());
     });
@@ -120,7 +120,7 @@ void handleListSeeks(ServerContext& context, const Request& request,
     auto listed = SeekService(context).list();
     if (auto* error = std::get_if<ApiError>(&listed))
         return sink->respond(errorFor(request, *error));
-    const std::int64_t now = nowEpochMs();
+    const std::int64_t now = context.clock.nowMs();
     nlohmann::json seeks = nlohmann::json::array();
     for (const Seek& seek : std::get<std::vector<Seek>>(listed))
         seeks.push_back(publicSeekJson(seek, now));
@@ -139,9 +139,10 @@ void handleSeekAction(ServerContext& context, SeekAction action, const std::stri
                                                     : service.cancel(seekId, token);
             if (auto* error = std::get_if<ApiError>(&result))
                 return sink->respond(errorFor(request, *error));
-            return sink->respond(jsonFor(
-                request, http::status::ok,
-                ownerSeekJson(std::get<Seek>(result), nowEpochMs(), service.timing(), *token)));
+            return sink->respond(
+                jsonFor(request, http::status::ok,
+                        ownerSeekJson(std::get<Seek>(result), context.clock.nowMs(),
+                                      service.timing(), *token)));
         }
         case SeekAction::Accept: {
             auto body = parseJsonObject(request.body());
@@ -153,7 +154,7 @@ void handleSeekAction(ServerContext& context, SeekAction action, const std::stri
             if (auto* error = std::get_if<ApiError>(&result))
                 return sink->respond(errorFor(request, *error));
             const SeekAccepted& accepted = std::get<SeekAccepted>(result);
-            nlohmann::json json = gameJson(accepted.game);
+            nlohmann::json json = gameJson(accepted.game, context.clock.nowMs());
             json["playerToken"] = accepted.playerToken;
             json["playerSide"] = accepted.playerSide;
             json["seekId"] = seekId;

@@ -16,9 +16,9 @@ Response handleReady(const Request& request, ServerContext& context) {
     const bool ready = context.ready.load() && !context.draining.load() && context.store->healthy();
     if (ready && context.config.maxClockSkewMs > 0) {
         // The store's time against this replica's, read around it (the reply's middle).
-        const std::int64_t before = nowEpochMs();
+        const std::int64_t before = context.wallClock();
         const std::optional<std::int64_t> storeMs = context.store->storeTimeMs();
-        const std::int64_t after = nowEpochMs();
+        const std::int64_t after = context.wallClock();
         if (storeMs) {
             const std::int64_t skewMs = before + (after - before) / 2 - *storeMs;
             if (std::abs(skewMs) > context.config.maxClockSkewMs) {

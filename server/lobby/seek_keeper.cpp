@@ -8,9 +8,10 @@
 namespace outpost::server {
 
 SeekKeeper::SeekKeeper(std::shared_ptr<GameStore> store, std::int64_t heartbeatMs,
-                       SeekTiming timing)
+                       SeekTiming timing, std::function<std::int64_t()> now)
     : store_(std::move(store)),
       timing_(timing),
+      now_(std::move(now)),
       beat_(std::chrono::milliseconds(heartbeatMs), [this] { beat(); }) {}
 
 SeekKeeper::~SeekKeeper() {
@@ -49,7 +50,7 @@ void SeekKeeper::beat() {
         std::optional<Seek> seek;
         if (read.status == StoreStatus::Ok) seek = fromSeekDoc(*read.seek);
         if (read.status != StoreStatus::Ok && read.status != StoreStatus::NotFound) continue;
-        const std::int64_t now = nowEpochMs();
+        const std::int64_t now = now_();
         if (seek && seekStatus(*seek, now, timing_) == "open") {
             Seek seen = *seek;
             seen.seenAtMs = now;

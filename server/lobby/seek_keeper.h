@@ -17,6 +17,7 @@
 #include <string>
 
 #include "games/clock_sweep.h"
+#include "games/game_clock.h"
 #include "lobby/seek.h"
 #include "store/game_store.h"
 
@@ -28,7 +29,11 @@ class SeekKeeper {
     using Closed = std::function<void(const Seek&)>;
     using Lease = std::shared_ptr<void>;
 
-    SeekKeeper(std::shared_ptr<GameStore> store, std::int64_t heartbeatMs, SeekTiming timing);
+    // `now`: the clock seeks are timed in (epoch ms; the server gives its ClusterClock).
+    SeekKeeper(std::shared_ptr<GameStore> store, std::int64_t heartbeatMs, SeekTiming timing,
+               std::function<std::int64_t()> now = nowEpochMs);
+    // The time seeks are stamped and judged in.
+    std::int64_t nowMs() const { return now_(); }
     ~SeekKeeper();
     SeekKeeper(const SeekKeeper&) = delete;
     SeekKeeper& operator=(const SeekKeeper&) = delete;
@@ -55,6 +60,7 @@ class SeekKeeper {
 
     const std::shared_ptr<GameStore> store_;
     const SeekTiming timing_;
+    const std::function<std::int64_t()> now_;
     const std::shared_ptr<Core> core_ = std::make_shared<Core>();
     ClockSweep beat_;
 };

@@ -99,7 +99,7 @@ std::variant<SeekCreated, ApiError> SeekService::create(const nlohmann::json& bo
     created.token = newPlayerToken();
     seek.id = newGameId();
     seek.tokenHash = tokenHash(created.token);
-    seek.createdAtMs = seek.seenAtMs = nowEpochMs();
+    seek.createdAtMs = seek.seenAtMs = context_.clock.nowMs();
     const StoreStatus status = context_.store->createSeek(toSeekDoc(seek, timing()));
     if (status != StoreStatus::Ok) return seekStoreError(status, seek.id);
     context_.logger.log({{"event", "seek_created"}, {"seek", seek.id}, {"client", client.address}});
@@ -108,7 +108,7 @@ std::variant<SeekCreated, ApiError> SeekService::create(const nlohmann::json& bo
 }
 
 std::variant<std::vector<Seek>, ApiError> SeekService::list() {
-    const std::int64_t now = nowEpochMs();
+    const std::int64_t now = context_.clock.nowMs();
     const SeekListResult listed = context_.store->openSeeks(now, kMaxListedSeeks);
     if (listed.status != StoreStatus::Ok) return seekStoreError(listed.status, "");
     std::vector<Seek> seeks;
@@ -150,7 +150,7 @@ std::variant<Seek, ApiError> SeekService::cancel(const std::string& id,
         auto loaded = getOwned(id, token);
         if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
         const Seek& seek = std::get<Seek>(loaded);
-        const std::int64_t now = nowEpochMs();
+        const std::int64_t now = context_.clock.nowMs();
         const std::string status = seekStatus(seek, now, timing());
         if (status == "accepted") return seekTaken();
         if (seek.state != "open") return seek;  // cancelled or expired already
@@ -178,7 +178,7 @@ std::variant<SeekAccepted, ApiError> SeekService::accept(const std::string& id,
         auto loaded = read(id);
         if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
         const Seek& seek = std::get<Seek>(loaded);
-        const std::int64_t now = nowEpochMs();
+        const std::int64_t now = context_.clock.nowMs();
         const std::string status = seekStatus(seek, now, timing());
         if (status == "accepted") return seekTaken();
         if (status != "open") return seekClosed(status);

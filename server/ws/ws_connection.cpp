@@ -315,7 +315,8 @@ void WsConnection::subscribe(const nlohmann::json& message) {
         return;
     }
     // No end: a subscription outlives the end of its game (a takeback may reopen it).
-    feed->start(wireText(withId(gameFullMessage(game), id)), game.version, false);
+    feed->start(wireText(withId(gameFullMessage(game, context_.clock.nowMs()), id)), game.version,
+                false);
 }
 
 void WsConnection::unsubscribe(const nlohmann::json& message) {
@@ -363,7 +364,9 @@ void WsConnection::move(const nlohmann::json& message) {
                          return self->sendError(id, error->code, error->message);
                      }
                      const GameReply& reply = std::get<GameReply>(outcome);
-                     nlohmann::json answer = {{"type", "game"}, {"game", gameJson(reply.game)}};
+                     nlohmann::json answer = {
+                         {"type", "game"},
+                         {"game", gameJson(reply.game, self->context_.clock.nowMs())}};
                      if (!reply.engineMove.is_null()) answer["engineMove"] = reply.engineMove;
                      if (reply.enginePending) answer["enginePending"] = true;
                      self->send(withId(std::move(answer), id));

@@ -88,8 +88,8 @@ TEST_CASE(
     REQUIRE(storedMoves(*store, id) == 1);
     // The event as the bus brings it from the draining replica (each fixture has its own bus).
     const GameRecord owed = *store->get(id).game;
-    other.bus->publish(
-        GameEvent{GameEvent::Kind::GameChanged, id, owed.version, gameEventPayload(owed)});
+    other.bus->publish(GameEvent{GameEvent::Kind::GameChanged, id, owed.version,
+                                 gameEventPayload(owed, nowEpochMs())});
     REQUIRE(eventuallyMoves(*store, id, 2));
     REQUIRE(other.control->started.load() == 1);
     REQUIRE(draining.control->started.load() == 0);

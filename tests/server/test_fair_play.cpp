@@ -5,6 +5,7 @@
 // count this game.
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
 #include "delegating_store.h"
 #include "games/game_clock.h"
@@ -12,6 +13,7 @@
 #include "games/game_service.h"
 #include "games/offers.h"
 #include "games/presence.h"
+#include "ops/cluster_clock.h"
 #include "store/clock_deadline.h"
 #include "test_support.h"
 
@@ -33,6 +35,7 @@ struct Replica {
                                                        config.queueSize, config.perClientSearches},
                                            fakeSearchers(control)),
               nullptr, [clockOffsetMs] { return nowEpochMs() + clockOffsetMs; }) {
+        context.measureClock();  // as Server::start() does
         context.ready = true;
     }
     ~Replica() { control->openGate(); }
@@ -177,7 +180,8 @@ TEST_CASE("first moves: between people the clocks start once both sides have mov
     CHECK(json["clock"]["black"] == 60000);
     CHECK(json["firstMoveDeadlineMs"].get<std::int64_t>() > 0);  // Black's, now
     // The stream's events carry it too (null once the clocks run).
-    const nlohmann::json state = nlohmann::json::parse(gameEventPayload(*store->get(game.id).game));
+    const nlohmann::json state =
+        nlohmann::json::parse(gameEventPayload(*store->get(game.id).game, nowEpochMs()));
     CHECK(state["firstMoveDeadlineMs"].is_number());
     // Black's first move starts the clocks, White's turn first.
     REQUIRE(game.move(replica, game.black, "e5") == 200);
@@ -186,7 +190,8 @@ TEST_CASE("first moves: between people the clocks start once both sides have mov
     CHECK(json["turn"] == "white");
     CHECK_FALSE(json.contains("firstMoveDeadlineMs"));
     CHECK(json["clock"]["black"] == 60000);
-    CHECK(nlohmann::json::parse(gameEventPayload(*store->get(game.id).game))["firstMoveDeadlineMs"]
+    CHECK(nlohmann::json::parse(
+              gameEventPayload(*store->get(game.id).game, nowEpochMs()))["firstMoveDeadlineMs"]
               .is_null());
 
     // Against the engine the clocks start with the player's first move, as they always did.
@@ -362,6 +367,63 @@ TEST_CASE("presence: a replica whose clock is off makes nobody look gone",
     CHECK(since <= nowEpochMs() - 20000 + 100);
     CHECK(since >= nowEpochMs() - 20000 - 5000);
     whiteStream->disconnect();
+}
+
+namespace {
+// A store with a clock of its own, as Redis has TIME: the real time.
+class StoreWithClock final : public DelegatingStore {
+  public:
+    using DelegatingStore::DelegatingStore;
+    std::optional<std::int64_t> storeTimeMs() override { return nowEpochMs(); }
+};
+}  // namespace
+
+TEST_CASE("clocks: replicas whose clocks differ charge each move the time it took",
+          "[server][fairplay][clock]") {
+    auto store = std::make_shared<StoreWithClock>(std::make_shared<MemoryGameStore>());
+    // The first replica's clock runs 5 s behind, the second's 5 s ahead; both measure their
+    // offset from the store's clock.
+    Replica behind(config(), store, -5000);
+    Replica ahead(config(), store, +5000);
+    CHECK(std::abs(behind.context.clock.offsetMs() - 5000) < 200);
+    CHECK(std::abs(ahead.context.clock.offsetMs() + 5000) < 200);
+    People game(behind, {{"clock", {{"initial", 60000}, {"increment", 0}}}});
+    REQUIRE(game.move(behind, game.white, "e4") == 200);
+    REQUIRE(game.move(ahead, game.black, "e5") == 200);  // the clocks start
+    // Each side moves at once, on the other replica than the one that started its turn. Read
+    // off each replica's own clock, White would be charged nothing (-10 s) and Black 10 s.
+    REQUIRE(game.move(behind, game.white, "Nf3") == 200);
+    REQUIRE(game.move(ahead, game.black, "Nc6") == 200);
+    for (Replica* reader : {&behind, &ahead}) {
+        const nlohmann::json clock = game.get(*reader)["clock"];
+        CHECK(clock["black"].get<std::int64_t>() > 59000);
+        CHECK(clock["white"].get<std::int64_t>() > 59000);
+        CHECK(clock["white"].get<std::int64_t>() <= 60000);
+        // The reading's time is the cluster's, whichever replica answers.
+        CHECK(std::abs(clock["at"].get<std::int64_t>() - nowEpochMs()) < 1000);
+    }
+}
+
+TEST_CASE("clocks: the cluster clock believes the sample with the shortest round trip",
+          "[server][clock]") {
+    std::int64_t wall = 1'000'000;
+    ClusterClock clock([&wall] { return wall; });
+    CHECK(clock.offsetMs() == 0);
+    CHECK(clock.nowMs() == 1'000'000);
+    // A store with no clock (memory, SQLite) leaves the offset alone.
+    CHECK_FALSE(clock.measure([] { return std::optional<std::int64_t>(); }));
+    CHECK(clock.offsetMs() == 0);
+    clock.observe(1000, 6100, 1200);  // round trip 200: offset 5000
+    CHECK(clock.offsetMs() == 5000);
+    clock.observe(2000, 7020, 2040);  // round trip 40: offset 5000, more sure
+    clock.observe(3000, 9000, 3600);  // round trip 600 (waited in a queue): not believed
+    CHECK(clock.offsetMs() == 5000);
+    clock.observe(4000, 8990, 4020);  // round trip 20: offset 4980
+    CHECK(clock.offsetMs() == 4980);
+    CHECK(clock.nowMs() == 1'004'980);
+    // The best sample ages out of the ring after kSamples more.
+    for (std::size_t i = 0; i < ClusterClock::kSamples; ++i) clock.observe(5000, 5100, 5100);
+    CHECK(clock.offsetMs() == 50);
 }
 
 TEST_CASE("presence: a replica that cannot write presence does not make its players claimable",

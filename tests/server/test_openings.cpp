@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/analysis.h"
+#include "games/game_clock.h"
 #include "games/game_json.h"
 #include "games/pgn_writer.h"
 #include "openings/embedded_openings.h"
@@ -172,17 +173,17 @@ const char* const kBareKings = "8/8/8/4k3/8/8/8/4K3 w - - 0 1";
 
 TEST_CASE("Openings: the game, its events and its PGN name the opening", "[openings]") {
     const GameRecord game = recordOf(ChessState::kStartFen, kItalian);
-    const nlohmann::json json = gameJson(game);
+    const nlohmann::json json = gameJson(game, nowEpochMs());
     REQUIRE(json.contains("opening"));
     CHECK(json["opening"] == kItalianJson);
-    const nlohmann::json state = nlohmann::json::parse(gameEventPayload(game));
+    const nlohmann::json state = nlohmann::json::parse(gameEventPayload(game, nowEpochMs()));
     CHECK(state["opening"] == kItalianJson);
     const std::string pgn = gamePgn(game);
     CHECK(pgn.find("[ECO \"C50\"]\n[Opening \"Italian Game\"]\n") != std::string::npos);
 
     const GameRecord custom = recordOf(kBareKings, {"e1e2"});
-    CHECK_FALSE(gameJson(custom).contains("opening"));
-    CHECK(nlohmann::json::parse(gameEventPayload(custom))["opening"].is_null());
+    CHECK_FALSE(gameJson(custom, nowEpochMs()).contains("opening"));
+    CHECK(nlohmann::json::parse(gameEventPayload(custom, nowEpochMs()))["opening"].is_null());
     CHECK(gamePgn(custom).find("[ECO") == std::string::npos);
 }
 

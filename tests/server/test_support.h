@@ -230,8 +230,9 @@ inline ServerConfig testConfig() {
 // Handlers without sockets: a context with an in-memory store and scripted searchers.
 struct HandlerFixture {
     // `store`: in memory unless given.
+    // `wall`: this replica's wall clock (tests give one that is off).
     explicit HandlerFixture(ServerConfig config = testConfig(),
-                            std::shared_ptr<GameStore> store = nullptr)
+                            std::shared_ptr<GameStore> store = nullptr, WallClock wall = nowEpochMs)
         : control(std::make_shared<FakeControl>()),
           bus(std::make_shared<CountingEventBus>()),
           context(
@@ -239,7 +240,8 @@ struct HandlerFixture {
               std::make_unique<SearchPool>(PoolOptions{config.effectiveSearchThreads(),
                                                        config.queueSize, config.perClientSearches},
                                            fakeSearchers(control)),
-              nullptr) {
+              nullptr, std::move(wall)) {
+        context.measureClock();  // as Server::start() does
         context.ready = true;
     }
 
