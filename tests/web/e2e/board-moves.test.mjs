@@ -64,3 +64,36 @@ test('an under-promotion by drag as Black ends the game, its result whole on one
   await shot(page, 'board-moves-3-underpromotion-draw');
   assert.deepEqual(errors, []);
 });
+
+test('a promotion picker left open while the game moved on in another tab goes away', async () => {
+  const { page, context, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  const id = await newGame(page, { side: 'white', level: '1', start: '4k3/1P6/8/8/8/8/8/4K3 w - - 0 1' });
+  // The same game in a second tab of this browser (the same player).
+  const second = await context.newPage();
+  try {
+    await second.goto(page.url());
+    await second.waitForFunction((gameId) => window.outpost.snapshot().game?.id === gameId, id);
+    await clickMove(second, 'b7', 'b8');
+    await second.waitForSelector('.promotion');
+    // Meanwhile the first tab plays a king move, and the engine answers.
+    await clickMove(page, 'e1', 'd2');
+    await waitForAtLeastMoves(second, 2);
+    // The picker was for a position that is gone: it closes (it stayed, and a click on it
+    // promoted in a position the player had not seen).
+    await second.waitForSelector('.promotion', { state: 'detached', timeout: 5000 });
+    await shot(second, 'board-moves-4-stale-promotion-closed');
+    const game = await serverGame(id);
+    assert.equal(game.moves.length, 2);
+    assert.equal(game.moves[0], 'e1d2');
+    // The board shows the pawn on b7 still, and it can promote from here.
+    assert.match(await second.evaluate(() => window.outpost.snapshot().placement), /^[^/]*\/1P/);
+    await clickMove(second, 'b7', 'b8');
+    await second.click('.promotion-choice[data-role="r"]');
+    await waitForAtLeastMoves(second, 3);
+    assert.equal((await serverGame(id)).moves[2], 'b7b8r');
+  } finally {
+    await second.close();
+  }
+  assert.deepEqual(errors, []);
+});

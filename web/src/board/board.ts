@@ -64,6 +64,10 @@ export class Board {
   private onMove: (uci: string) => void = () => {};
   /** Cancels the open promotion picker (null: none open). */
   private cancelPromotion: (() => void) | null = null;
+  /** The position (FEN) and the move (from, to) the open promotion picker is for. */
+  private promotion: { fen: string; prefix: string } | null = null;
+  /** The position drawn last. */
+  private fen = '';
 
   constructor(private readonly element: HTMLElement) {
     this.cg = Chessground(element, {
@@ -95,6 +99,15 @@ export class Board {
   }
 
   private apply(state: BoardState): void {
+    // The position changed under an open promotion picker (another tab moved, a takeback was
+    // accepted, the game ended): the choice was for a position that is gone, so the picker goes
+    // (silently: this state is being drawn now), rather than promote in a position not seen.
+    const pending = this.promotion;
+    if (pending && (state.fen !== pending.fen || !state.legalMoves.some((m) => m.startsWith(pending.prefix)))) {
+      this.promotion = null;
+      this.closePromotion();
+    }
+    this.fen = state.fen;
     this.legalMoves = state.legalMoves;
     this.castles = rookCastles(state.fen, state.legalMoves);
     const movable = state.movable;
@@ -184,10 +197,14 @@ export class Board {
       return;
     }
     const color = piece?.color ?? 'white';
+    this.promotion = { fen: this.fen, prefix };
     this.cancelPromotion = openPromotionPicker(this.element, dest, color, this.cg.state.orientation, (role) => {
       this.cancelPromotion = null;
+      // Dismissed because the position changed (apply): the new position is drawn already.
+      const stale = this.promotion === null;
+      this.promotion = null;
       if (role) this.onMove(`${prefix}${role}`);
-      else this.onMove(''); // cancelled: the owner redraws the current position
+      else if (!stale) this.onMove(''); // cancelled: the owner redraws the current position
     });
   }
 }
