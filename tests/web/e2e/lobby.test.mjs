@@ -3,7 +3,7 @@
 // a move in a hidden tab, and rematch with the colours swapped.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, clickMove, openBrowser, shot, waitForMoves } from './helpers.mjs';
+import { BASE_URL, clickMove, newGame, openBrowser, shot, waitForMoves } from './helpers.mjs';
 
 let seeker;
 let acceptor;
@@ -178,5 +178,36 @@ test('a seek whose stream ends early (a replica shutting down) is followed again
   } finally {
     await waiting.close();
     await joining.close();
+  }
+});
+
+test('a seek is given up when its seeker starts another game', async () => {
+  const waiting = await openBrowser();
+  try {
+    const a = waiting.page;
+    await openLobby(a);
+    const [made] = await Promise.all([
+      a.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/api/v1/seeks')),
+      a.click('.lobby-quick-button[data-clock="15+10"]'),
+    ]);
+    const seek = await made.json();
+    await a.waitForFunction(() => /Waiting for an opponent/.test(document.querySelector('#lobby-status').textContent));
+    // The seeker closes the lobby and plays the engine instead: the page cancels its seek, so a
+    // stranger can no longer accept it and pull the page away from the game being played (it
+    // stayed open, and its acceptance opened the other game, its clock running, over this one).
+    await a.keyboard.press('Escape');
+    const cancelled = a.waitForRequest(
+      (r) => r.method() === 'DELETE' && new URL(r.url()).pathname.endsWith(`/api/v1/seeks/${seek.id}`),
+      { timeout: 10000 },
+    );
+    await newGame(a, { side: 'white', level: '1' });
+    await cancelled;
+    const read = await fetch(new URL(`api/v1/seeks/${seek.id}`, BASE_URL), { headers: { Authorization: `Bearer ${seek.seekToken}` } });
+    assert.notEqual((await read.json()).status, 'open');
+    await clickMove(a, 'e2', 'e4');
+    await waitForMoves(a, 2);
+    assert.deepEqual(waiting.errors, []);
+  } finally {
+    await waiting.close();
   }
 });

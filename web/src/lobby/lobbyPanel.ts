@@ -48,8 +48,10 @@ export class LobbyPanel {
   private readonly status: HTMLParagraphElement;
   private readonly cancelButton: HTMLButtonElement;
   private refreshTimer: number | undefined;
-  /** The seek this page made and follows (one at a time). */
-  private mine: { id: string; token: string; abort: AbortController } | null = null;
+  /** The seek this page made and follows (one at a time), and the game on screen when it was made. */
+  private mine: { id: string; token: string; abort: AbortController; madeOn: string | null } | null = null;
+  /** The game (or analysis board) on screen (null: none). */
+  private shown: string | null = null;
 
   constructor(private readonly open: (url: string) => void = (url) => location.assign(url)) {
     this.dialog = el('dialog', 'dialog lobby-dialog');
@@ -150,7 +152,7 @@ export class LobbyPanel {
     }
     const token = made.seekToken ?? '';
     const abort = new AbortController();
-    this.mine = { id: made.id, token, abort };
+    this.mine = { id: made.id, token, abort, madeOn: this.shown };
     this.status.textContent = `Waiting for an opponent (${clockLabel(clock)})…`;
     this.cancelButton.hidden = false;
     void this.refresh();
@@ -195,6 +197,16 @@ export class LobbyPanel {
       await new Promise((resolve) => window.setTimeout(resolve, SEEK_REOPEN_DELAY_MS * Math.max(1, attempt)));
       if (signal.aborted || this.mine?.id !== id) return;
     }
+  }
+
+  /**
+   * Another game or board came on screen (the person started one, opened a link, went Back): a
+   * seek made before is given up, as on lichess. Left open, its acceptance by a stranger later
+   * took the page away from the game being played, into a game whose clock was already running.
+   */
+  onGameShown(id: string | null): void {
+    this.shown = id;
+    if (this.mine && id !== this.mine.madeOn) void this.cancel();
   }
 
   private async cancel(): Promise<void> {

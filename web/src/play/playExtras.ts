@@ -50,6 +50,7 @@ export class PlayExtras {
   onGame(game: Game | null, seat: Seat): void {
     const before = this.last;
     this.last = game;
+    this.lobby.onGameShown(game?.id ?? null);
     if (game && !seat.analysis) this.sounds.onGame(before, game);
     this.chat.show(game && seat.people && !seat.analysis ? game.id : null, seat.token);
     this.rematch.update(seat.analysis ? null : game, seat.token, seat.side);
