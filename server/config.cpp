@@ -224,9 +224,8 @@ const std::vector<Option>& options() {
          }},
         {"max-clock-skew",
          "ms this replica's wall clock may be off the store's (Redis TIME) before /readyz turns "
-         "503 clock_skew: moves' clocks, flag falls and first-move deadlines are read off it (0, "
-         "the default: not checked; set it where the store's host keeps NTP time like the "
-         "replicas)",
+         "503 clock_skew (game clocks do not need it: they run on the store's time; 0, the "
+         "default: not checked)",
          [](ServerConfig& c, const std::string& v) {
              c.maxClockSkewMs = parseNumber<std::int64_t>("max-clock-skew", v, 0, kMaxMs);
          }},
