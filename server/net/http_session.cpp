@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "errors/error_codes.h"
+#include "http/body_limit.h"
 #include "http/client_address.h"
 #include "http/cors.h"
 #include "http/json_response.h"
@@ -207,7 +208,9 @@ void HttpSession::doRead() {
     if (reading_ || closed_ || pending_.size() >= kMaxPipelined) return;
     reading_ = true;
     parser_.emplace();
-    parser_->body_limit(context_.config.bodyLimitBytes);
+    // The route's limit is known once the header is in (onHeader); until then the largest.
+    parser_->body_limit(largestBodyLimit(context_.config.bodyLimitBytes));
+    bodyLimit_ = context_.config.bodyLimitBytes;
     updateTimer();
     http::async_read_header(socket_, buffer_, *parser_,
                             [self = shared_from_this()](beast::error_code error, std::size_t) {
@@ -216,8 +219,17 @@ void HttpSession::doRead() {
 }
 
 void HttpSession::onHeader(beast::error_code error) {
-    if (error || closed_ || parser_->is_done()) return onRead(error);
+    if (closed_) return onRead(error);
     const auto& header = parser_->get();
+    if (!error || error == http::error::body_limit) {
+        const std::string_view target(header.target().data(), header.target().size());
+        bodyLimit_ = bodyLimitFor(header.method(), target, context_.config.bodyLimitBytes);
+    }
+    if (error) return onRead(error);
+    if (const auto length = parser_->content_length(); length && *length > bodyLimit_)
+        return onRead(http::error::body_limit);
+    if (parser_->is_done()) return onRead(error);
+    parser_->body_limit(bodyLimit_);
     // Sent only between exchanges: an interim answer must not come before the final answers
     // to requests ahead of this one (a client that waits for it does not pipeline anyway; one
     // that did gets no 100 and sends its body after its own timeout, as without this). An
@@ -255,8 +267,7 @@ void HttpSession::onRead(beast::error_code error) {
         Response response = errorResponse(
             body ? http::status::payload_too_large : http::status::request_header_fields_too_large,
             errors::too_large,
-            body ? "request body exceeds " + std::to_string(context_.config.bodyLimitBytes) +
-                       " bytes"
+            body ? "request body exceeds " + std::to_string(bodyLimit_) + " bytes"
                  : "request header too large",
             11, false);
         pending_.emplace_back(std::move(response));

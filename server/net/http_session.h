@@ -120,6 +120,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     std::deque<Outgoing> writeQueue_;
     std::size_t queuedBytes_ = 0;
     bool reading_ = false;
+    std::size_t bodyLimit_ = 0;  // the request being read may send this much (http/body_limit.h)
     bool writing_ = false;
     bool closed_ = false;
     bool handedOff_ = false;

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
+#include "http/body_limit.h"
 #include "test_client.h"
 #include "test_support.h"
 
@@ -209,6 +210,32 @@ TEST_CASE("live server: a request with Expect: 100-continue gets 100 Continue be
         "POST /api/v1/analysis HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
         "Content-Type: application/json\r\nContent-Length: 100000000\r\n\r\n");
     CHECK(client.read().status == 413);
+}
+
+TEST_CASE("live server: a pasted PGN may be as large as the contract says, other bodies not",
+          "[server][live]") {
+    // POST /api/v1/review takes a PGN of up to 256 KiB (docs/review.md); the 64 KiB body limit
+    // refused one of 70 KB with 413 before it was read.
+    ServerConfig config = testConfig();
+    config.bodyLimitBytes = 64 * 1024;
+    LiveServer live(config);
+    HttpClient client(live.port());
+    const std::string comment(70 * 1024, 'x');
+    const nlohmann::json pasted = {{"pgn", "1. Nf3 {" + comment + "} Nf6 *"},
+                                   {"limits", {{"depth", 1}}}};
+    const auto review = client.request(verb::post, "/api/v1/review", pasted.dump());
+    REQUIRE(review.status / 100 == 2);
+    CHECK(review.json()["moves"] == nlohmann::json::array({"g1f3", "g8f6"}));
+    // The same size elsewhere is over the limit, and so is a review body over its own.
+    const nlohmann::json analysis = {{"fen", comment}};
+    const auto refused = client.request(verb::post, "/api/v1/analysis", analysis.dump());
+    CHECK(refused.status == 413);
+    HttpClient other(live.port());
+    const nlohmann::json huge = {{"pgn", std::string(pastedGameBodyLimit(), 'x')}};
+    const auto tooLarge = other.request(verb::post, "/api/v1/review", huge.dump());
+    CHECK(tooLarge.status == 413);
+    CHECK(tooLarge.json()["error"]["message"].get<std::string>().find(
+              std::to_string(pastedGameBodyLimit())) != std::string::npos);
 }
 
 TEST_CASE("live server: overload answers 503, per-client limit 429, both with Retry-After",
