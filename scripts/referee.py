@@ -10,6 +10,10 @@ more than --margin-ms) is a time forfeit, a move not in the arbiter's list is il
 engine that exits or stops answering has crashed. Any of those makes the exit status 1. Outpost
 replaces an illegal move of its search by a legal one (and says so with an `info string error`);
 those are counted, and fail the match with --strict.
+
+With --ponder the first engine ponders as a GUI lets it: after its move it is sent `go ponder` on
+the reply it predicted; when the opponent plays that reply it gets `ponderhit` (its clock runs from
+then), otherwise `stop` (its answer is thrown away) and a normal `go`.
 """
 
 import argparse
@@ -54,6 +58,9 @@ class Engine:
             stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self.lines = queue.Queue()
         self.masked_illegal = 0  # illegal moves the engine itself caught and replaced
+        self.ponders = False       # --ponder: this engine thinks on the opponent's time
+        self.pondering_on = None   # the reply its running `go ponder` expects
+        self.ponder_hits = 0
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
@@ -92,8 +99,18 @@ class Engine:
     def handshake(self):
         self.send("uci")
         self.wait_for("uciok", STARTUP_TIMEOUT_S)
+        if self.ponders:
+            self.send("setoption name Ponder value true")
         self.send("isready")
         self.wait_for("readyok", STARTUP_TIMEOUT_S)
+
+    def end_ponder(self):
+        """Stops a ponder search whose guess was wrong (its answer is thrown away)."""
+        if self.pondering_on is None:
+            return
+        self.pondering_on = None
+        self.send("stop")
+        self.wait_for("bestmove", HANG_GRACE_S)
 
     def close(self):
         try:
@@ -116,6 +133,7 @@ def play_game(white, black, arbiter, opening, base_ms, inc_ms, margin_ms, max_pl
     moves = opening.split()
     clocks = {"w": float(base_ms), "b": float(base_ms)}
     for engine in (white, black):
+        engine.end_ponder()
         engine.send("ucinewgame")
         engine.send("isready")
         engine.wait_for("readyok", STARTUP_TIMEOUT_S)
@@ -129,11 +147,18 @@ def play_game(white, black, arbiter, opening, base_ms, inc_ms, margin_ms, max_pl
         if len(moves) >= max_plies:
             return "1/2-1/2", "max plies", None
         engine = white if side == "w" else black
-        engine.send("position startpos moves " + " ".join(moves))
-        engine.send(f"go wtime {int(clocks['w'])} btime {int(clocks['b'])} "
-                    f"winc {inc_ms} binc {inc_ms}")
+        go = f"wtime {int(clocks['w'])} btime {int(clocks['b'])} winc {inc_ms} binc {inc_ms}"
         start = time.monotonic()
         try:
+            if engine.pondering_on is not None and engine.pondering_on == moves[-1]:
+                engine.pondering_on = None
+                engine.ponder_hits += 1
+                engine.send("ponderhit")
+            else:
+                engine.end_ponder()
+                start = time.monotonic()
+                engine.send("position startpos moves " + " ".join(moves))
+                engine.send("go " + go)
             line = engine.wait_for("bestmove", clocks[side] / 1000 + HANG_GRACE_S)
         except EngineDied as error:
             log(f"  crash: {error}")
@@ -151,6 +176,15 @@ def play_game(white, black, arbiter, opening, base_ms, inc_ms, margin_ms, max_pl
             log(f"  illegal move '{move}' by {engine.name} after: {' '.join(moves)}")
             return ("0-1" if side == "w" else "1-0"), "illegal move", engine
         moves.append(move)
+        guess = parts[3] if len(parts) > 3 and parts[2] == "ponder" else None
+        if engine.ponders and guess and arbiter.query(moves, "gamestate")[0] == "ongoing":
+            if guess not in arbiter.query(moves, "legalmoves"):
+                log(f"  illegal ponder move '{guess}' by {engine.name} after: {' '.join(moves)}")
+                return ("0-1" if side == "w" else "1-0"), "illegal move", engine
+            engine.pondering_on = guess
+            engine.send("position startpos moves " + " ".join(moves + [guess]))
+            engine.send(f"go ponder wtime {int(clocks['w'])} btime {int(clocks['b'])} "
+                        f"winc {inc_ms} binc {inc_ms}")
 
 
 def main():
@@ -167,6 +201,8 @@ def main():
     parser.add_argument("--strict", action="store_true",
                         help="also fail when the UCI layer had to replace an illegal search move")
     parser.add_argument("--log", help="write every UCI line sent and received to this file")
+    parser.add_argument("--ponder", action="store_true",
+                        help="the first engine ponders (go ponder, ponderhit, stop)")
     args = parser.parse_args()
 
     base, _, inc = args.tc.partition("+")
@@ -179,6 +215,7 @@ def main():
         Engine.traffic = open(args.log, "w", buffering=1)
     commands = [args.engine1, args.engine2 or args.engine1]
     engines = [Engine(commands[0], "engine1"), Engine(commands[1], "engine2")]
+    engines[0].ponders = args.ponder
     arbiter = Arbiter(args.arbiter or args.engine1, "arbiter")
     failures = {"illegal move": 0, "crash": 0, "time forfeit": 0, "caught illegal": 0}
     score = {"engine1": 0.0, "engine2": 0.0}
@@ -204,7 +241,10 @@ def main():
                 index = engines.index(offender)
                 offender.close()
                 engines[index] = Engine(commands[index], offender.name)
+                engines[index].ponders = offender.ponders
                 engines[index].handshake()
+        if args.ponder:
+            log(f"ponderhits: {engines[0].ponder_hits}")
     finally:
         for engine in engines + [arbiter]:
             engine.close()
