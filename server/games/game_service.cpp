@@ -428,8 +428,11 @@ std::variant<GameRecord, ApiError> GameService::takeback(const std::string& id,
                                     (game.reason.empty() ? "" : ", " + game.reason) +
                                     "): only a mate, stalemate or draw by the rules is taken back");
             }
-            if (game.moves.empty())
-                return conflict(errors::nothing_to_take_back, "no move to take back");
+            // On the player's turn the last move is the engine's: with no move before it, the
+            // player has none to take back (undoing the engine's first move alone would only
+            // have it play again).
+            if (game.moves.empty() || (game.moves.size() < 2 && !enginesTurn(game)))
+                return conflict(errors::nothing_to_take_back, "no move of yours to take back");
             // The player's last move; against the engine its reply too (when the engine moved
             // last), so it is the player's turn again.
             undoPlies(game, game.moves.size() >= 2 && !enginesTurn(game) ? 2 : 1,

@@ -570,6 +570,15 @@ TEST_CASE("handlers: the engine moves first when it has White", "[server][handle
     REQUIRE(game["moves"].size() == 1);
     REQUIRE(game["turn"] == "black");
     REQUIRE(game["engine"]["level"] == 1);
+
+    // The player has no move to take back: the engine's first move stays (it was undone, and
+    // the engine played again: a new first move for the asking).
+    auto back = f.call(verb::post, "/api/v1/games/" + id + "/takeback", "", bearer(token));
+    REQUIRE(back->status() == 409);
+    CHECK(back->errorCode() == "nothing_to_take_back");
+    auto after = f.call(verb::get, "/api/v1/games/" + id)->json();
+    CHECK(after["moves"] == game["moves"]);
+    CHECK(after["version"] == game["version"]);
 }
 
 TEST_CASE("handlers: racing moves on one game, one wins, the other gets 409",
