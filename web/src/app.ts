@@ -47,6 +47,23 @@ const ENGINE_REPLY_POLL_MS = 1000;
 const CLAIM_TICK_MS = 1000;
 
 const opposite = (side: Side): Side => (side === 'white' ? 'black' : 'white');
+
+/** Why the engine declined a draw, in words (the server's reason; docs/play.md). */
+function drawDeclinedText(answer: NonNullable<Game['drawOfferAnswer']>): string {
+  switch (answer.reason) {
+    case 'too_early': {
+      // Plies played in this game (a game from a FEN counts from there, whatever its move number).
+      const when = answer.minPlies ? ` (it weighs one once ${Math.ceil(answer.minPlies / 2)} moves each are played)` : '';
+      return `Outpost declines the draw: too early${when}`;
+    }
+    case 'evaluation':
+      return 'Outpost declines the draw: it thinks it stands better';
+    case 'moved_on':
+      return 'Outpost declines the draw: the game moved on meanwhile';
+    default:
+      return 'Outpost declines the draw';
+  }
+}
 /** The draws the position makes (the server takes them back against the engine). */
 const POSITION_DRAWS = new Set(['stalemate', 'threefold_repetition', 'fifty_moves', 'insufficient_material']);
 
@@ -984,7 +1001,7 @@ export class App {
       this.applyGame(updated);
       // Against the engine the answer comes at once, by the server's rule from its evaluation.
       const answer = updated.drawOfferAnswer;
-      if (answer && !answer.accepted) toast('Outpost declines the draw', 'info');
+      if (answer && !answer.accepted) toast(drawDeclinedText(answer), 'info');
     } catch (err) {
       toast(`${kind === 'draw' ? 'Draw' : 'Takeback'}: ${(err as Error).message}`, 'error');
     }

@@ -106,7 +106,11 @@ export interface Game {
   /** The named opening reached, when there is one. */
   opening?: Opening;
   /** The engine's answer to a draw offer (in the reply of POST …/draw/yes against the engine). */
-  drawOfferAnswer?: { accepted: boolean; reason?: string };
+  /**
+   * The engine's answer to a draw offer: `too_early` (fewer than `minPlies` plies played),
+   * `evaluation` (its search, `engineCp` for its own side), `moved_on` (a move answered it).
+   */
+  drawOfferAnswer?: { accepted: boolean; reason?: string; minPlies?: number; engineCp?: number };
   /** Only in the reply that created the game: the token of the creator's side. */
   playerToken?: string;
   playerSide?: Color;
