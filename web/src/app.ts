@@ -14,7 +14,7 @@ import { Analysis } from './analysis';
 import { isLocalGame, LocalBoard } from './analysis/localBoard';
 import { VariationTree } from './analysis/variationTree';
 import { Board, type BoardState } from './board/board';
-import { fenTurn, INITIAL_FEN, legalMovesAt, numberedLine, readTypedMove, viewAt, type StartPosition } from './chess/position';
+import { fenTurn, INITIAL_FEN, legalMovesAt, lineToSan, numberedLine, readTypedMove, viewAt, type StartPosition } from './chess/position';
 import { EvalGraph } from './review/evalGraph';
 import { setupReviewPgnDialog } from './review/pgnDialog';
 import { CLASS_NAME, ReviewPanel } from './review/reviewPanel';
@@ -498,6 +498,8 @@ export class App {
     // buttons held back for it (Takeback) come back with the state that shows it.
     if (this.moveInFlightFrom !== null && game.version > this.moveInFlightFrom) this.moveInFlightFrom = null;
     const wasLive = this.viewPly === current.moves.length;
+    // A move waiting for Confirm was made in the position that just changed: its bar goes.
+    if (changed) this.extras.confirm.cancel();
     this.game = game;
     if (wasLive || this.viewPly > game.moves.length) this.viewPly = game.moves.length;
     this.keepLocalBoard();
@@ -567,7 +569,12 @@ export class App {
       else this.renderBoard();
       return;
     }
-    if (!(await this.extras.confirm.confirm(uci))) {
+    const san = lineToSan(game.fen, [uci])[0] ?? uci;
+    const confirmed = await this.extras.confirm.confirm(san);
+    // The game moved on while the move waited for Confirm (another tab moved, a takeback): it was
+    // made in a position that is gone, so it is dropped, never sent into the new one.
+    const current = this.game;
+    if (!confirmed || !current || current.id !== game.id || current.version !== game.version) {
       this.renderBoard();
       return;
     }

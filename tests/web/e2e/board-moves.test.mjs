@@ -97,3 +97,42 @@ test('a promotion picker left open while the game moved on in another tab goes a
   }
   assert.deepEqual(errors, []);
 });
+
+test('a move held for Confirm is shown in SAN, and dropped when the game moved on in another tab', async () => {
+  const { page, context, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  const id = await newGame(page, { side: 'white', level: '1' });
+  // The second tab has "Confirm moves" on (the option is read when a page opens).
+  await page.evaluate(() => localStorage.setItem('outpost.confirmMoves', '1'));
+  const second = await context.newPage();
+  try {
+    await second.goto(page.url());
+    await second.waitForFunction((gameId) => window.outpost.snapshot().game?.id === gameId, id);
+    assert.equal(await second.isChecked('#confirm-moves'), true);
+    await dragMove(second, 'e2', 'e4');
+    await second.waitForSelector('#confirm-bar:not([hidden])');
+    assert.match(await second.textContent('#confirm-bar'), /Play e4\?/, 'the move in SAN (it said "Play e2e4?")');
+
+    // Meanwhile the first tab plays 1. d4 and the engine answers.
+    await clickMove(page, 'd2', 'd4');
+    await waitForAtLeastMoves(second, 2);
+    // The held move was for the position before 1. d4: its bar goes, and nothing is sent (it
+    // stayed, and Confirm played 2. e4, a move made in a position the player no longer saw).
+    await second.waitForSelector('#confirm-bar', { state: 'hidden', timeout: 5000 });
+    const game = await serverGame(id);
+    assert.equal(game.moves.length, 2);
+    assert.equal(game.moves[0], 'd2d4');
+    await shot(second, 'board-moves-5-confirm-dropped');
+
+    // A move held and confirmed with nothing in between is played.
+    await dragMove(second, 'c2', 'c4');
+    await second.waitForSelector('#confirm-bar:not([hidden])');
+    await second.click('#confirm-move');
+    await waitForAtLeastMoves(second, 3);
+    assert.equal((await serverGame(id)).moves[2], 'c2c4');
+  } finally {
+    await page.evaluate(() => localStorage.removeItem('outpost.confirmMoves'));
+    await second.close();
+  }
+  assert.deepEqual(errors, []);
+});

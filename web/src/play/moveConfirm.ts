@@ -51,13 +51,18 @@ export class MoveConfirm {
     place.after(this.bar);
   }
 
-  /** Resolves true when the move may be sent: at once when the option is off. */
+  /** Resolves true when the move (`move`: its SAN, as shown) may be sent: at once when the option is off. */
   confirm(move: string): Promise<boolean> {
     if (!this.enabled) return Promise.resolve(true);
     this.settle(false);
     this.text.textContent = `Play ${move}? `;
     this.bar.hidden = false;
     return new Promise((resolve) => (this.pending = { resolve }));
+  }
+
+  /** Drops the move waiting for Confirm, if any (the position it was made in changed). */
+  cancel(): void {
+    if (this.pending) this.settle(false);
   }
 
   private settle(ok: boolean): void {
