@@ -498,8 +498,9 @@ export class App {
     // buttons held back for it (Takeback) come back with the state that shows it.
     if (this.moveInFlightFrom !== null && game.version > this.moveInFlightFrom) this.moveInFlightFrom = null;
     const wasLive = this.viewPly === current.moves.length;
-    // A move waiting for Confirm was made in the position that just changed: its bar goes.
-    if (changed) this.extras.confirm.cancel();
+    // A move waiting for Confirm was made in the position that just changed: its bar goes (an
+    // offer or presence that leaves the position as it was keeps it).
+    if (game.fen !== current.fen || game.status !== current.status) this.extras.confirm.cancel();
     this.game = game;
     if (wasLive || this.viewPly > game.moves.length) this.viewPly = game.moves.length;
     this.keepLocalBoard();
@@ -571,10 +572,10 @@ export class App {
     }
     const san = lineToSan(game.fen, [uci])[0] ?? uci;
     const confirmed = await this.extras.confirm.confirm(san);
-    // The game moved on while the move waited for Confirm (another tab moved, a takeback): it was
-    // made in a position that is gone, so it is dropped, never sent into the new one.
+    // The position changed while the move waited for Confirm (another tab moved, a takeback, the
+    // game ended): it was made in a position that is gone, so it is dropped, never sent into the new one.
     const current = this.game;
-    if (!confirmed || !current || current.id !== game.id || current.version !== game.version) {
+    if (!confirmed || !current || current.id !== game.id || current.fen !== game.fen || current.status !== 'ongoing') {
       this.renderBoard();
       return;
     }
