@@ -1,5 +1,6 @@
 #include "lobby/seek_keeper.h"
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -7,12 +8,24 @@
 
 namespace outpost::server {
 
+namespace {
+// A followed seek is marked seen at least this many times per grace time, whatever the heartbeat:
+// with a grace shorter than the heartbeat (--player-gone-grace 3000 beside the default 10 s
+// heartbeat) a seek whose stream was open expired between two beats.
+constexpr std::int64_t kBeatsPerGrace = 3;
+
+std::chrono::milliseconds beatInterval(std::int64_t heartbeatMs, const SeekTiming& timing) {
+    const std::int64_t withinGrace = std::max<std::int64_t>(1, timing.graceMs / kBeatsPerGrace);
+    return std::chrono::milliseconds(std::max<std::int64_t>(1, std::min(heartbeatMs, withinGrace)));
+}
+}  // namespace
+
 SeekKeeper::SeekKeeper(std::shared_ptr<GameStore> store, std::int64_t heartbeatMs,
                        SeekTiming timing, std::function<std::int64_t()> now)
     : store_(std::move(store)),
       timing_(timing),
       now_(std::move(now)),
-      beat_(std::chrono::milliseconds(heartbeatMs), [this] { beat(); }) {}
+      beat_(beatInterval(heartbeatMs, timing), [this] { beat(); }) {}
 
 SeekKeeper::~SeekKeeper() {
     stop();

@@ -228,3 +228,22 @@ TEST_CASE("lobby: a seek lives while its stream does, and expires the grace time
     CHECK(late->status() == 409);
     CHECK(late->errorCode() == "seek_closed");
 }
+
+TEST_CASE("lobby: a followed seek lives on with a grace shorter than the heartbeat",
+          "[server][lobby]") {
+    // The board page's test server runs with --player-gone-grace 3000 beside the default 10 s
+    // heartbeat: a seek whose stream was open expired between two beats.
+    ServerConfig config = testConfig();
+    config.presenceHeartbeatMs = 10000;
+    config.playerGoneGraceMs = 300;
+    HandlerFixture f(config);
+    const MadeSeek followed = makeSeek(f, "{}");
+    auto stream = f.call(verb::get, "/api/v1/seeks/" + followed.id + "/stream", "",
+                         as(followed.token), false);
+    REQUIRE(stream->wait(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(3 * config.playerGoneGraceMs));
+    CHECK(contains(listedIds(f), followed.id));
+    auto read = f.call(verb::get, "/api/v1/seeks/" + followed.id, "", as(followed.token));
+    CHECK(read->json()["status"] == "open");
+    stream->disconnect();
+}
