@@ -15,6 +15,7 @@
 #include "http/client_address.h"
 #include "http/cors.h"
 #include "http/json_response.h"
+#include "http/request_target.h"
 #include "net/websocket_session.h"
 #include "router.h"
 
@@ -223,7 +224,9 @@ void HttpSession::onHeader(beast::error_code error) {
     const auto& header = parser_->get();
     if (!error || error == http::error::body_limit) {
         const std::string_view target(header.target().data(), header.target().size());
-        bodyLimit_ = bodyLimitFor(header.method(), target, context_.config.bodyLimitBytes);
+        const auto form = originFormOf(target);
+        bodyLimit_ = bodyLimitFor(header.method(), form ? std::string_view(form->target) : target,
+                                  context_.config.bodyLimitBytes);
     }
     if (error) return onRead(error);
     if (const auto length = parser_->content_length(); length && *length > bodyLimit_)
@@ -299,6 +302,13 @@ void HttpSession::onRead(beast::error_code error) {
         std::get<Response>(pending_.back()).keep_alive(false);
         dispatchNext();
         return;
+    }
+    // Absolute-form ("GET http://host/healthz"), which a server must accept (RFC 9112 3.2.2):
+    // the router reads the path, and the authority is the Host.
+    if (auto form =
+            originFormOf(std::string_view(request.target().data(), request.target().size()))) {
+        request.target(form->target);
+        request.set(http::field::host, form->authority);
     }
     if (request.target().empty() || request.target().front() != '/') {
         if (request.target() != "*" || request.method() != http::verb::options) {

@@ -238,6 +238,23 @@ TEST_CASE("live server: a pasted PGN may be as large as the contract says, other
               std::to_string(pastedGameBodyLimit())) != std::string::npos);
 }
 
+TEST_CASE("live server: a target in absolute-form is served like its path", "[server][live]") {
+    // RFC 9112 3.2.2: a server must accept "GET http://host/path"; it was 400 "request target
+    // must be a path".
+    LiveServer live;
+    HttpClient client(live.port());
+    client.sendRaw("GET http://localhost/healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    const auto health = client.read();
+    REQUIRE(health.status == 200);
+    CHECK(health.json()["status"] == "ok");
+    client.sendRaw("GET HTTPS://localhost:8080/api/v1/games?ids=x HTTP/1.1\r\nHost: a\r\n\r\n");
+    const auto list = client.read();
+    REQUIRE(list.status == 200);
+    CHECK(list.json()["games"].empty());
+    client.sendRaw("GET ftp://localhost/healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    CHECK(client.read().status == 400);
+}
+
 TEST_CASE("live server: overload answers 503, per-client limit 429, both with Retry-After",
           "[server][live]") {
     ServerConfig config = testConfig();
