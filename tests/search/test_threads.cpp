@@ -18,6 +18,9 @@ namespace {
 
 constexpr const char* kKiwipete =
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+// White wins a queen (Nxh4): a best move that stays best from the first iteration on.
+constexpr const char* kQueenHangs =
+    "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
 
 bool legal(const std::string& fen, const std::string& uci) {
     const Position pos = fen.empty() ? Position() : *Position::fromFen(fen);
@@ -131,8 +134,6 @@ TEST_CASE("Ponder: a search that did a move's worth of work ends at ponderhit", 
     // (40 s / 12 moves, scaled down to about 1.2 s at most here) and 2.5 s of pondering is
     // more than a move's worth. Without the credit the search would go on after ponderhit until
     // its clock alone reached half the soft bound: at least 480 ms (the smallest scaling, 0.29).
-    constexpr const char* kQueenHangs =
-        "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     Engine engine;
     SearchRequest request;
     request.fen = kQueenHangs;
@@ -155,8 +156,6 @@ TEST_CASE("Ponder: a search that did a move's worth of work ends at ponderhit", 
 TEST_CASE("A search stopped at once still answers with a searched move", "[threads]") {
     // White wins a queen (Nxh4). The stop comes before the search thread can have started; the
     // first iteration still finishes, so the move is the capture, not the first legal move.
-    constexpr const char* kQueenHangs =
-        "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     for (int threads : {1, 3}) {
         EngineOptions options;
         options.threads = threads;

@@ -39,6 +39,14 @@ std::vector<std::string> listedIds(HandlerFixture& f) {
     return ids;
 }
 
+// The seeker's stream of `seek`, open (it keeps the seek alive while it is).
+std::shared_ptr<RecordingSink> followSeek(HandlerFixture& f, const MadeSeek& seek) {
+    auto stream =
+        f.call(verb::get, "/api/v1/seeks/" + seek.id + "/stream", "", as(seek.token), false);
+    REQUIRE(stream->wait(1));
+    return stream;
+}
+
 bool contains(const std::vector<std::string>& ids, const std::string& id) {
     return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
@@ -213,9 +221,7 @@ TEST_CASE("lobby: a seek lives while its stream does, and expires the grace time
     // Nobody follows this one: it expires after the grace time.
     const MadeSeek orphan = makeSeek(f, "{}");
     const MadeSeek followed = makeSeek(f, "{}");
-    auto stream = f.call(verb::get, "/api/v1/seeks/" + followed.id + "/stream", "",
-                         as(followed.token), false);
-    REQUIRE(stream->wait(1));
+    auto stream = followSeek(f, followed);
     REQUIRE(eventually([&] { return !contains(listedIds(f), orphan.id); }));
     auto orphanRead = f.call(verb::get, "/api/v1/seeks/" + orphan.id, "", as(orphan.token));
     CHECK(orphanRead->json()["status"] == "expired");
@@ -238,9 +244,7 @@ TEST_CASE("lobby: a followed seek lives on with a grace shorter than the heartbe
     config.playerGoneGraceMs = 300;
     HandlerFixture f(config);
     const MadeSeek followed = makeSeek(f, "{}");
-    auto stream = f.call(verb::get, "/api/v1/seeks/" + followed.id + "/stream", "",
-                         as(followed.token), false);
-    REQUIRE(stream->wait(1));
+    auto stream = followSeek(f, followed);
     std::this_thread::sleep_for(std::chrono::milliseconds(3 * config.playerGoneGraceMs));
     CHECK(contains(listedIds(f), followed.id));
     auto read = f.call(verb::get, "/api/v1/seeks/" + followed.id, "", as(followed.token));
