@@ -358,7 +358,7 @@ std::string handleHttp(ServerContext& context, Request&& request, const ClientIn
     }
     if (api) {
         sink->respond(errorFor(request, http::status::not_found, errors::not_found,
-                               "no route " + std::string(path)));
+                               "no route " + quotedInput(path)));
         return "unknown";
     }
 

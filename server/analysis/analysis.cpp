@@ -160,7 +160,7 @@ std::variant<AnalysisSpec, ApiError> parseAnalysis(
         const bool known =
             std::find(std::begin(kFields), std::end(kFields), key) != std::end(kFields) ||
             std::find(extraFields.begin(), extraFields.end(), key) != extraFields.end();
-        if (!known) return badRequest("unknown field '" + key + "'");
+        if (!known) return badRequest("unknown field " + quotedInput(key));
     }
     std::string fen;
     if (body.contains("fen") && !body.at("fen").is_null()) {
@@ -192,7 +192,7 @@ std::variant<AnalysisSpec, ApiError> parseAnalysis(
             if (!value.is_boolean())
                 return badRequest("option '" + name + "' must be true or false");
             if (!searchConfig.set(name, value.get<bool>())) {
-                return badRequest("unknown option '" + name + "'");
+                return badRequest("unknown option " + quotedInput(name));
             }
         }
         spec.request.config = searchConfig;

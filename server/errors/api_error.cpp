@@ -47,7 +47,7 @@ std::optional<ApiError> rejectUnknownFields(const nlohmann::json& object,
     for (const auto& [key, value] : object.items()) {
         if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
             return ApiError{ErrorStatus::bad_request, errors::bad_request,
-                            "unknown field '" + key + "' in " + std::string(where)};
+                            "unknown field " + quotedInput(key) + " in " + std::string(where)};
         }
     }
     return std::nullopt;

@@ -108,7 +108,8 @@ std::variant<nlohmann::json, ApiError> ChatService::post(const std::string& game
 std::variant<nlohmann::json, ApiError> ChatService::lines(const std::string& gameId) {
     const StoreReadResult game = context_.store->get(gameId);
     if (game.status == StoreStatus::NotFound)
-        return ApiError{ErrorStatus::not_found, errors::not_found, "no game '" + gameId + "'"};
+        return ApiError{ErrorStatus::not_found, errors::not_found,
+                        "no game " + quotedInput(gameId)};
     if (game.status == StoreStatus::Unavailable) return storeFailed();
     const ChatReadResult kept = context_.store->chatLines(gameId);
     if (kept.status != StoreStatus::Ok) return storeFailed();

@@ -11,7 +11,7 @@ ApiError corruptGame(const std::string& id, const std::string& why) {
 ApiError storeError(StoreStatus status, const std::string& id) {
     switch (status) {
         case StoreStatus::NotFound:
-            return {ErrorStatus::not_found, errors::not_found, "no game '" + id + "'"};
+            return {ErrorStatus::not_found, errors::not_found, "no game " + quotedInput(id)};
         case StoreStatus::VersionConflict:
             return conflict(errors::version_conflict,
                             "the game changed meanwhile; reload it and retry");

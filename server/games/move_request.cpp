@@ -11,7 +11,7 @@ std::variant<MoveRequest, ApiError> parseMoveRequest(
         bool known = key == "move" || key == "version" || key == "wait";
         for (std::string_view field : carrierFields) known = known || key == field;
         // The same answer as every other body with a field it does not know (rejectUnknownFields).
-        if (!known) return badRequest("unknown field '" + key + "' in the move");
+        if (!known) return badRequest("unknown field " + quotedInput(key) + " in the move");
     }
     if (!body.contains("move") || !body.at("move").is_string())
         return badRequest("'move' (a UCI or SAN string) is required");

@@ -51,7 +51,8 @@ std::variant<CachedQuery, ApiError> parseQuery(std::string_view target, int maxM
                                            : name == "multipv" ? &multipv
                                                                : nullptr;
         if (!slot) {
-            return badRequest("unknown query parameter '" + name + "' (expected fen and multipv)");
+            return badRequest("unknown query parameter " + quotedInput(name) +
+                              " (expected fen and multipv)");
         }
         if (*slot) return badRequest("query parameter '" + name + "' given twice");
         *slot = value;

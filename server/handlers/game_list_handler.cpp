@@ -49,8 +49,8 @@ std::variant<std::vector<std::string>, ApiError> parseListedIds(std::string_view
     std::unordered_set<std::string> seen;
     for (const auto& [name, value] : *parameters) {
         if (name != kIdsParameter) {
-            return badRequest("unknown query parameter '" + name +
-                              "'; this route takes ids=<id>,<id>,...");
+            return badRequest("unknown query parameter " + quotedInput(name) +
+                              "; this route takes ids=<id>,<id>,...");
         }
         present = true;
         for (std::string_view id : split(value, ',')) {

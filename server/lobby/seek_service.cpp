@@ -16,7 +16,7 @@ constexpr const char* kStartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w
 constexpr int kSeekWriteAttempts = 4;
 
 ApiError seekNotFound(const std::string& id) {
-    return {ErrorStatus::not_found, errors::not_found, "no seek '" + id + "'"};
+    return {ErrorStatus::not_found, errors::not_found, "no seek " + quotedInput(id)};
 }
 
 ApiError seekStoreError(StoreStatus status, const std::string& id) {

@@ -46,7 +46,7 @@ bool fieldsAllowed(const nlohmann::json& body, std::initializer_list<std::string
         const bool known = std::find(own.begin(), own.end(), key) != own.end() ||
                            std::find(extra.begin(), extra.end(), key) != extra.end();
         if (!known) {
-            error = badRequest("unknown field '" + key + "'");
+            error = badRequest("unknown field " + quotedInput(key));
             return false;
         }
     }
@@ -178,7 +178,7 @@ ReviewResult ReviewService::find(const std::string& reviewId) {
     if (auto run = context_.reviews.find(reviewId)) {
         return ReviewHandle{run, run->snapshot(), false};
     }
-    const std::string missing = "no review '" + reviewId + "'";
+    const std::string missing = "no review " + quotedInput(reviewId);
     const std::size_t dot = reviewId.rfind('.');
     if (dot != std::string::npos) {
         auto stored = parseStored(context_.store->getGameReview(reviewId.substr(0, dot)));
@@ -203,7 +203,7 @@ ReviewResult ReviewService::findForGame(const std::string& gameId) {
     }
     auto stored = parseStored(context_.store->getGameReview(gameId));
     if (auto* status = std::get_if<StoreStatus>(&stored)) {
-        return storeError(*status, "game '" + gameId + "' has no review");
+        return storeError(*status, "game " + quotedInput(gameId) + " has no review");
     }
     return ReviewHandle{nullptr, std::move(std::get<nlohmann::json>(stored)), false};
 }

@@ -111,7 +111,7 @@ void WsConnection::handleMessage(std::string_view text) {
     if (type == "move") return offload(&WsConnection::move, std::move(message));
     if (type == "review") return offload(&WsConnection::review, std::move(message));
     if (type == "ping") return send(withId({{"type", "pong"}}, id));
-    sendError(id, errors::bad_request, "unknown message type '" + type + "'");
+    sendError(id, errors::bad_request, "unknown message type " + quotedInput(type));
 }
 
 void WsConnection::analyse(const nlohmann::json& message) {

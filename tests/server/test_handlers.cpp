@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <tuple>
 
 #include "core/cpu.h"
 #include "delegating_store.h"
@@ -398,6 +399,27 @@ TEST_CASE("handlers: games, tokens and bad moves", "[server][handlers][games]") 
     const std::string hugeMessage = huge->json()["error"]["message"];
     REQUIRE(hugeMessage.size() < 200);
     REQUIRE(hugeMessage.find("aaa...'") != std::string::npos);
+    // So is any other piece of input a message names: an id, a field, a query parameter, an
+    // option, a route.
+    const std::string longName(5000, 'z');
+    for (const auto& [method, target, body] :
+         std::vector<std::tuple<verb, std::string, std::string>>{
+             {verb::get, "/api/v1/games/" + longName, ""},
+             {verb::get, "/api/v1/seeks/" + longName, ""},
+             {verb::get, "/api/v1/reviews/" + longName, ""},
+             {verb::get, "/api/v1/" + longName, ""},
+             {verb::get, "/api/v1/games?" + longName + "=1", ""},
+             {verb::post, moves, nlohmann::json{{longName, "e4"}}.dump()},
+             {verb::post, "/api/v1/analysis", nlohmann::json{{longName, 1}}.dump()},
+             {verb::post, "/api/v1/analysis",
+              nlohmann::json{{"options", {{longName, false}}}}.dump()},
+         }) {
+        auto answer = f.call(method, target, body, bearer(token));
+        CHECK(answer->status() >= 400);
+        const std::string message = answer->json()["error"]["message"];
+        CHECK(message.size() < 200);
+        CHECK(message.find("zzz...'") != std::string::npos);
+    }
     REQUIRE(f.call(verb::post, moves, R"({"move":42})", bearer(token))->status() == 400);
     REQUIRE(f.call(verb::post, moves, R"({"mvoe":"e2e4"})", bearer(token))->status() == 400);
     REQUIRE(f.call(verb::post, moves, "{oops", bearer(token))->errorCode() == "bad_json");
