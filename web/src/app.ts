@@ -1230,6 +1230,8 @@ export class App {
       const online = this.mode() === 'people' ? this.game?.presence?.[side] : undefined;
       if (online === undefined) delete bar.dataset.online;
       else bar.dataset.online = String(online);
+      // A screen reader says whose clock it reads, wherever the board's orientation put it.
+      bar.querySelector<HTMLElement>('.clock')?.setAttribute('aria-label', `${side === 'white' ? 'White' : 'Black'}'s clock`);
     }
     this.clocks.attach(
       bars.white.querySelector<HTMLElement>('.clock')!,

@@ -48,3 +48,20 @@ test('a move chosen in the move list by keyboard keeps the focus, and ←/→ mo
   await shot(page, 'keyboard-1-move-list-focus');
   assert.deepEqual(errors, []);
 });
+
+test("a screen reader hears whose clock each clock is, the right way up or flipped", async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  await page.waitForSelector('#new-game[open]');
+  await page.click('#new-game-cancel');
+  const labels = () =>
+    page.evaluate(() => [
+      document.querySelector('#bar-top .clock').getAttribute('aria-label'),
+      document.querySelector('#bar-bottom .clock').getAttribute('aria-label'),
+    ]);
+  assert.deepEqual(await labels(), ["Black's clock", "White's clock"]);
+  await page.click('#btn-flip');
+  await page.waitForFunction(() => /Black's clock/.test(document.querySelector('#bar-bottom .clock').getAttribute('aria-label')));
+  assert.deepEqual(await labels(), ["White's clock", "Black's clock"]);
+  assert.deepEqual(errors, []);
+});
