@@ -193,8 +193,11 @@ void Searcher::checkTime() {
     if (sh.limits.nodes && finished_.depth > 0 && sh.totalNodes() >= *sh.limits.nodes) {
         sh.stop.store(true, std::memory_order_relaxed);
     }
+    // The hard bound counts from go, pondering included: a ponder search that ran past it ends as
+    // soon as ponderhit comes (its work is done, and the clock, which runs from ponderhit, is
+    // spared). Without pondering, go is when the clock started.
     if (sh.time && !sh.pondering.load(std::memory_order_relaxed) &&
-        sh.clockElapsedMs() >= sh.time->hardMs) {
+        sh.elapsedMs() >= sh.time->hardMs) {
         sh.stop.store(true, std::memory_order_relaxed);
     }
 }

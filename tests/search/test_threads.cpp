@@ -130,19 +130,19 @@ TEST_CASE("Ponder: no bestmove until ponderhit, then the clock applies", "[threa
 }
 
 TEST_CASE("Ponder: a search that did a move's worth of work ends at ponderhit", "[threads]") {
-    // White wins a queen (Nxh4): a stable best move, so the soft bound stays near its plan
-    // (40 s / 12 moves, scaled down to about 1.2 s at most here) and 2.5 s of pondering is
-    // more than a move's worth. Without the credit the search would go on after ponderhit until
-    // its clock alone reached half the soft bound: at least 480 ms (the smallest scaling, 0.29).
+    // 20 s on the clock: a soft bound of 20 s / 12 moves, scaled to 0.48-5 s, and a hard bound of
+    // 5 s. The search ponders longer than that, so it has done more than a move's worth: at
+    // ponderhit it ends at once, whatever its iterations. Without the credit it would go on until
+    // its own clock, started at ponderhit, reached half the soft bound: at least 240 ms.
     Engine engine;
     SearchRequest request;
     request.fen = kQueenHangs;
     request.limits.ponder = true;
-    request.limits.wtimeMs = 40000;
-    request.limits.btimeMs = 40000;
+    request.limits.wtimeMs = 20000;
+    request.limits.btimeMs = 20000;
     BestMoveLatch latch;
     engine.go(request, latch.callbacks());
-    std::this_thread::sleep_for(2500ms);
+    std::this_thread::sleep_for(5500ms);
     REQUIRE_FALSE(latch.done);
     const auto hit = std::chrono::steady_clock::now();
     engine.ponderhit();
@@ -150,7 +150,7 @@ TEST_CASE("Ponder: a search that did a move's worth of work ends at ponderhit", 
     const auto afterHit = std::chrono::steady_clock::now() - hit;
     engine.wait();
     CHECK(latch.result.bestmove == "f3h4");
-    CHECK(afterHit < 250ms);
+    CHECK(afterHit < 200ms);
 }
 
 TEST_CASE("A search stopped at once still answers with a searched move", "[threads]") {
