@@ -280,6 +280,10 @@ PgnImport importPgn(std::string_view text) {
         result.error = "the PGN is larger than " + std::to_string(kMaxPgnBytes) + " bytes";
         return result;
     }
+    // A UTF-8 byte order mark (Windows editors, ChessBase and some sites' downloads start
+    // their files with one) is not part of the text.
+    constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+    if (text.substr(0, kUtf8Bom.size()) == kUtf8Bom) text.remove_prefix(kUtf8Bom.size());
     try {
         return PgnReader(text).read();
     } catch (const std::exception& error) {

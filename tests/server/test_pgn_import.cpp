@@ -78,3 +78,20 @@ TEST_CASE("PGN import: errors say which move and why", "[pgn]") {
     for (int i = 0; i < 400; ++i) longGame += "Nf3 Nf6 Ng1 Ng8 ";
     CHECK(importPgn(longGame).errorCode == "too_large");
 }
+
+TEST_CASE("PGN import: a file that starts with a UTF-8 byte order mark", "[pgn]") {
+    // Saved by a Windows editor or downloaded from a site that writes one, with CRLF lines.
+    const PgnImport tagged =
+        importPgn("\xEF\xBB\xBF[Event \"x\"]\r\n[Result \"1-0\"]\r\n\r\n1. e4 e5 1-0\r\n");
+    REQUIRE(tagged.ok());
+    REQUIRE(tagged.tags.size() == 2);
+    CHECK(tagged.tags[0].first == "Event");
+    CHECK(tagged.moves == std::vector<std::string>{"e2e4", "e7e5"});
+    CHECK(tagged.result == "1-0");
+
+    const PgnImport bare = importPgn(
+        "\xEF\xBB\xBF"
+        "1. d4 d5 *");
+    REQUIRE(bare.ok());
+    CHECK(bare.moves == std::vector<std::string>{"d2d4", "d7d5"});
+}
