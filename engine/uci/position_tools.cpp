@@ -1,5 +1,7 @@
 #include "uci/position_tools.h"
 
+#include <array>
+#include <cctype>
 #include <sstream>
 
 #include "core/movegen.h"
@@ -35,7 +37,86 @@ std::optional<Position> replay(const std::string& fen, const std::vector<std::st
     return pos;
 }
 
+// The board of a FEN's first field, a8..h8 first ('.' for empty); nullopt if it is malformed.
+std::optional<std::array<char, 64>> placement(const std::string& field) {
+    std::array<char, 64> board{};
+    board.fill('.');
+    int rank = 7;
+    int file = 0;
+    for (const char c : field) {
+        if (c == '/') {
+            if (file != 8 || rank == 0) return std::nullopt;
+            --rank;
+            file = 0;
+        } else if (c >= '1' && c <= '8') {
+            file += c - '0';
+            if (file > 8) return std::nullopt;
+        } else {
+            if (file >= 8) return std::nullopt;
+            board[static_cast<std::size_t>((7 - rank) * 8 + file)] = c;
+            ++file;
+        }
+    }
+    if (rank != 0 || file != 8) return std::nullopt;
+    return board;
+}
+
+char pieceAt(const std::array<char, 64>& board, int file, int rank) {
+    return board[static_cast<std::size_t>((7 - rank) * 8 + file)];
+}
+
 }  // namespace
+
+std::string normalizeFen(const std::string& fen, std::vector<std::string>& warnings) {
+    std::istringstream stream{fen};
+    std::vector<std::string> fields;
+    for (std::string field; stream >> field;) fields.push_back(field);
+    if (fields.size() < 4 || fields.size() > 6) return fen;
+    const std::optional<std::array<char, 64>> board = placement(fields[0]);
+    if (!board || (fields[1] != "w" && fields[1] != "b")) return fen;
+    const std::string original = fields[2] + " " + fields[3];
+
+    // Castling rights whose king or rook is not on its square can never be used: dropped.
+    if (fields[2] != "-" && fields[2].find_first_not_of("KQkq") == std::string::npos) {
+        std::string kept;
+        for (const char right : fields[2]) {
+            const bool white = right == 'K' || right == 'Q';
+            const int rank = white ? 0 : 7;
+            const int rookFile = (right == 'K' || right == 'k') ? 7 : 0;
+            if (pieceAt(*board, 4, rank) == (white ? 'K' : 'k') &&
+                pieceAt(*board, rookFile, rank) == (white ? 'R' : 'r') &&
+                kept.find(right) == std::string::npos) {
+                kept += right;
+            }
+        }
+        fields[2] = kept.empty() ? "-" : kept;
+    }
+    // An en-passant square no pawn can just have crossed (some GUIs write one after any double
+    // push, or keep it from an earlier position): dropped.
+    const std::string& ep = fields[3];
+    if (ep.size() == 2 && ep[0] >= 'a' && ep[0] <= 'h' && ep[1] >= '1' && ep[1] <= '8') {
+        const bool whiteToMove = fields[1] == "w";
+        const int file = ep[0] - 'a';
+        const int rank = ep[1] - '1';
+        const bool plausible =
+            rank == (whiteToMove ? 5 : 2) && pieceAt(*board, file, rank) == '.' &&
+            pieceAt(*board, file, whiteToMove ? 6 : 1) == '.' &&
+            pieceAt(*board, file, whiteToMove ? 4 : 3) == (whiteToMove ? 'p' : 'P');
+        if (!plausible) fields[3] = "-";
+    }
+    if (fields[2] + " " + fields[3] != original) {
+        warnings.push_back("FEN castling/en-passant fields '" + original +
+                           "' name pieces that are not there; read as '" + fields[2] + " " +
+                           fields[3] + "'");
+    }
+    // Move counters: a halfmove clock alone gets move 1; move 0 (written by some tools) is 1.
+    if (fields.size() == 5) fields.push_back("1");
+    if (fields.size() == 6 && fields[5] == "0") fields[5] = "1";
+
+    std::string result;
+    for (const std::string& field : fields) result += (result.empty() ? "" : " ") + field;
+    return result;
+}
 
 std::string validatePosition(const std::string& fen, const std::vector<std::string>& moves) {
     std::string error;

@@ -8,6 +8,12 @@
 
 namespace outpost::uci {
 
+// The FEN as given, with what GUIs and tools commonly get wrong but cannot matter put right (each
+// change is described in `warnings`): castling rights whose king or rook is not at home, an
+// en-passant square no pawn can just have crossed, a missing fullmove number, fullmove 0. Anything
+// else (a malformed FEN) comes back unchanged, for validatePosition to refuse.
+std::string normalizeFen(const std::string& fen, std::vector<std::string>& warnings);
+
 // Empty when the FEN (empty: the start position) and the moves from it are valid; else the reason.
 std::string validatePosition(const std::string& fen, const std::vector<std::string>& moves);
 

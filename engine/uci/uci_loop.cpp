@@ -187,6 +187,11 @@ void UciLoop::position(std::string_view args) {
     if (token == "moves") {
         while (stream >> token) moves.push_back(token);
     }
+    if (!fen.empty()) {
+        std::vector<std::string> warnings;
+        fen = normalizeFen(fen, warnings);
+        for (const std::string& warning : warnings) out_.line("info string warning: " + warning);
+    }
     if (const std::string error = validatePosition(fen, moves); !error.empty()) {
         // Not the position before it either: a `go` now would answer for another board.
         out_.line("info string error: " + error);

@@ -197,10 +197,10 @@ TEST_CASE("bad input is reported, not fatal", "[uci][loop]") {
 }
 
 TEST_CASE("every go gets a bestmove, never one for another board", "[uci][loop]") {
-    // A refused position (castling right without its rook) after a good one: the old board is
-    // not searched; a good position after it is.
+    // A refused position (no white king) after a good one: the old board is not searched; a
+    // good position after it is.
     auto lines = runUci(
-        "position startpos\nposition fen 4k3/8/8/8/8/8/8/4K2R w KQ - 0 1\ngo depth 3\n"
+        "position startpos\nposition fen 4k3/8/8/8/8/8/8/7R w - - 0 1\ngo depth 3\n"
         "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1\ngo depth 3\n");
     REQUIRE(countOf(lines, "bestmove") == 2);
     CHECK(lines[static_cast<std::size_t>(indexOf(lines, "bestmove"))] == "bestmove 0000");
@@ -240,4 +240,38 @@ TEST_CASE("eval prints the static evaluation by term", "[uci][loop]") {
     CHECK(lines[total].find("cp for White, -") != std::string::npos);
     CHECK(indexOf(lines, "phase 23/24") >= 0);  // a knight counts 1 of 24
     CHECK(indexOf(lines, "network evaluation: +") > total);
+}
+
+TEST_CASE("a FEN's unusable castling rights, impossible en passant and odd counters are read",
+          "[uci][loop]") {
+    // Setup dialogs leave KQkq ticked with the rooks gone, tools write fullmove 0 or only the
+    // halfmove clock; Stockfish plays on from all of these, and a GUI that gets bestmove 0000
+    // forfeits.
+    const char* fens[] = {
+        "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1",
+        "r3k3/8/8/8/8/8/8/4K2R w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+    };
+    for (const char* fen : fens) {
+        INFO(fen);
+        const auto lines = runUci(std::string("position fen ") + fen + "\ngo depth 1\n");
+        CHECK(indexOf(lines, "info string error") == -1);
+        const int best = indexOf(lines, "bestmove ");
+        REQUIRE(best >= 0);
+        CHECK(lines[best] != "bestmove 0000");
+    }
+    // The rights that are usable stay: White may still castle short here.
+    const auto lines = runUci("position fen r3k3/8/8/8/8/8/8/4K2R w KQkq - 0 1\nlegalmoves\n");
+    CHECK(indexOf(lines, "info string warning") >= 0);
+    const int legal = indexOf(lines, "legalmoves");
+    REQUIRE(legal >= 0);
+    CHECK(lines[legal].find(" e1g1") != std::string::npos);
+    // A plausible en-passant square is kept.
+    const auto ep = runUci(
+        "position fen rnbqkbnr/pppp1ppp/8/4pP2/8/8/PPPPP1PP/RNBQKBNR w KQkq e6 0 3\n"
+        "legalmoves\n");
+    CHECK(indexOf(ep, "info string warning") == -1);
+    CHECK(ep[indexOf(ep, "legalmoves")].find(" f5e6") != std::string::npos);
 }
