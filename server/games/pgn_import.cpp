@@ -232,6 +232,8 @@ class PgnReader {
                 continue;  // a bare number ("12" followed by "." elsewhere, or a stray one)
             }
             if (isAnnotation(token)) continue;
+            // "exf6 e.p.": older PGNs and books mark an en passant capture apart from its move.
+            if (token == "e.p." || token == "ep") continue;
             if (!playMove(state, token)) return;
         }
     }

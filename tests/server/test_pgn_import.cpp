@@ -95,3 +95,10 @@ TEST_CASE("PGN import: a file that starts with a UTF-8 byte order mark", "[pgn]"
     REQUIRE(bare.ok());
     CHECK(bare.moves == std::vector<std::string>{"d2d4", "d7d5"});
 }
+
+TEST_CASE("PGN import: an en passant capture marked e.p. apart from its move", "[pgn]") {
+    const PgnImport game = importPgn("1. e4 d5 2. e5 f5 3. exf6 e.p. Nxf6 4. d4 *");
+    REQUIRE(game.ok());
+    CHECK(game.moves ==
+          std::vector<std::string>{"e2e4", "d7d5", "e4e5", "f7f5", "e5f6", "g8f6", "d2d4"});
+}
