@@ -225,6 +225,24 @@ void UciLoop::go(std::string_view args) {
     request.fen = fen_;
     request.moves = moves_;
     request.limits = command.limits;
+    if (!request.limits.searchmoves.empty()) {
+        // As Stockfish: a searchmove that is not legal here is left out (with a warning), not a
+        // reason to answer bestmove 0000; with none left, every move is searched.
+        std::vector<std::string> kept;
+        for (const std::string& move : request.limits.searchmoves) {
+            std::vector<std::string> line = moves_;
+            line.push_back(move);
+            if (validatePosition(fen_, line).empty()) {
+                kept.push_back(move);
+            } else {
+                out_.line("info string warning: searchmove '" + move +
+                          "' is not legal here; left out");
+            }
+        }
+        if (kept.empty())
+            out_.line("info string warning: no legal searchmove; searching all moves");
+        request.limits.searchmoves = std::move(kept);
+    }
     request.multiPv = settings_.multiPv;
     request.level = effectiveLevel(settings_);
 

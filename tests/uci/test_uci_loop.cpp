@@ -275,3 +275,14 @@ TEST_CASE("a FEN's unusable castling rights, impossible en passant and odd count
     CHECK(indexOf(ep, "info string warning") == -1);
     CHECK(ep[indexOf(ep, "legalmoves")].find(" f5e6") != std::string::npos);
 }
+
+TEST_CASE("an illegal searchmove is left out, not answered with bestmove 0000", "[uci][loop]") {
+    auto lines = runUci("position startpos\ngo depth 3 searchmoves e2e5 a2a3\n");
+    CHECK(indexOf(lines, "info string warning: searchmove 'e2e5'") >= 0);
+    REQUIRE(indexOf(lines, "bestmove") >= 0);
+    CHECK(startsWith(lines[static_cast<std::size_t>(indexOf(lines, "bestmove"))], "bestmove a2a3"));
+    // None legal: every move is searched (a GUI that gets bestmove 0000 forfeits).
+    lines = runUci("position startpos\ngo depth 3 searchmoves e2e5\n");
+    REQUIRE(indexOf(lines, "bestmove") >= 0);
+    CHECK(indexOf(lines, "bestmove 0000") < 0);
+}
