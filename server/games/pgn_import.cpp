@@ -26,6 +26,18 @@ bool isAnnotation(std::string_view token) {
     return !token.empty() && token.find_first_not_of("!?") == std::string_view::npos;
 }
 
+// The [Variant] values of standard chess: Lichess writes "Standard", or "From Position" for a
+// game from a set-up position; other programs "Chess" or "Normal". Anything else (Chess960,
+// Crazyhouse, Atomic, Three-check, King of the Hill...) has other rules: its moves may all be
+// legal chess and still mean another game.
+bool isStandardVariant(std::string_view value) {
+    std::string lower;
+    for (const char c : value)
+        lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return lower.empty() || lower == "standard" || lower == "from position" || lower == "chess" ||
+           lower == "normal";
+}
+
 // Reads the text left to right; each method consumes what it names.
 class PgnReader {
   public:
@@ -37,6 +49,11 @@ class PgnReader {
         for (const auto& [name, value] : result_.tags) {
             if (name == "FEN") result_.initialFen = value;
             if (name == "Result" && isResult(value)) result_.result = value;
+            if (name == "Variant" && !isStandardVariant(value)) {
+                return fail(errors::bad_pgn, "the game is a " + value +
+                                                 " game (its [Variant] tag): only standard "
+                                                 "chess can be read");
+            }
         }
         std::string fenError;
         bool badMove = false;

@@ -9,6 +9,8 @@
 // (% at the start of a line) and variations ((...), nested, skipped). The game ends at its
 // result (1-0, 0-1, 1/2-1/2, *), or at the next game's tags, or at the end of the text. The
 // position starts from the [FEN] tag when there is one (with or without [SetUp "1"]).
+// A [Variant] tag other than standard chess is refused (bad_pgn); a leading UTF-8 byte order
+// mark and an "e.p." after an en passant capture are skipped.
 #pragma once
 
 #include <cstddef>

@@ -102,3 +102,30 @@ TEST_CASE("PGN import: an en passant capture marked e.p. apart from its move", "
     CHECK(game.moves ==
           std::vector<std::string>{"e2e4", "d7d5", "e4e5", "f7f5", "e5f6", "g8f6", "d2d4"});
 }
+
+TEST_CASE("PGN import: a game of another variant is refused, not read as chess", "[pgn]") {
+    // A King of the Hill game (a king in the centre wins it): every move is legal chess.
+    const PgnImport koth = importPgn(R"([Event "Rated King of the Hill game"]
+[Variant "King of the Hill"]
+[Result "1-0"]
+
+1. e4 e5 2. Ke2 Ke7 3. Ke3 Ke6 4. Kd3 Kd6 5. Kc4 Kc6 1-0
+)");
+    CHECK(koth.errorCode == "bad_pgn");
+    CHECK(koth.error.find("King of the Hill") != std::string::npos);
+    CHECK(koth.moves.empty());
+
+    // Chess960: the message names the variant, not the castling field of its FEN.
+    const PgnImport c960 = importPgn(
+        "[Variant \"Chess960\"]\n[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w "
+        "HFhf - 2 9\"]\n\n9. g3 *");
+    CHECK(c960.errorCode == "bad_pgn");
+    CHECK(c960.error.find("Chess960") != std::string::npos);
+
+    // Standard chess, as Lichess and others name it.
+    CHECK(importPgn("[Variant \"Standard\"]\n\n1. e4 *").ok());
+    CHECK(importPgn("[Variant \"From Position\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n"
+                    "1. e4 *")
+              .ok());
+    CHECK(importPgn("[Variant \"chess\"]\n\n1. e4 *").ok());
+}
