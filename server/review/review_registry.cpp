@@ -1,5 +1,7 @@
 #include "review/review_registry.h"
 
+#include <algorithm>
+
 namespace outpost::server {
 
 ReviewRegistry::Admitted ReviewRegistry::admit(
@@ -35,6 +37,16 @@ void ReviewRegistry::release(const std::string& id, const std::string& clientKey
         runs_.erase(finished_.front());
         finished_.pop_front();
     }
+}
+
+void ReviewRegistry::forgetEnded(const std::string& id, const std::shared_ptr<ReviewRun>& run) {
+    std::lock_guard lock(mutex_);
+    auto it = runs_.find(id);
+    if (it == runs_.end() || it->second != run) return;
+    auto ended = std::find(finished_.begin(), finished_.end(), id);
+    if (ended == finished_.end()) return;  // still running
+    finished_.erase(ended);
+    runs_.erase(it);
 }
 
 std::size_t ReviewRegistry::running() const {

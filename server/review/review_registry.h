@@ -39,6 +39,10 @@ class ReviewRegistry {
     std::shared_ptr<ReviewRun> find(const std::string& id) const;
     // The run ended (done, stopped, failed): its slot is free; it stays findable a while.
     void release(const std::string& id, const std::string& clientKey);
+    // Forgets `run`, kept under `id` after it ended, so that admit() starts a new run there (a
+    // stopped or failed review asked for again). Nothing when `id` holds another run or one
+    // that has not ended.
+    void forgetEnded(const std::string& id, const std::shared_ptr<ReviewRun>& run);
     std::size_t running() const;
 
   private:

@@ -116,8 +116,17 @@ ReviewResult ReviewService::startForGame(const std::string& gameId, const nlohma
         return tooLarge("the game has more than " + std::to_string(kMaxReviewPlies) + " plies");
     }
     const std::string id = gameReviewId(game.id, game.version);
-    if (auto run = context_.reviews.find(id)) return ReviewHandle{run, run->snapshot(), false};
-    // One review per game version: a finished one is reused (a stopped or failed one is not).
+    // One review per game version: a running one is joined, a finished one is reused; a stopped
+    // or failed one is not (it is started again), whether this replica still keeps its run or
+    // only the store has it.
+    if (auto run = context_.reviews.find(id)) {
+        nlohmann::json snapshot = run->snapshot();
+        const std::string status = snapshot.value("status", "");
+        if (status == "running" || status == "done") {
+            return ReviewHandle{run, std::move(snapshot), false};
+        }
+        context_.reviews.forgetEnded(id, run);
+    }
     auto stored = parseStored(context_.store->getGameReview(game.id));
     if (auto* doc = std::get_if<nlohmann::json>(&stored)) {
         if (doc->value("id", "") == id && doc->value("status", "") == "done") {

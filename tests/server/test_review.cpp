@@ -250,6 +250,29 @@ TEST_CASE("review: a stored game's review is kept per version and exported in th
     CHECK(f.call(verb::get, "/api/v1/games/" + id + "/review")->json()["id"] == id + ".5");
 }
 
+TEST_CASE("review: a stopped review of a game version is started again when asked again",
+          "[review]") {
+    HandlerFixture f;
+    auto [id, token] = f.createGame();
+    play(f, id, token, {"e4", "e5", "Nf3"}, f.lastInviteToken);
+    f.control->closeGate();
+    auto started = f.call(verb::post, "/api/v1/games/" + id + "/review");
+    REQUIRE(started->status() == 202);
+    const std::string reviewId = started->json()["id"];
+    auto stopped = f.call(verb::post, "/api/v1/reviews/" + reviewId + "/stop");
+    REQUIRE(stopped->status() == 200);
+    REQUIRE(stopped->json()["status"] == "stopped");
+
+    // docs/review.md: "a stopped or failed one is started again" (not the stopped one, 200).
+    auto again = f.call(verb::post, "/api/v1/games/" + id + "/review");
+    CHECK(again->status() == 202);
+    CHECK(again->json()["id"] == reviewId);
+    CHECK(again->json()["status"] == "running");
+    f.control->openGate();
+    CHECK(waitFinished(f, reviewId)["status"] == "done");
+    CHECK(f.call(verb::get, "/api/v1/games/" + id + "/review")->json()["status"] == "done");
+}
+
 namespace {
 // A memory store whose game-review writes wait until released: the moment between a review's
 // end and its store write, held open.
