@@ -26,6 +26,16 @@ bool isAnnotation(std::string_view token) {
     return !token.empty() && token.find_first_not_of("!?") == std::string_view::npos;
 }
 
+// A piece of the text as an error message names it: its first 40 bytes (not cutting a UTF-8
+// character), "..." after them when there was more, as the server quotes any client input.
+std::string clipped(std::string_view text) {
+    constexpr std::size_t kMaxShown = 40;
+    if (text.size() <= kMaxShown) return std::string(text);
+    std::size_t cut = kMaxShown;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    return std::string(text.substr(0, cut)) + "...";
+}
+
 // The [Variant] values of standard chess: Lichess writes "Standard", or "From Position" for a
 // game from a set-up position; other programs "Chess" or "Normal". Anything else (Chess960,
 // Crazyhouse, Atomic, Three-check, King of the Hill...) has other rules: its moves may all be
@@ -50,7 +60,7 @@ class PgnReader {
             if (name == "FEN") result_.initialFen = value;
             if (name == "Result" && isResult(value)) result_.result = value;
             if (name == "Variant" && !isStandardVariant(value)) {
-                return fail(errors::bad_pgn, "the game is a " + value +
+                return fail(errors::bad_pgn, "the game is a " + clipped(value) +
                                                  " game (its [Variant] tag): only standard "
                                                  "chess can be read");
             }
@@ -140,7 +150,7 @@ class PgnReader {
             while (!atEnd() && isSpace(peek()) && peek() != '\n') ++pos_;
             if (!closed || atEnd() || peek() != ']') {
                 fail(errors::bad_pgn, "unterminated tag pair on line " +
-                                          std::to_string(lineAt(tagStart)) + " ([" + name +
+                                          std::to_string(lineAt(tagStart)) + " ([" + clipped(name) +
                                           " ...)");
                 return;
             }
@@ -266,17 +276,16 @@ class PgnReader {
         const bool white = state.whiteToMove();
         if (state.legalMoves().empty()) {
             fail(errors::illegal_move,
-                 "move " + std::to_string(moveNumber) + (white ? ". " : "... ") +
-                     std::string(token) + " (ply " + std::to_string(ply) +
-                     ") comes after the game ended",
+                 "move " + std::to_string(moveNumber) + (white ? ". " : "... ") + clipped(token) +
+                     " (ply " + std::to_string(ply) + ") comes after the game ended",
                  ply);
             return false;
         }
         ParsedMove parsed = state.parse(token);
         if (parsed.uci.empty()) {
             fail(errors::illegal_move,
-                 "move " + std::to_string(moveNumber) + (white ? ". " : "... ") +
-                     std::string(token) + " (ply " + std::to_string(ply) + "): " + parsed.error,
+                 "move " + std::to_string(moveNumber) + (white ? ". " : "... ") + clipped(token) +
+                     " (ply " + std::to_string(ply) + "): " + parsed.error,
                  ply);
             return false;
         }

@@ -129,3 +129,19 @@ TEST_CASE("PGN import: a game of another variant is refused, not read as chess",
               .ok());
     CHECK(importPgn("[Variant \"chess\"]\n\n1. e4 *").ok());
 }
+
+TEST_CASE("PGN import: an error names a long piece of the text by its first 40 bytes", "[pgn]") {
+    // A paste that is not PGN (a long word, a long tag name): the message stays short and is
+    // valid UTF-8 (the cut does not split the two bytes of an e acute).
+    std::string word;
+    for (int i = 0; i < 3000; ++i) word += "\xC3\xA9";
+    const PgnImport game = importPgn("1. e4 " + word + " *");
+    CHECK(game.errorCode == "illegal_move");
+    CHECK(game.errorPly == 2);
+    CHECK(game.error.size() < 200);
+    CHECK(game.error.find("move 1... " + word.substr(0, 40) + "... (ply 2)") != std::string::npos);
+
+    const PgnImport tag = importPgn("[" + std::string(5000, 'A') + " \"x");
+    CHECK(tag.errorCode == "bad_pgn");
+    CHECK(tag.error.size() < 200);
+}
