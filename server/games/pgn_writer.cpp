@@ -108,9 +108,11 @@ std::string gamePgn(const GameRecord& game, const std::vector<PgnAnnotation>& an
         out << "[SetUp \"1\"]\n[FEN \"" << game.initialFen << "\"]\n";
     }
     if (game.status != "ongoing") {
-        // The PGN standard's values; "abandoned" for a game claimed against a player who left.
+        // The PGN standard's values; "abandoned" for a game claimed against a player who left,
+        // "unterminated" for an aborted one (no result: it did not end by the rules).
         const char* termination = game.status == "timeout"     ? "time forfeit"
                                   : game.reason == "abandoned" ? "abandoned"
+                                  : game.status == "aborted"   ? "unterminated"
                                                                : "normal";
         out << "[Termination \"" << termination << "\"]\n";
     }

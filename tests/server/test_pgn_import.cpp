@@ -2,7 +2,9 @@
 // promotions, FEN start) and clear errors for what is not a game.
 #include <catch2/catch.hpp>
 
+#include "games/chess_rules.h"
 #include "games/pgn_import.h"
+#include "games/pgn_writer.h"
 
 using namespace outpost::server;
 
@@ -144,4 +146,23 @@ TEST_CASE("PGN import: an error names a long piece of the text by its first 40 b
     const PgnImport tag = importPgn("[" + std::string(5000, 'A') + " \"x");
     CHECK(tag.errorCode == "bad_pgn");
     CHECK(tag.error.size() < 200);
+}
+
+TEST_CASE("PGN export read back: an aborted game is unterminated, not ended normally", "[pgn]") {
+    GameRecord game;
+    game.initialFen = ChessState::kStartFen;
+    game.moves = {"e2e4"};
+    game.status = "aborted";
+    game.result = "*";
+    const std::string pgn = gamePgn(game);
+    INFO(pgn);
+    CHECK(pgn.find("[Termination \"unterminated\"]") != std::string::npos);
+    const PgnImport back = importPgn(pgn);
+    REQUIRE(back.ok());
+    CHECK(back.moves == game.moves);
+    CHECK(back.result == "*");
+
+    game.status = "resigned";
+    game.result = "0-1";
+    CHECK(gamePgn(game).find("[Termination \"normal\"]") != std::string::npos);
 }
