@@ -482,8 +482,8 @@ void Searcher::iterativeDeepening() {
                                     fallingEvalFactor(dropSinceLastMove, dropOverIterations) *
                                     static_cast<double>(soft)));
             }
-            // The search's effort counts from go, pondering included (the hard bound, the
-            // clock's safety, counts from ponderhit).
+            // The search's effort counts from go, pondering included (as the hard bound does:
+            // checkTime).
             if (sh.time->plan == TimeBounds::Plan::Clock &&
                 sh.elapsedMs() * kIterationStartDivisor >= soft && enough()) {
                 break;

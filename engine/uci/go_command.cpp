@@ -59,16 +59,9 @@ GoCommand parseGo(std::string_view args, std::vector<std::string>& warnings) {
         const std::string& key = tokens[i];
         // The value after `key`, taken when it reads as a number; otherwise the parameter is
         // ignored (the token after it is read as the next parameter).
-        auto next = [&](auto& value) -> bool {
-            if (i + 1 >= tokens.size() || !parseInt(tokens[i + 1], value)) {
-                warnings.push_back("go " + key + " needs a number: ignored");
-                return false;
-            }
-            ++i;
-            return true;
-        };
-        auto nextMillis = [&](std::int64_t& value) -> bool {
-            if (i + 1 >= tokens.size() || !parseMillis(tokens[i + 1], value)) {
+        // `parse` reads it (parseInt, or parseMillis for a time).
+        auto next = [&](auto& value, auto parse) -> bool {
+            if (i + 1 >= tokens.size() || !parse(tokens[i + 1], value)) {
                 warnings.push_back("go " + key + " needs a number: ignored");
                 return false;
             }
@@ -88,7 +81,7 @@ GoCommand parseGo(std::string_view args, std::vector<std::string>& warnings) {
             }
         } else if (key == "wtime" || key == "btime" || key == "winc" || key == "binc" ||
                    key == "movetime") {
-            if (!nextMillis(number)) continue;
+            if (!next(number, parseMillis)) continue;
             // Some GUIs send negative clocks when the engine is already behind; treat as zero.
             if (number < 0) number = 0;
             if (key == "wtime") limits.wtimeMs = number;
@@ -97,7 +90,7 @@ GoCommand parseGo(std::string_view args, std::vector<std::string>& warnings) {
             if (key == "binc") limits.bincMs = number;
             if (key == "movetime") limits.movetimeMs = number;
         } else if (key == "movestogo" || key == "depth" || key == "mate" || key == "perft") {
-            if (!next(small)) continue;
+            if (!next(small, parseInt<int>)) continue;
             if (small < 0) {
                 warnings.push_back("go " + key + " must not be negative: ignored");
                 continue;
@@ -107,7 +100,7 @@ GoCommand parseGo(std::string_view args, std::vector<std::string>& warnings) {
             if (key == "mate") limits.mate = small;
             if (key == "perft") command.perftDepth = small;
         } else if (key == "nodes") {
-            if (!next(count)) continue;
+            if (!next(count, parseInt<std::uint64_t>)) continue;
             limits.nodes = count;
         } else {
             warnings.push_back("unknown go parameter '" + key.substr(0, kMaxShownToken) +

@@ -1,7 +1,5 @@
 #include "uci/position_tools.h"
 
-#include <array>
-#include <cctype>
 #include <sstream>
 
 #include "core/movegen.h"
@@ -37,34 +35,6 @@ std::optional<Position> replay(const std::string& fen, const std::vector<std::st
     return pos;
 }
 
-// The board of a FEN's first field, a8..h8 first ('.' for empty); nullopt if it is malformed.
-std::optional<std::array<char, 64>> placement(const std::string& field) {
-    std::array<char, 64> board{};
-    board.fill('.');
-    int rank = 7;
-    int file = 0;
-    for (const char c : field) {
-        if (c == '/') {
-            if (file != 8 || rank == 0) return std::nullopt;
-            --rank;
-            file = 0;
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-            if (file > 8) return std::nullopt;
-        } else {
-            if (file >= 8) return std::nullopt;
-            board[static_cast<std::size_t>((7 - rank) * 8 + file)] = c;
-            ++file;
-        }
-    }
-    if (rank != 0 || file != 8) return std::nullopt;
-    return board;
-}
-
-char pieceAt(const std::array<char, 64>& board, int file, int rank) {
-    return board[static_cast<std::size_t>((7 - rank) * 8 + file)];
-}
-
 }  // namespace
 
 std::string normalizeFen(const std::string& fen, std::vector<std::string>& warnings) {
@@ -72,19 +42,22 @@ std::string normalizeFen(const std::string& fen, std::vector<std::string>& warni
     std::vector<std::string> fields;
     for (std::string field; stream >> field;) fields.push_back(field);
     if (fields.size() < 4 || fields.size() > 6) return fen;
-    const std::optional<std::array<char, 64>> board = placement(fields[0]);
-    if (!board || (fields[1] != "w" && fields[1] != "b")) return fen;
+    // The board alone, read as the engine reads it (without the fields put right below).
+    const std::optional<Position> board =
+        Position::fromFen(fields[0] + " " + fields[1] + " - - 0 1");
+    if (!board) return fen;
+    const auto pieceAt = [&](int file, int rank) { return board->pieceOn(makeSquare(file, rank)); };
     const std::string original = fields[2] + " " + fields[3];
 
     // Castling rights whose king or rook is not on its square can never be used: dropped.
     if (fields[2] != "-" && fields[2].find_first_not_of("KQkq") == std::string::npos) {
         std::string kept;
         for (const char right : fields[2]) {
-            const bool white = right == 'K' || right == 'Q';
-            const int rank = white ? 0 : 7;
+            const Color side = right == 'K' || right == 'Q' ? White : Black;
+            const int rank = side == White ? 0 : 7;
             const int rookFile = (right == 'K' || right == 'k') ? 7 : 0;
-            if (pieceAt(*board, 4, rank) == (white ? 'K' : 'k') &&
-                pieceAt(*board, rookFile, rank) == (white ? 'R' : 'r') &&
+            if (pieceAt(4, rank) == makePiece(side, King) &&
+                pieceAt(rookFile, rank) == makePiece(side, Rook) &&
                 kept.find(right) == std::string::npos) {
                 kept += right;
             }
@@ -99,9 +72,9 @@ std::string normalizeFen(const std::string& fen, std::vector<std::string>& warni
         const int file = ep[0] - 'a';
         const int rank = ep[1] - '1';
         const bool plausible =
-            rank == (whiteToMove ? 5 : 2) && pieceAt(*board, file, rank) == '.' &&
-            pieceAt(*board, file, whiteToMove ? 6 : 1) == '.' &&
-            pieceAt(*board, file, whiteToMove ? 4 : 3) == (whiteToMove ? 'p' : 'P');
+            rank == (whiteToMove ? 5 : 2) && pieceAt(file, rank) == NoPiece &&
+            pieceAt(file, whiteToMove ? 6 : 1) == NoPiece &&
+            pieceAt(file, whiteToMove ? 4 : 3) == makePiece(whiteToMove ? Black : White, Pawn);
         if (!plausible) fields[3] = "-";
     }
     if (fields[2] + " " + fields[3] != original) {

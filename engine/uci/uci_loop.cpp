@@ -301,8 +301,9 @@ void UciLoop::reportBestMove(const SearchResult& result, const std::string& fen,
         checked.info.pv.clear();
     }
     if (legal.empty()) {
-        // No move at the root: say why, as GUIs expect (mated: mate 0; stalemate: a draw).
-        const bool mated = gameState(fen, moves) == "checkmate";
+        // No move at the root: say why, as GUIs expect (mated: mate 0; stalemate: a draw). The
+        // engine's answer already says which.
+        const bool mated = checked.info.score.kind == Score::Kind::Mate;
         out_.line(mated ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
     }
     std::string fallback;
