@@ -15,16 +15,12 @@ Response handleHealth(const Request& request) {
 Response handleReady(const Request& request, ServerContext& context) {
     const bool ready = context.ready.load() && !context.draining.load() && context.store->healthy();
     if (ready && context.config.maxClockSkewMs > 0) {
-        // The store's time against this replica's, read around it (the reply's middle).
-        const std::int64_t before = context.wallClock();
-        const std::optional<std::int64_t> storeMs = context.store->storeTimeMs();
-        const std::int64_t after = context.wallClock();
-        if (storeMs) {
-            const std::int64_t skewMs = before + (after - before) / 2 - *storeMs;
-            if (std::abs(skewMs) > context.config.maxClockSkewMs) {
-                return jsonFor(request, http::status::service_unavailable,
-                               {{"status", "clock_skew"}, {"clockSkewMs", skewMs}});
-            }
+        // This replica's clock against the store's: the offset the cluster clock measured
+        // (at start and with every clock sweep), read with its sign turned.
+        const std::int64_t skewMs = -context.clock.offsetMs();
+        if (std::abs(skewMs) > context.config.maxClockSkewMs) {
+            return jsonFor(request, http::status::service_unavailable,
+                           {{"status", "clock_skew"}, {"clockSkewMs", skewMs}});
         }
     }
     if (ready) return jsonFor(request, http::status::ok, {{"status", "ready"}});

@@ -32,8 +32,6 @@ class SeekKeeper {
     // `now`: the clock seeks are timed in (epoch ms; the server gives its ClusterClock).
     SeekKeeper(std::shared_ptr<GameStore> store, std::int64_t heartbeatMs, SeekTiming timing,
                std::function<std::int64_t()> now = nowEpochMs);
-    // The time seeks are stamped and judged in.
-    std::int64_t nowMs() const { return now_(); }
     ~SeekKeeper();
     SeekKeeper(const SeekKeeper&) = delete;
     SeekKeeper& operator=(const SeekKeeper&) = delete;

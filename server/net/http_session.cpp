@@ -461,17 +461,23 @@ void HttpSession::abandonedOnStrand(std::uint64_t seq) {
         false);
 }
 
+void HttpSession::applyExchangeCors(const Exchange& exchange, Response& response) const {
+    Request originOnly;
+    if (!exchange.origin.empty()) originOnly.set(http::field::origin, exchange.origin);
+    applyCors(originOnly, response, context_.config.corsOrigins);
+}
+
+std::string HttpSession::framed(std::string data) const {
+    return exchange_->chunked ? chunk(data) : data;
+}
+
 void HttpSession::respondOnStrand(std::uint64_t seq, Response response, bool closeAfter,
                                   std::shared_ptr<const std::string> shared) {
     if (closed_ || !exchange_ || exchange_->seq != seq || exchange_->streaming || exchange_->status)
         return;
     Exchange& exchange = *exchange_;
     exchange.status = static_cast<int>(response.result_int());
-    {
-        Request originOnly;
-        if (!exchange.origin.empty()) originOnly.set(http::field::origin, exchange.origin);
-        applyCors(originOnly, response, context_.config.corsOrigins);
-    }
+    applyExchangeCors(exchange, response);
     response.version(exchange.version);
     const bool keepAlive =
         exchange.keepAlive && !closeAfter && response.keep_alive() && !context_.draining.load();
@@ -506,11 +512,7 @@ void HttpSession::startStreamOnStrand(std::uint64_t seq, Response header) {
     Exchange& exchange = *exchange_;
     exchange.status = static_cast<int>(header.result_int());
     exchange.streaming = true;
-    {
-        Request originOnly;
-        if (!exchange.origin.empty()) originOnly.set(http::field::origin, exchange.origin);
-        applyCors(originOnly, header, context_.config.corsOrigins);
-    }
+    applyExchangeCors(exchange, header);
     header.version(exchange.version);
     // HTTP/1.0 has no chunked encoding (RFC 9112 6.1: no Transfer-Encoding in an answer to
     // it): the lines go out bare and the stream's end is the connection's.
@@ -536,8 +538,7 @@ void HttpSession::startStreamOnStrand(std::uint64_t seq, Response header) {
 void HttpSession::streamLineOnStrand(std::uint64_t seq, std::string line, CoalesceKey coalesceKey) {
     if (closed_ || !exchange_ || exchange_->seq != seq || !exchange_->streaming) return;
     line += '\n';
-    enqueue(
-        {exchange_->chunked ? chunk(line) : std::move(line), coalesceKey, false, false, nullptr});
+    enqueue({framed(std::move(line)), coalesceKey, false, false, nullptr});
 }
 
 void HttpSession::endStreamOnStrand(std::uint64_t seq) {
@@ -659,8 +660,8 @@ void HttpSession::armTimer(std::chrono::milliseconds after, bool keepAliveLine) 
             // An empty NDJSON line: keeps proxies from timing the stream out, and finds dead
             // clients (the write fails).
             if (self->exchange_ && self->exchange_->streaming) {
-                self->enqueue({self->exchange_->chunked ? chunk("\n") : std::string("\n"),
-                               progressKey("keep-alive", 0), false, false, nullptr});
+                self->enqueue(
+                    {self->framed("\n"), progressKey("keep-alive", 0), false, false, nullptr});
             }
         });
 }

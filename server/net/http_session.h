@@ -89,6 +89,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     void respondOnStrand(std::uint64_t seq, Response response, bool closeAfter,
                          std::shared_ptr<const std::string> shared = nullptr);
     void startStreamOnStrand(std::uint64_t seq, Response header);
+    // The CORS headers of the exchange's answer (or stream header), by the request's Origin.
+    void applyExchangeCors(const Exchange& exchange, Response& response) const;
+    // One piece of the exchange's stream as it goes out: a chunk, or bare to HTTP/1.0.
+    std::string framed(std::string data) const;
     void streamLineOnStrand(std::uint64_t seq, std::string line, CoalesceKey coalesceKey);
     void endStreamOnStrand(std::uint64_t seq);
     void addDisconnectOnStrand(std::uint64_t seq, std::function<void()> callback);
