@@ -379,3 +379,14 @@ test('Lichess: the server summary replaces the provisional one; a time-capped re
   await unrouteReview(page, review);
   assert.deepEqual(unexpected(errors), []);
 });
+
+test('a review of one move says "1 move reviewed"', async () => {
+  const { page, errors } = browser;
+  // One move on a board without engine (an analysis board): it may be reviewed.
+  const game = await createGame(['e2e4']);
+  await openGame(page, game.id);
+  await page.click('#btn-review');
+  await waitForReview(page);
+  assert.match(await page.textContent('#review-status'), /^1 move reviewed/);
+  assert.deepEqual(unexpected(errors), []);
+});

@@ -3,7 +3,7 @@
 import type { MoveClass, Review, ReviewedMove, Score, SideSummary } from '../api/types';
 import { lineToSan, numberedLine, viewAt } from '../chess/position';
 import { byId, el } from '../ui/dom';
-import { CLASS_MARK, formatScore } from '../ui/format';
+import { CLASS_MARK, countOf, formatScore } from '../ui/format';
 import type { ReviewSession } from './reviewSession';
 
 /** The badge of each class; `good` means "not judged" (Lichess leaves such a move unmarked). */
@@ -133,7 +133,7 @@ export class ReviewPanel {
         text = `Reviewing… ${session.done} of ${total} positions`;
         break;
       case 'done':
-        text = `${reviewedMoves} moves reviewed${limitsText(review)}`;
+        text = `${countOf(reviewedMoves, 'move')} reviewed${limitsText(review)}`;
         text += timeCappedText(review);
         // The line on screen goes on from the reviewed game, or parts from it (a line tried).
         if (ctx.covered < ctx.gameMoves) {

@@ -33,6 +33,11 @@ export function whiteWinChance(score: Score | undefined, turn?: 'white' | 'black
   return 1 / (1 + Math.exp(-WIN_CHANCE_SCALE * cp));
 }
 
+/** "1 move", "2 moves": a count with its noun, singular for one. */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
 export function formatCount(n: number | undefined): string {
   if (n === undefined) return '–';
   if (n >= 1e9) return `${(n / 1e9).toFixed(2)} G`;
