@@ -468,7 +468,8 @@ export class App {
     if (origin !== 'branch' || !game) {
       this.review.reset();
       // A reload (or a link) shows the review named in the URL, or the game's kept review. Only
-      // games the page offers to review are asked about (the others would answer 404).
+      // games the page offers to review are asked about (the others would answer 404), and of
+      // those only the ones this browser has seen reviewed (review/knownReviews.ts).
       const named = new URLSearchParams(location.search).get('review');
       const reviewable = !!game && game.moves.length > 0 && (game.status !== 'ongoing' || this.isAnalysisBoard());
       if (game && origin === 'loaded' && (named || reviewable)) void this.review.load(reviewable ? game.id : null, named);

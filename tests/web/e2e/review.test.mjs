@@ -390,3 +390,46 @@ test('a review of one move says "1 move reviewed"', async () => {
   assert.match(await page.textContent('#review-status'), /^1 move reviewed/);
   assert.deepEqual(unexpected(errors), []);
 });
+
+test('a finished game nobody reviewed opens without a 404; one reviewed elsewhere shows it on Review, then on reload', async () => {
+  // A browser of its own: its console holds only this test's lines, and it has seen no review.
+  const other = await openBrowser();
+  try {
+    const { page, errors } = other;
+    const asked = [];
+    page.on('request', (request) => {
+      if (/\/review(\?|$)/.test(new URL(request.url()).pathname)) asked.push(`${request.method()} ${request.url()}`);
+    });
+    const game = await createGame(SCHOLAR);
+    await openGame(page, game.id);
+    await page.waitForSelector('#game-over:not([hidden]) #game-over-review:not([hidden])');
+    await page.reload();
+    await page.waitForSelector('#game-over:not([hidden]) #game-over-review:not([hidden])');
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(errors, [], 'nothing in the console (no 404 for a review the game does not have)');
+    assert.deepEqual(asked, []);
+    assert.ok(await page.isHidden('#review-card'));
+
+    // Someone else reviews it: Review here shows the kept review at once, and a reload shows it again.
+    const started = await fetch(new URL(`api/v1/games/${game.id}/review`, BASE_URL), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ limits: LIMITS }),
+    });
+    assert.ok([200, 202].includes(started.status));
+    for (let i = 0; i < 600; i++) {
+      const kept = await fetch(new URL(`api/v1/games/${game.id}/review`, BASE_URL));
+      if (kept.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await page.click('#game-over-review');
+    await waitForReview(page);
+    await page.waitForSelector(`#move-list .move[data-ply="${SCHOLAR_BLUNDER}"][data-class="blunder"]`);
+    await page.reload();
+    await waitForReview(page);
+    await page.waitForSelector(`#move-list .move[data-ply="${SCHOLAR_BLUNDER}"][data-class="blunder"]`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await other.close();
+  }
+});

@@ -4,6 +4,7 @@
 import { ApiError } from '../api/rest';
 import { followReview, reviewApi, type ReviewEvent } from '../api/review';
 import type { Limits, MoveClass, Review, ReviewedMove, Score } from '../api/types';
+import { knownReviews } from './knownReviews';
 
 /**
  * idle: no review; starting: asked, no answer yet; running/done/stopped/failed: the review's own
@@ -65,13 +66,20 @@ export class ReviewSession {
     this.notify();
   }
 
-  /** Shows the review kept for a game (reload), or a review by id; quietly nothing when none. */
+  /**
+   * Shows the review named (a pasted game's), or the review kept for a game this browser has seen
+   * reviewed (reload, link); quietly nothing when none. A game not known to have one is not asked
+   * about: its 404 would be logged in the browser's console (knownReviews.ts).
+   */
   async load(gameId: string | null, reviewId: string | null): Promise<void> {
     const generation = this.generation;
     let review: Review | null = null;
     try {
       if (reviewId) review = await reviewApi.get(reviewId).catch(() => null);
-      if (!review && gameId) review = await reviewApi.forGame(gameId);
+      if (!review && gameId && knownReviews.has(gameId)) {
+        review = await reviewApi.forGame(gameId);
+        if (!review) knownReviews.remove(gameId);
+      }
     } catch {
       return; // no kept review to show (or no server): the page works without
     }
@@ -160,6 +168,7 @@ export class ReviewSession {
 
   private adopt(review: Review): void {
     this.review = review;
+    if (review.gameId) knownReviews.add(review.gameId);
     for (const move of review.plies ?? []) this.plies.set(move.ply, move);
     this.done = Math.max(review.status === 'running' ? this.done : 0, review.done ?? 0);
     this.total = review.total ?? review.moves.length + 1;
