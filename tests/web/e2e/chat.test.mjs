@@ -60,3 +60,21 @@ test('a Hebrew chat line reads right to left, its question mark at its end', asy
   assert.deepEqual(host.errors, []);
   assert.deepEqual(guest.errors, []);
 });
+
+test('a chat line of 140 emoji (the server counts code points) is sent whole, the 141st is not taken', async () => {
+  const { page } = host;
+  await page.goto(process.env.OUTPOST_URL);
+  const { invite } = await newFriendGame(page, { side: 'white' });
+  await guest.page.goto(invite);
+  await page.waitForSelector('#chat-card:not([hidden])');
+  await guest.page.waitForSelector('#chat-card:not([hidden])');
+  // Each emoji is two UTF-16 units: the box once took only 70 of them (maxLength counts units).
+  await page.click('#chat-input');
+  await page.keyboard.insertText('😀'.repeat(141));
+  assert.equal(Array.from(await page.inputValue('#chat-input')).length, 140);
+  await page.press('#chat-input', 'Enter');
+  await guest.page.waitForFunction(() => document.querySelectorAll('#chat-lines .chat-line').length === 1, null, { timeout: 10000 });
+  assert.equal(await guest.page.textContent('#chat-lines .chat-line .chat-text'), '😀'.repeat(140));
+  assert.deepEqual(host.errors, []);
+  assert.deepEqual(guest.errors, []);
+});

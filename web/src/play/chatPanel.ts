@@ -12,6 +12,8 @@ export interface ChatLine {
   at: number;
 }
 
+/** The server's limit, in Unicode code points (docs/play.md): not the input's maxLength, which
+ * counts UTF-16 units and so took only 70 emoji. */
 const MAX_CHARS = 140;
 /** The lines kept on screen (the server keeps 100). */
 const SHOWN_LINES = 100;
@@ -35,7 +37,7 @@ export class ChatPanel {
     form.autocomplete = 'off';
     this.input = el('input', 'chat-input');
     this.input.id = 'chat-input';
-    this.input.maxLength = MAX_CHARS;
+    this.input.addEventListener('input', () => this.keepToLimit());
     this.input.placeholder = 'Say something';
     this.input.dir = 'auto';
     this.input.setAttribute('aria-label', 'Chat message');
@@ -97,6 +99,13 @@ export class ChatPanel {
     this.list.appendChild(item);
     while (this.list.children.length > SHOWN_LINES) this.list.firstElementChild?.remove();
     this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  /** Cuts what is typed or pasted to MAX_CHARS code points (a surrogate pair is one). */
+  private keepToLimit(): void {
+    const points = Array.from(this.input.value);
+    if (points.length <= MAX_CHARS) return;
+    this.input.value = points.slice(0, MAX_CHARS).join('');
   }
 
   private async send(): Promise<void> {
