@@ -1228,7 +1228,9 @@ export class App {
       const name = bar.querySelector<HTMLElement>('.player-name');
       if (name) name.textContent = this.playerName(side);
       bar.classList.toggle('to-move', !!this.game && this.game.status === 'ongoing' && this.game.turn === side);
-      const online = this.mode() === 'people' ? this.game?.presence?.[side] : undefined;
+      // Presence is tracked while the game goes on (docs/play.md): after its end the server
+      // answers false for both sides, who are most likely both still here (a rematch).
+      const online = this.mode() === 'people' && this.game?.status === 'ongoing' ? this.game.presence?.[side] : undefined;
       if (online === undefined) delete bar.dataset.online;
       else bar.dataset.online = String(online);
       // A screen reader says whose clock it reads, wherever the board's orientation put it.

@@ -220,6 +220,33 @@ test('a player who left is claimed against after the grace time', async () => {
   assert.deepEqual(alice.errors, []);
 });
 
+test('after the game ends neither player is shown as away (the server stops tracking presence)', async () => {
+  const { a, b } = await startWithFriend({ side: 'white' });
+  await a.waitForSelector('.presence-item[data-side="black"][data-online="true"]');
+  await clickMove(a, 'e2', 'e4');
+  await waitForMoves(b, 1);
+  await b.click('#btn-resign');
+  await b.click('#btn-resign');
+  for (const page of [a, b]) {
+    await waitForStatus(page, /Black resigned/);
+    // Read again (a reload; a rematch offer's answer does the same): the server says both sides
+    // false once the game is over (it removed their entries), though both are here.
+    await page.reload();
+    await waitForStatus(page, /Black resigned/);
+    await page.waitForFunction(() => {
+      const presence = window.outpost.snapshot().game?.presence;
+      return presence?.white === false && presence?.black === false;
+    });
+    await page.waitForTimeout(200);
+    assert.equal(await page.isHidden('#presence'), true, 'no "You: away" line');
+    assert.equal(await page.isHidden('#people-card'), true, 'no empty card (all it holds is for a game going on)');
+    assert.equal(await page.locator('.player-bar[data-online]').count(), 0, 'no "(away)" beside a name');
+  }
+  await shot(a, 'friend-9-over-no-away');
+  assert.deepEqual(alice.errors, []);
+  assert.deepEqual(bob.errors, []);
+});
+
 test('the creator who opens its own invite link keeps its side; the friend still gets the other', async () => {
   const a = alice.page;
   const b = bob.page;

@@ -47,8 +47,11 @@ export class PeoplePanel {
 
   render(view: PeopleView): void {
     const { game, mySide } = view;
-    this.card.hidden = false;
     const ongoing = game.status === 'ongoing';
+    // All it holds is for a game going on: the invite, who is here, offers, a claim. Who is here
+    // in particular: the server forgets it at the end (docs/play.md) and says false for both
+    // sides, which read "You: away" to a player looking at the page.
+    this.card.hidden = !ongoing;
 
     const invite = byId('invite');
     invite.hidden = !view.inviteLink || !ongoing;
