@@ -247,6 +247,42 @@ test('after the game ends neither player is shown as away (the server stops trac
   assert.deepEqual(bob.errors, []);
 });
 
+test('a rematch declined is said to the side that offered it; one withdrawn is not', async () => {
+  const { a, b } = await startWithFriend({ side: 'white' });
+  await clickMove(a, 'e2', 'e4');
+  await waitForMoves(b, 1);
+  await b.click('#btn-resign');
+  await b.click('#btn-resign');
+  await a.waitForSelector('#game-over:not([hidden]) #game-over-rematch:not([hidden])');
+  await b.waitForSelector('#game-over:not([hidden]) #game-over-rematch:not([hidden])');
+  const toastText = (page) => page.evaluate(() => document.querySelector('#toast')?.textContent ?? '');
+  const offerAndWait = async () => {
+    await a.click('#game-over-rematch');
+    await a.waitForFunction(() => /Rematch offered/.test(document.querySelector('#game-over-rematch').textContent));
+    await b.waitForFunction(() => /Accept rematch/.test(document.querySelector('#game-over-rematch').textContent), null, {
+      timeout: 10000,
+    });
+  };
+  // Alice offers and withdraws her own offer: no word of a decline.
+  await offerAndWait();
+  await a.click('#game-over-rematch-no');
+  await a.waitForFunction(() => document.querySelector('#game-over-rematch').textContent === 'Rematch');
+  await b.waitForFunction(() => document.querySelector('#game-over-rematch').textContent === 'Rematch', null, { timeout: 10000 });
+  await a.waitForTimeout(300);
+  assert.doesNotMatch(await toastText(a), /declined/);
+  // She offers again; Bob declines: she is told (the button going back to "Rematch" said nothing).
+  await offerAndWait();
+  await b.click('#game-over-rematch-no');
+  await a.waitForFunction(() => /declined the rematch/.test(document.querySelector('#toast')?.textContent ?? ''), null, {
+    timeout: 10000,
+  });
+  assert.equal(await a.textContent('#game-over-rematch'), 'Rematch');
+  assert.doesNotMatch(await toastText(b), /declined the rematch/);
+  await shot(a, 'friend-10-rematch-declined');
+  assert.deepEqual(alice.errors, []);
+  assert.deepEqual(bob.errors, []);
+});
+
 test('the creator who opens its own invite link keeps its side; the friend still gets the other', async () => {
   const a = alice.page;
   const b = bob.page;

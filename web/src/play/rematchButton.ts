@@ -19,6 +19,10 @@ export class RematchButton {
   private opened: string | null = null;
   /** The game last seen without its rematch made: when it is made, the page follows at once. */
   private waiting: string | null = null;
+  /** The game (and its version) where this side's rematch offer was last seen standing. */
+  private offered: { id: string; version: number } | null = null;
+  /** This side is withdrawing its own offer (its end is not the other side's "no"). */
+  private withdrawing = false;
 
   constructor(private readonly open: (url: string) => void = (url) => location.assign(url)) {
     this.yes = el('button', 'btn btn-primary', 'Rematch');
@@ -51,6 +55,20 @@ export class RematchButton {
       return;
     }
     this.waiting = game.id;
+    // A newer version without the offer and without a rematch, not by this side's hand: the other
+    // side declined. (Without a word, the button just went back to "Rematch".) An older copy of
+    // the game (the page's, before the offer's answer reached it) says nothing.
+    const offered = this.offered?.id === game.id ? this.offered : null;
+    if (offered && game.version < offered.version) {
+      this.no.hidden = false;
+      return;
+    }
+    if (offered && !rematch?.offeredBy && !this.withdrawing) toast('Your opponent declined the rematch');
+    this.offered = rematch?.offeredBy && rematch.offeredBy === side ? { id: game.id, version: game.version } : null;
+    this.label(side, rematch);
+  }
+
+  private label(side: Color | null, rematch: Game['rematch'] | null): void {
     if (rematch?.offeredBy && rematch.offeredBy !== side) {
       this.yes.textContent = 'Accept rematch';
       this.no.textContent = 'Decline';
@@ -66,6 +84,7 @@ export class RematchButton {
     const game = this.game;
     if (!game || !this.token) return;
     if (yes && game.rematch?.gameId) return this.follow(game.rematch.gameId);
+    this.withdrawing = !yes && !!this.side && game.rematch?.offeredBy === this.side;
     try {
       const answer = await request<WithRematch>(
         'POST',
@@ -77,6 +96,8 @@ export class RematchButton {
       else this.update(answer, this.token, this.side);
     } catch (err) {
       toast(err instanceof ApiError ? err.message : String(err), 'error');
+    } finally {
+      this.withdrawing = false;
     }
   }
 
