@@ -85,6 +85,10 @@ export class Analysis {
     window.clearTimeout(this.startTimer);
     const target = this.target;
     if (!target || !this.wanted) {
+      // Stopped, and another position on screen (a move, another line): the lines were the old
+      // position's, and so would be the final ones of its search still to come. They go, else
+      // their text, arrows and "play this line" would read as this position's.
+      if (target && target.fen !== this.fen) this.forgetLines(target.fen);
       this.render();
       return;
     }
@@ -127,6 +131,13 @@ export class Analysis {
     this.id = sent ? id : null;
     this.running = sent;
     this.render();
+  }
+
+  /** No lines (and no search whose lines would still be taken) until `fen` is searched. */
+  private forgetLines(fen: string): void {
+    this.id = null;
+    this.lines = new Map();
+    this.fen = fen;
   }
 
   stop(): void {
