@@ -11,6 +11,7 @@ import { mergeGameState, mergePresence, readGameEvent } from './game/gameEvents'
 import { kept } from './game/keptTokens';
 import { ServerClock } from './game/serverClock';
 import { Analysis } from './analysis';
+import { type LineAction, LineTools } from './analysis/lineTools';
 import { isLocalGame, LocalBoard } from './analysis/localBoard';
 import { VariationTree } from './analysis/variationTree';
 import { Board, type BoardState } from './board/board';
@@ -22,7 +23,7 @@ import { ReviewSession } from './review/reviewSession';
 import { Clocks } from './ui/clocks';
 import { byId, copyText, download, el, toast } from './ui/dom';
 import { renderEngineInfo, renderEvalBar } from './ui/enginePanel';
-import { CLASS_MARK, formatCount, formatScore, gameOverText } from './ui/format';
+import { CLASS_MARK, countOf, formatCount, formatScore, gameOverText } from './ui/format';
 import { firstMoveLeftMs, firstMoveText } from './ui/firstMove';
 import { renderMoveList } from './ui/moveList';
 import { setupNewGameDialog, type NewGameChoice } from './ui/newGameDialog';
@@ -100,6 +101,8 @@ export class App {
   private readonly extras = new PlayExtras();
   /** The analysis board: kept in the page, its lines a tree (analysis/localBoard.ts). */
   private readonly localBoard = new LocalBoard();
+  /** Its lines edited: made the main line, moved up, deleted (analysis/lineTools.ts). */
+  private readonly lineTools: LineTools;
   private resignArmedUntil = 0;
   /** The next board update jumps instead of animating (a new game was loaded). */
   private jumpBoard = false;
@@ -128,6 +131,10 @@ export class App {
       (start) => this.startAnalysisFrom(start.fen ?? INITIAL_FEN, start.moves ?? [], true, start.variations),
       () => this.engineDescription?.levels ?? null,
     );
+    this.lineTools = new LineTools({
+      isMain: (line) => this.localBoard.tree.isMain(line),
+      act: (action, line) => this.editLine(action, line),
+    });
     this.review = new ReviewSession(() => this.onReviewChanged());
     this.reviewPanel = new ReviewPanel({
       select: (ply) => this.view(ply),
@@ -391,6 +398,55 @@ export class App {
     if (!game || !isLocalGame(game.id)) return;
     const shown = this.localBoard.show(this.localBoard.tree.continuation(line));
     if (shown) this.setGame(shown, undefined, 'branch', line.length);
+  }
+
+  /** The line to the move on screen of the board kept in the page; null for another game. */
+  private localLineOnScreen(): string[] | null {
+    const game = this.game;
+    return game && isLocalGame(game.id) && this.isAnalysisBoard() ? game.moves.slice(0, this.viewPly) : null;
+  }
+
+  /**
+   * The line to the move before (`step` -1) or after (+1) the move on screen in the order they
+   * were tried at its position (↑/↓): that line is shown, from the same point.
+   */
+  private switchVariation(step: -1 | 1): void {
+    const line = this.localLineOnScreen();
+    const other = line && line.length > 0 ? this.localBoard.tree.sibling(line, step) : null;
+    if (other) this.viewVariation(other);
+  }
+
+  /**
+   * Edits the board's tree at the move at the end of `line`: makes that line the main line, moves
+   * its variation up one, or deletes that move and every line through it. The PGN and the kept
+   * board follow; a deleted line on screen gives way to the line of the position before it.
+   */
+  private editLine(action: LineAction, line: string[]): void {
+    const game = this.game;
+    if (!game || !isLocalGame(game.id) || line.length === 0) return;
+    const tree = this.localBoard.tree;
+    if (action === 'main' || action === 'up') {
+      if (!(action === 'main' ? tree.makeMain(line) : tree.moveUp(line))) return;
+      this.keepLocalBoard();
+      this.renderMoves();
+      return;
+    }
+    const san = lineToSan(game.initialFen, line).at(-1) ?? line[line.length - 1];
+    const move = numberedLine(viewAt(game.initialFen, line, line.length - 1).fen, [san]);
+    const removed = tree.remove(line);
+    if (removed === 0) return;
+    toast(`Deleted ${move}${removed > 1 ? ` and ${countOf(removed - 1, 'move')} after it` : ''}`, 'info');
+    const onScreen = line.every((uci, i) => game.moves[i] === uci);
+    if (!onScreen) {
+      // Another line than the one on screen: it stays as it is.
+      this.keepLocalBoard();
+      this.renderMoves();
+      return;
+    }
+    const before = line.slice(0, -1);
+    const shown = this.localBoard.show(tree.continuation(before));
+    // The position on screen stays when it came before the move deleted.
+    if (shown) this.setGame(shown, undefined, 'branch', Math.min(this.viewPly, before.length));
   }
 
   /**
@@ -873,6 +929,18 @@ export class App {
     byId('btn-copy-fen').addEventListener('click', () => void this.copyFen());
     byId('btn-copy-pgn').addEventListener('click', () => void this.copyPgn());
     byId('btn-download-pgn').addEventListener('click', () => void this.downloadPgn());
+    // A move of the analysis board's list, right-clicked (or its context-menu key): its menu.
+    byId('move-list').addEventListener('contextmenu', (event) => {
+      const game = this.game;
+      const button = (event.target as HTMLElement).closest<HTMLElement>('.move[data-ply], .variation-move[data-line]');
+      if (!game || !button || !this.localLineOnScreen()) return;
+      const line = button.dataset.line !== undefined ? button.dataset.line.split(' ') : game.moves.slice(0, Number(button.dataset.ply));
+      event.preventDefault();
+      // From the keyboard the event has no pointer position: the menu opens by the move.
+      const box = button.getBoundingClientRect();
+      const byPointer = event.clientX !== 0 || event.clientY !== 0;
+      this.lineTools.open(line, byPointer ? event.clientX : box.left, byPointer ? event.clientY : box.bottom, button);
+    });
     byId('nav-first').addEventListener('click', () => this.view(0));
     byId('nav-prev').addEventListener('click', () => this.view(this.viewPly - 1));
     byId('nav-next').addEventListener('click', () => this.view(this.viewPly + 1));
@@ -890,6 +958,26 @@ export class App {
       if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
       const handled = (() => {
         switch (event.key) {
+          // The board kept in the page: ↑/↓ the other moves tried in place of the move on screen;
+          // Shift+↑ moves its variation up, Shift+M makes its line the main line, Delete deletes it.
+          case 'ArrowUp':
+          case 'ArrowDown': {
+            const line = this.localLineOnScreen();
+            if (!line) return false;
+            if (!event.shiftKey) this.switchVariation(event.key === 'ArrowUp' ? -1 : 1);
+            else if (event.key === 'ArrowUp') this.editLine('up', line);
+            return true;
+          }
+          case 'M': {
+            const line = this.localLineOnScreen();
+            if (line) this.editLine('main', line);
+            return !!line;
+          }
+          case 'Delete': {
+            const line = this.localLineOnScreen();
+            if (line) this.editLine('delete', line);
+            return !!line;
+          }
           case 'ArrowLeft':
             this.view(this.viewPly - 1);
             return true;
@@ -1317,6 +1405,8 @@ export class App {
         ? { at: (ply) => this.localBoard.tree.variationsAt(game.moves, ply), select: (line) => this.viewVariation(line) }
         : undefined,
     );
+    const onScreen = this.localLineOnScreen();
+    this.lineTools.render(!!onScreen, onScreen);
     const total = game?.moves.length ?? 0;
     (byId('nav-first') as HTMLButtonElement).disabled = this.viewPly === 0;
     (byId('nav-prev') as HTMLButtonElement).disabled = this.viewPly === 0;

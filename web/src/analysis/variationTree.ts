@@ -60,6 +60,76 @@ export class VariationTree {
     return out;
   }
 
+  /**
+   * Where each move of `line` sits: the moves tried at its position (its level, in the tree's
+   * order) and its index there; null when the line is not (wholly) in the tree.
+   */
+  private steps(line: string[]): { level: Node[]; index: number }[] | null {
+    const out: { level: Node[]; index: number }[] = [];
+    let level = this.root;
+    for (const uci of line) {
+      const index = level.findIndex((child) => child.uci === uci);
+      if (index < 0) return null;
+      out.push({ level, index });
+      level = level[index].children;
+    }
+    return out;
+  }
+
+  /** Whether the line to a move (`line`, UCI from the start) is in the tree. */
+  has(line: string[]): boolean {
+    return this.steps(line) !== null;
+  }
+
+  /** Whether `line` follows the main line as far as it goes (the first move tried at each position). */
+  isMain(line: string[]): boolean {
+    return this.steps(line)?.every((step) => step.index === 0) ?? false;
+  }
+
+  /** Makes `line` the main line as far as it goes: its moves become the first tried at each position. */
+  makeMain(line: string[]): boolean {
+    const steps = this.steps(line);
+    if (!steps || steps.every((step) => step.index === 0)) return false;
+    for (const { level, index } of steps) level.unshift(...level.splice(index, 1));
+    return true;
+  }
+
+  /**
+   * Moves the variation `line` belongs to up one: where it last parts from the line before it (the
+   * deepest of its moves that is not the first tried there), that move changes places with the
+   * one tried before it. False when `line` is the main line.
+   */
+  moveUp(line: string[]): boolean {
+    const steps = this.steps(line);
+    const step = steps && [...steps].reverse().find((s) => s.index > 0);
+    if (!step) return false;
+    const { level, index } = step;
+    [level[index - 1], level[index]] = [level[index], level[index - 1]];
+    return true;
+  }
+
+  /**
+   * Deletes the last move of `line` and every line that goes through it: how many moves went (0
+   * when `line` is not in the tree).
+   */
+  remove(line: string[]): number {
+    const last = this.steps(line)?.at(-1);
+    if (!last) return 0;
+    const count = (node: Node): number => 1 + node.children.reduce((sum, child) => sum + count(child), 0);
+    const [removed] = last.level.splice(last.index, 1);
+    return count(removed);
+  }
+
+  /**
+   * The line to the move tried before (`step` -1) or after (+1) the last move of `line` in its
+   * place, in the tree's order; null when there is none.
+   */
+  sibling(line: string[], step: -1 | 1): string[] | null {
+    const last = this.steps(line)?.at(-1);
+    const other = last?.level[last.index + step];
+    return other ? [...line.slice(0, -1), other.uci] : null;
+  }
+
   /** The other lines tried in place of the move `moves[ply - 1]` of the line `moves`. */
   variationsAt(moves: string[], ply: number): VariationMove[][] {
     let level = this.root;
