@@ -80,3 +80,34 @@ test('a stopped analysis leaves no lines of another line behind when a variation
   assert.deepEqual(await linesShown(page), []);
   assert.deepEqual(errors, []);
 });
+
+test('deleting the line the engine is analysing: the search moves to the position before it, no line of the deleted one stays', async () => {
+  const { page, errors } = browser;
+  await openBoard(page, ['e4', 'e5', 'Nf3', 'Nc6']);
+  await viewPly(page, 2);
+  await page.fill('#move-input', 'Bc4');
+  await page.press('#move-input', 'Enter');
+  // Back on 2. Nf3 Nc6, analysing the position after 2... Nc6 (White to move: "3. …").
+  await page.click('#move-list .variation-move[data-line="e2e4 e7e5 g1f3 b8c6"]');
+  await page.waitForSelector('#move-list .move.current[data-ply="4"]');
+  await waitForLines(page);
+  assert.ok((await linesShown(page)).every((line) => line.startsWith('3.')));
+
+  // Delete from 2. Nf3 (its menu): the line on screen goes; 1... e5 comes on screen, with 2. Bc4.
+  await page.click('#move-list .move[data-ply="3"]', { button: 'right' });
+  await page.click('.line-menu-item[data-action="delete"]');
+  await page.waitForSelector('#move-list .move.current[data-ply="2"]');
+  assert.deepEqual(await moveListSan(page), ['e4', 'e5', 'Bc4']);
+  // Every line shown from now on is White's second move ("2. …"), never 3. … of the deleted line.
+  const seen = [];
+  for (let i = 0; i < 20; i++) {
+    seen.push(...(await linesShown(page)).filter((line) => line.trim()));
+    await page.waitForTimeout(100);
+  }
+  await waitForLines(page);
+  seen.push(...(await linesShown(page)));
+  assert.ok(seen.length > 0 && seen.every((line) => line.startsWith('2.')), seen.join(' | '));
+  assert.equal(await page.getAttribute('#analysis-card', 'data-running'), 'true');
+  await page.click('#btn-stop');
+  assert.deepEqual(errors, []);
+});
