@@ -110,6 +110,8 @@ done
 curl -fsS "${URL}readyz" >/dev/null || { echo "web e2e: FAILED: the server never became ready" >&2; exit 1; }
 
 cd "$HERE"
+# analysis-restart.test.mjs starts (and kills, and starts again) a server of its own.
+export OUTPOST_E2E_SERVER_BIN="$SERVER" OUTPOST_E2E_WEB_ROOT="$ROOT/web/dist"
 status=0
 # OUTPOST_E2E_ONLY="e2e/friend.test.mjs e2e/play.test.mjs" runs only those files.
 read -r -a TESTS <<<"${OUTPOST_E2E_ONLY:-e2e/}"

@@ -84,10 +84,11 @@ export class Analysis {
     this.stop();
     window.clearTimeout(this.startTimer);
     const target = this.target;
-    if (!target || !this.wanted) {
-      // Stopped, and another position on screen (a move, another line): the lines were the old
-      // position's, and so would be the final ones of its search still to come. They go, else
-      // their text, arrows and "play this line" would read as this position's.
+    if (!target || !this.wanted || this.socket.state !== 'open') {
+      // Stopped (or offline: the search starts when the connection is back), and another position
+      // on screen (a move, another line): the lines were the old position's, and so would be the
+      // final ones of its search still to come. They go, else their text, arrows and "play this
+      // line" would read as this position's.
       if (target && target.fen !== this.fen) this.forgetLines(target.fen);
       this.render();
       return;
@@ -146,12 +147,19 @@ export class Analysis {
     this.running = false;
   }
 
-  /** The connection dropped: the server stopped our search. */
+  /**
+   * The connection dropped: the server stopped our search. A wanted one starts again when the
+   * connection is back (restart, from the owner); meanwhile the card says it waits for it.
+   */
   connectionLost(): void {
-    if (!this.running) return;
     this.running = false;
     this.id = null;
     this.render();
+  }
+
+  /** A search is wanted but the connection is down: it starts when the connection is back. */
+  private waiting(): boolean {
+    return this.wanted && this.socket.state !== 'open';
   }
 
   /** Handles a socket message if it belongs to the current analysis; true when it did. */
@@ -208,10 +216,17 @@ export class Analysis {
     const summary = byId('analysis-summary');
     if (best) {
       const depth = `${best.depth ?? '–'}${best.seldepth ? `/${best.seldepth}` : ''}`;
-      summary.textContent = `${this.running ? 'Analysing' : 'Stopped'} · depth ${depth} · ${formatCount(best.nps)} nodes/s · ${formatCount(best.nodes)} nodes`;
+      const state = this.running ? 'Analysing' : this.waiting() ? 'Waiting for the server' : 'Stopped';
+      summary.textContent = `${state} · depth ${depth} · ${formatCount(best.nps)} nodes/s · ${formatCount(best.nodes)} nodes`;
     } else {
       const over = legalMovesAt(this.target.initialFen, this.target.moves, this.target.moves.length).length === 0;
-      summary.textContent = this.running ? 'Analysing…' : over ? 'No moves to analyse: the game is over' : 'Analysis stopped';
+      summary.textContent = this.running
+        ? 'Analysing…'
+        : over
+          ? 'No moves to analyse: the game is over'
+          : this.waiting()
+            ? 'Waiting for the server: the analysis starts when the connection is back'
+            : 'Analysis stopped';
     }
     const list = byId('analysis-lines');
     list.replaceChildren();
