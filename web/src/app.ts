@@ -101,6 +101,8 @@ export class App {
   private readonly extras = new PlayExtras();
   /** The analysis board: kept in the page, its lines a tree (analysis/localBoard.ts). */
   private readonly localBoard = new LocalBoard();
+  /** The board kept in the page that the tab could not keep (said once), or null. */
+  private unkeptBoard: string | null = null;
   /** Its lines edited: made the main line, moved up, deleted (analysis/lineTools.ts). */
   private readonly lineTools: LineTools;
   private resignArmedUntil = 0;
@@ -335,7 +337,15 @@ export class App {
   /** Keeps the analysis board on screen in this tab, as it is now (so a reload brings it back). */
   private keepLocalBoard(): void {
     const game = this.game;
-    if (game && isLocalGame(game.id)) this.localBoard.keep(game.moves, this.viewPly, this.board.orientation());
+    if (!game || !isLocalGame(game.id)) return;
+    const kept = this.localBoard.keep(game.moves, this.viewPly, this.board.orientation());
+    // Not silently: a reload would bring back the board as last kept (or not at all). Said once
+    // a board, until it is kept again (a line deleted).
+    if (kept) this.unkeptBoard = null;
+    else if (this.unkeptBoard !== game.id) {
+      this.unkeptBoard = game.id;
+      toast('This analysis board is too large to keep in this tab: a reload would lose its latest lines (Download PGN keeps them)', 'error');
+    }
   }
 
   /**

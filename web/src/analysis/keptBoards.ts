@@ -9,7 +9,10 @@ const KEY_PREFIX = 'outpost.board.';
 /** The ids of the kept boards, the one saved least recently first. */
 const INDEX_KEY = 'outpost.boards';
 const MAX_BOARDS = 20;
-/** About 40,000 moves of lines: a board larger than that is not kept. */
+/**
+ * About 35,000 moves of the tree (each stored once, however many lines go through it): a board
+ * larger than that is not kept (the page says so).
+ */
 const MAX_BOARD_CHARS = 256 * 1024;
 
 export interface KeptBoard {
@@ -23,6 +26,36 @@ export interface KeptBoard {
   orientation: Side;
 }
 
+/**
+ * The lines as stored: each as how many first moves it shares with the line before it, and the
+ * rest. Stored whole, the lines of a long game with many late variations repeated its opening
+ * once per line, and outgrew MAX_BOARD_CHARS with a tree of a few thousand moves.
+ */
+type Branch = [number, string[]];
+
+function branchesOf(lines: string[][]): Branch[] {
+  return lines.map((line, i) => {
+    const before = lines[i - 1] ?? [];
+    let shared = 0;
+    while (shared < line.length && shared < before.length && line[shared] === before[shared]) shared++;
+    return [shared, line.slice(shared)];
+  });
+}
+
+/** The lines of `branches`, or null when they do not read as branchesOf's. */
+function linesOf(branches: unknown): string[][] | null {
+  if (!Array.isArray(branches)) return null;
+  const lines: string[][] = [];
+  for (const branch of branches) {
+    if (!Array.isArray(branch) || branch.length !== 2) return null;
+    const [shared, rest] = branch as unknown[];
+    const before = lines[lines.length - 1] ?? [];
+    if (typeof shared !== 'number' || !Number.isInteger(shared) || shared < 0 || shared > before.length || !isMoveList(rest)) return null;
+    lines.push([...before.slice(0, shared), ...rest]);
+  }
+  return lines;
+}
+
 function storage(): Storage | null {
   try {
     return window.sessionStorage;
@@ -30,6 +63,8 @@ function storage(): Storage | null {
     return null;
   }
 }
+
+const isMoveList = (value: unknown): value is string[] => Array.isArray(value) && value.every((m) => typeof m === 'string');
 
 function readIndex(store: Storage): string[] {
   try {
@@ -44,7 +79,8 @@ function readIndex(store: Storage): string[] {
 export function keepBoard(id: string, board: KeptBoard): boolean {
   const store = storage();
   if (!store) return false;
-  const text = JSON.stringify(board);
+  const { lines, ...rest } = board;
+  const text = JSON.stringify({ ...rest, branches: branchesOf(lines) });
   if (text.length > MAX_BOARD_CHARS) return false;
   const index = readIndex(store).filter((other) => other !== id);
   index.push(id);
@@ -66,14 +102,15 @@ export function keepBoard(id: string, board: KeptBoard): boolean {
   }
 }
 
-const isMoveList = (value: unknown): value is string[] => Array.isArray(value) && value.every((m) => typeof m === 'string');
-
 /** The board kept under `id` in this tab, or null (never kept, forgotten, or unreadable). */
 export function keptBoard(id: string): KeptBoard | null {
   const text = storage()?.getItem(KEY_PREFIX + id);
   if (!text) return null;
   try {
-    const board = JSON.parse(text) as Partial<KeptBoard>;
+    const read = JSON.parse(text) as Partial<KeptBoard> & { branches?: unknown };
+    // (Boards kept before the lines were stored as branches have `lines`.)
+    const { branches, ...board } = read;
+    if (branches !== undefined) board.lines = linesOf(branches) ?? undefined;
     const valid =
       typeof board.initialFen === 'string' &&
       Array.isArray(board.lines) &&

@@ -115,9 +115,12 @@ export class LocalBoard {
     return game && { game, ply: Math.max(0, Math.min(kept.ply, kept.shown.length)), orientation: kept.orientation };
   }
 
-  /** Keeps the board in this tab: its tree, `shown` (the line on screen) and the `ply` shown. */
-  keep(shown: string[], ply: number, orientation: Side): void {
-    keepBoard(this.id, { initialFen: this.tree.initialFen, lines: this.tree.lines(), shown, ply, orientation });
+  /**
+   * Keeps the board in this tab: its tree, `shown` (the line on screen) and the `ply` shown.
+   * False when it could not be kept (too large, or the tab keeps nothing).
+   */
+  keep(shown: string[], ply: number, orientation: Side): boolean {
+    return keepBoard(this.id, { initialFen: this.tree.initialFen, lines: this.tree.lines(), shown, ply, orientation });
   }
 
   /** The board `id` with the tree of `lines`, showing the line `shown`. */
