@@ -148,3 +148,37 @@ test('make main line, move up, delete from here: buttons, the menu and keys; the
   await expectPgn(page, '*', 'all deleted, after a reload');
   assert.deepEqual(errors, []);
 });
+
+test('two tabs of one analysis board (a duplicated tab) keep a copy each: edits in one never undo the other', async () => {
+  const { page, context, errors } = browser;
+  await openBoard(page);
+  await type(page, ['e4', 'e5', 'Nf3']);
+  await waitForMoves(page, 3);
+  await viewPly(page, 2);
+  await type(page, ['Bc4']);
+  await page.waitForSelector('#move-list .move.current[data-ply="3"]');
+  // A second tab of the same address, opened from this one (as a duplicated tab): a copy of the tab's boards.
+  const [other] = await Promise.all([context.waitForEvent('page'), page.evaluate(() => window.open(location.href))]);
+  await other.waitForFunction(() => document.body.dataset.mode === 'analysis' && document.querySelectorAll('#move-list .move').length === 3);
+  await other.click('#btn-stop');
+  assert.equal(await downloadPgn(other), '1. e4 e5 2. Nf3 (2. Bc4) *');
+
+  // The second tab deletes 2. Nf3; the first makes 2. Bc4 the main line and adds 2. d4.
+  await other.click('#move-list .variation-move[data-line="e2e4 e7e5 g1f3"]', { button: 'right' });
+  await other.click('.line-menu-item[data-action="delete"]');
+  await page.click('#btn-line-main');
+  await viewPly(page, 2);
+  await type(page, ['d4']);
+  await page.waitForSelector('#move-list .move.current[data-ply="3"]');
+  // Each tab, reloaded, has its own board as it left it: nothing of either is lost.
+  await other.reload();
+  await other.waitForFunction(() => document.body.dataset.mode === 'analysis');
+  await other.click('#btn-stop');
+  assert.equal(await downloadPgn(other), '1. e4 e5 2. Bc4 *');
+  await page.reload();
+  await waitForMoves(page, 3);
+  await page.click('#btn-stop');
+  assert.equal(await downloadPgn(page), '1. e4 e5 2. Bc4 (2. Nf3) (2. d4) *');
+  await other.close();
+  assert.deepEqual(errors, []);
+});
