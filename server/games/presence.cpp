@@ -16,13 +16,6 @@ constexpr std::size_t kReplicaIdBytes = 9;
 // Plies after which claims are open: each side has moved once (before, abort instead).
 constexpr std::size_t kPliesBeforeClaims = 2;
 
-// The steady clock in milliseconds (never 0 on a running machine: 0 means "never").
-std::int64_t steadyMs() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 struct SideSeen {
     bool live = false;
     std::int64_t agoMs = kNeverSeen;  // the latest sign of life, on the store's clock

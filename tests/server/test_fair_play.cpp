@@ -27,6 +27,9 @@ namespace {
 // real one by `clockOffsetMs`, as a machine whose clock is off).
 struct Replica {
     Replica(ServerConfig config, std::shared_ptr<GameStore> store, std::int64_t clockOffsetMs = 0)
+        : Replica(std::move(config), std::move(store),
+                  [clockOffsetMs] { return nowEpochMs() + clockOffsetMs; }) {}
+    Replica(ServerConfig config, std::shared_ptr<GameStore> store, WallClock wall)
         : control(std::make_shared<FakeControl>()),
           bus(std::make_shared<CountingEventBus>()),
           context(
@@ -34,7 +37,7 @@ struct Replica {
               std::make_unique<SearchPool>(PoolOptions{config.effectiveSearchThreads(),
                                                        config.queueSize, config.perClientSearches},
                                            fakeSearchers(control)),
-              nullptr, [clockOffsetMs] { return nowEpochMs() + clockOffsetMs; }) {
+              nullptr, std::move(wall)) {
         context.measureClock();  // as Server::start() does
         context.ready = true;
     }
@@ -406,8 +409,9 @@ TEST_CASE("clocks: replicas whose clocks differ charge each move the time it too
 
 TEST_CASE("clocks: the cluster clock believes the sample with the shortest round trip",
           "[server][clock]") {
+    // The wall clock and the monotonic clock read the same here, so offsets are plain.
     std::int64_t wall = 1'000'000;
-    ClusterClock clock([&wall] { return wall; });
+    ClusterClock clock([&wall] { return wall; }, [&wall] { return wall; });
     CHECK(clock.offsetMs() == 0);
     CHECK(clock.nowMs() == 1'000'000);
     // A store with no clock (memory, SQLite) leaves the offset alone.
@@ -424,6 +428,37 @@ TEST_CASE("clocks: the cluster clock believes the sample with the shortest round
     // The best sample ages out of the ring after kSamples more.
     for (std::size_t i = 0; i < ClusterClock::kSamples; ++i) clock.observe(5000, 5100, 5100);
     CHECK(clock.offsetMs() == 50);
+}
+
+TEST_CASE("clocks: a replica whose wall clock is stepped while it runs keeps the cluster's time",
+          "[server][fairplay][clock]") {
+    // NTP stepping a host's clock after boot, or an operator's `date -s`: the second replica's
+    // wall clock jumps 5 s ahead in the middle of a game, and its clock sweeps then measure the
+    // store's time again. Its samples from before the step had round trips as short as those
+    // after it: believed against the stepped wall clock they charged a move that straddled the
+    // step 5 s too much (measured from outside with an LD_PRELOAD clock shim, for up to
+    // kSamples sweeps).
+    auto store = std::make_shared<StoreWithClock>(std::make_shared<MemoryGameStore>());
+    auto step = std::make_shared<std::atomic<std::int64_t>>(0);
+    Replica first(config(), store);
+    Replica stepped(config(), store, [step] { return nowEpochMs() + step->load(); });
+    People game(first, {{"clock", {{"initial", 60000}, {"increment", 0}}}});
+    REQUIRE(game.move(first, game.white, "e4") == 200);
+    REQUIRE(game.move(stepped, game.black, "e5") == 200);  // the clocks start
+    step->store(5000);
+    for (std::size_t i = 0; i < 3; ++i) stepped.context.measureClock();  // three sweeps
+    CHECK(std::abs(stepped.context.clock.offsetMs() + 5000) < 200);      // /readyz sees the skew
+    // White moves at once through the stepped replica, Black through the other.
+    REQUIRE(game.move(stepped, game.white, "Nf3") == 200);
+    REQUIRE(game.move(first, game.black, "Nc6") == 200);
+    REQUIRE(game.move(stepped, game.white, "Bc4") == 200);
+    for (Replica* reader : {&first, &stepped}) {
+        const nlohmann::json read = game.get(*reader);
+        CHECK(read["moveClocks"][2].get<std::int64_t>() > 59000);
+        CHECK(read["clock"]["white"].get<std::int64_t>() > 59000);
+        CHECK(read["clock"]["black"].get<std::int64_t>() > 59000);
+        CHECK(std::abs(read["clock"]["at"].get<std::int64_t>() - nowEpochMs()) < 1000);
+    }
 }
 
 TEST_CASE("presence: a replica that cannot write presence does not make its players claimable",
