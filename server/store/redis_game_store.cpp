@@ -14,13 +14,28 @@ namespace outpost::server {
 
 namespace {
 
+// A write found already applied (its first attempt's reply was lost and it is sent again on
+// another connection, or another replica stored the very same change) writes its document again:
+// WAIT counts the replicas that have what this connection last wrote, and a connection that wrote
+// nothing would be answered at once, whether or not any replica has the first attempt. 2: the
+// primary's write guard refused that (too few replicas in sync), so the write is there but
+// cannot be confirmed.
+constexpr const char* kRewriteLua = R"lua(
+local function rewrite(key, doc)
+  local again = redis.pcall('HSET', key, 'doc', doc)
+  if type(again) == 'table' and again.err then return 2 end
+  return 1
+end
+)lua";
+
 // KEYS[1] game key, KEYS[2] creation counter, KEYS[3] running clocks; ARGV[1] version,
 // ARGV[2] doc, ARGV[3] seconds to keep the game (0: forever), ARGV[4] the running clock's
 // deadline (empty: none), ARGV[5] game id.
-// 1: created (or this very create was already applied), 0: the id is taken.
-constexpr const char* kCreateScript = R"lua(
+// 1: created (or this very create was already applied), 0: the id is taken, 2: already applied
+// but not confirmable (kRewriteLua).
+const std::string kCreateScript = std::string(kRewriteLua) + R"lua(
 if redis.call('EXISTS', KEYS[1]) == 1 then
-  if redis.call('HGET', KEYS[1], 'doc') == ARGV[2] then return 1 end
+  if redis.call('HGET', KEYS[1], 'doc') == ARGV[2] then return rewrite(KEYS[1], ARGV[2]) end
   return 0
 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'doc', ARGV[2])
@@ -34,8 +49,9 @@ return 1
 // KEYS[1] game key, KEYS[2] running clocks; ARGV[1] expected version, ARGV[2] new version,
 // ARGV[3] doc, ARGV[4] seconds to keep the game (0: forever), ARGV[5] the running clock's
 // deadline (empty: none), ARGV[6] game id.
-// 1: written (or this very update was already applied), 0: version conflict, -1: no such game.
-constexpr const char* kUpdateScript = R"lua(
+// 1: written (or this very update was already applied), 0: version conflict, -1: no such game,
+// 2: already applied but not confirmable (kRewriteLua).
+const std::string kUpdateScript = std::string(kRewriteLua) + R"lua(
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return -1 end
 if current == ARGV[1] then
@@ -49,9 +65,14 @@ if current == ARGV[1] then
   end
   return 1
 end
-if current == ARGV[2] and redis.call('HGET', KEYS[1], 'doc') == ARGV[3] then return 1 end
+if current == ARGV[2] and redis.call('HGET', KEYS[1], 'doc') == ARGV[3] then
+  return rewrite(KEYS[1], ARGV[3])
+end
 return 0
 )lua";
+
+// What a write script answers when it found itself applied but could not write again (kRewriteLua).
+constexpr long long kAppliedUnconfirmable = 2;
 
 // KEYS: game keys. The doc of each, or false (nil in the reply) where the game does not exist.
 constexpr const char* kGetManyScript = R"lua(
@@ -207,6 +228,7 @@ StoreStatus RedisGameStore::create(const GameRecord& game) {
         options_.replication);
     const RedisReplyPtr& reply = written.reply;
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    if (reply->integer == kAppliedUnconfirmable) return StoreStatus::Unconfirmed;
     if (reply->integer == 1 && !written.replicated) return StoreStatus::Unconfirmed;
     return reply->integer == 1 ? StoreStatus::Ok : StoreStatus::AlreadyExists;
 }
@@ -245,6 +267,7 @@ StoreStatus RedisGameStore::update(const GameRecord& game, std::uint64_t expecte
         options_.replication);
     const RedisReplyPtr& reply = written.reply;
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
+    if (reply->integer == kAppliedUnconfirmable) return StoreStatus::Unconfirmed;
     // Written (or found already written) but not known to be on enough replicas: the server
     // publishes it as any state, and the client reads the game to learn whether it was kept.
     if (reply->integer == 1 && !written.replicated) return StoreStatus::Unconfirmed;

@@ -210,3 +210,47 @@ TEST_CASE(
     CHECK(unreplicated.failoverCounters().unreplicatedWrites == 1);
     CHECK(unreplicated.healthy());
 }
+
+TEST_CASE(
+    "Write guard: a write found already applied (its reply lost, sent again on another "
+    "connection) is Ok only once a replica has it",
+    "[deploy][sentinel][replication]") {
+    RedisServerProcess primary;
+    RedisServerProcess replica;
+    if (!startSyncedPair(primary, replica)) return;
+
+    RedisGameStore first(storeOn(primary, {1, 300ms, 10, false}));
+    GameRecord game = sampleGame("retried");
+    REQUIRE(first.create(game) == StoreStatus::Ok);
+
+    // The replica hangs (connected, within its lag). A move reaches the primary, and its reply
+    // is lost; the pool sends it again on a fresh connection (here: another handle's, as a
+    // second replica storing the very same flag fall would). That connection wrote nothing, so
+    // WAIT answered at once with the hung replica counted: the retry was Ok, the move on the
+    // primary alone. (Redis 7.2 and later, the compose file's redis:7; Redis 7.0 moved a
+    // connection's WAIT mark with every command, so there this case holds either way.)
+    replica.pause();
+    GameRecord next = nextVersion(game, "e2e4");
+    CHECK(first.update(next, game.version) == StoreStatus::Unconfirmed);
+    RedisGameStore second(storeOn(primary, {1, 300ms, 10, false}));
+    CHECK(second.update(next, game.version) == StoreStatus::Unconfirmed);
+    // A new game the same way.
+    GameRecord created = sampleGame("retried-create");
+    CHECK(first.create(created) == StoreStatus::Unconfirmed);
+    RedisGameStore third(storeOn(primary, {1, 300ms, 10, false}));
+    CHECK(third.create(created) == StoreStatus::Unconfirmed);
+
+    // Once the replica has caught up, the retry is Ok: the replica has the move.
+    replica.resume();
+    REQUIRE(eventually([&] { return replicaSynced(primary.port(), replica.port()); }, 20000ms));
+    CHECK(second.update(next, game.version) == StoreStatus::Ok);
+    CHECK(third.create(created) == StoreStatus::Ok);
+    CHECK(text(runRedis(replica.port(), {"HGET", "outpost:game:retried", "version"})) == "2");
+
+    // With no replica left the guard refuses writes: the retry is still Unconfirmed (the move is
+    // on the primary), not Unavailable, which would say that nothing was written.
+    replica.kill();
+    REQUIRE(eventually([&] { return !infoHas(primary.port(), "slave0:"); }, 10000ms));
+    CHECK(second.update(next, game.version) == StoreStatus::Unconfirmed);
+    CHECK(text(runRedis(primary.port(), {"HGET", "outpost:game:retried", "version"})) == "2");
+}
