@@ -14,6 +14,10 @@ Response handleHealth(const Request& request) {
 
 Response handleReady(const Request& request, ServerContext& context) {
     const bool ready = context.ready.load() && !context.draining.load() && context.store->healthy();
+    // A replica that started before the store could be reached counts in its own wall clock
+    // until the store's clock is read: read it now, before the load balancer sends it a move
+    // (the next clock sweep may be seconds away). A store without a clock answers at once.
+    if (ready && !context.clock.synced()) context.measureClock();
     if (ready && context.config.maxClockSkewMs > 0) {
         // This replica's clock against the store's: the offset the cluster clock measured
         // (at start and with every clock sweep), read with its sign turned.

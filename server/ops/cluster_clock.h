@@ -47,6 +47,8 @@ class ClusterClock {
         const std::int64_t offset = offsetMs_.load(std::memory_order_relaxed);
         return offset == kUnsynced ? wall_() : monotonic_() + offset;
     }
+    // Whether the store's clock was read (false: nowMs() is the wall clock).
+    bool synced() const { return offsetMs_.load(std::memory_order_relaxed) != kUnsynced; }
     // The store's clock minus this replica's wall clock now (0 before any sample).
     std::int64_t offsetMs() const {
         const std::int64_t offset = offsetMs_.load(std::memory_order_relaxed);

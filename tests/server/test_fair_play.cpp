@@ -379,6 +379,20 @@ class StoreWithClock final : public DelegatingStore {
     using DelegatingStore::DelegatingStore;
     std::optional<std::int64_t> storeTimeMs() override { return nowEpochMs(); }
 };
+
+// A store whose clock cannot be read until `reachable` (Redis not up yet when a replica starts).
+class StoreWithLateClock final : public DelegatingStore {
+  public:
+    StoreWithLateClock(std::shared_ptr<GameStore> inner,
+                       std::shared_ptr<std::atomic<bool>> reachable)
+        : DelegatingStore(std::move(inner)), reachable_(std::move(reachable)) {}
+    std::optional<std::int64_t> storeTimeMs() override {
+        return reachable_->load() ? std::optional<std::int64_t>(nowEpochMs()) : std::nullopt;
+    }
+
+  private:
+    std::shared_ptr<std::atomic<bool>> reachable_;
+};
 }  // namespace
 
 TEST_CASE("clocks: replicas whose clocks differ charge each move the time it took",
@@ -459,6 +473,31 @@ TEST_CASE("clocks: a replica whose wall clock is stepped while it runs keeps the
         CHECK(read["clock"]["black"].get<std::int64_t>() > 59000);
         CHECK(std::abs(read["clock"]["at"].get<std::int64_t>() - nowEpochMs()) < 1000);
     }
+}
+
+TEST_CASE(
+    "clocks: a replica that started before the store's clock could be read reads it when "
+    "asked if it is ready",
+    "[server][fairplay][clock]") {
+    // A cluster that just started: Redis was not up when the replica (its wall clock 5 s ahead)
+    // read the store's time at start. Once Redis is there /readyz turns 200 and the load
+    // balancer sends the replica moves; its next clock sweep may be seconds away. Before, it
+    // counted in its own wall clock until then and charged White 5 s for an instant move
+    // (measured from outside: a replica shimmed 5 s ahead, sentinels started after it).
+    auto memory = std::make_shared<MemoryGameStore>();
+    auto reachable = std::make_shared<std::atomic<bool>>(false);
+    Replica early(config(), std::make_shared<StoreWithClock>(memory));
+    Replica late(config(), std::make_shared<StoreWithLateClock>(memory, reachable), +5000);
+    CHECK_FALSE(late.context.clock.synced());
+    People game(early, {{"clock", {{"initial", 60000}, {"increment", 0}}}});
+    REQUIRE(game.move(early, game.white, "e4") == 200);
+    REQUIRE(game.move(early, game.black, "e5") == 200);  // the clocks start
+    reachable->store(true);
+    REQUIRE(late.call(verb::get, "/readyz")->status() == 200);
+    CHECK(late.context.clock.synced());
+    CHECK(std::abs(late.context.clock.offsetMs() + 5000) < 200);
+    REQUIRE(game.move(late, game.white, "Nf3") == 200);
+    CHECK(game.get(early)["moveClocks"][2].get<std::int64_t>() > 59000);
 }
 
 TEST_CASE("presence: a replica that cannot write presence does not make its players claimable",
