@@ -10,7 +10,10 @@
 // The offset comes from samples of the store's time read between two readings of the monotonic
 // clock (measure(): at start, then with every clock sweep). Of the last kSamples, the one with
 // the shortest round trip is believed (the least waiting in it, as NTP's clock filter does): its
-// store time against the middle of its round trip.
+// store time against the middle of its round trip. A sample that disagrees with the believed one
+// by more than their round trips allow tells of a jump (a failover to a primary whose clock
+// differs, the store's clock stepped, this host asleep): the older samples are dropped, and the
+// new time is taken up at once.
 //
 // Thread-safety: nowMs() and offsetMs() from any thread; measure() and observe() too (a mutex
 // guards the samples).

@@ -434,14 +434,30 @@ TEST_CASE("clocks: the cluster clock believes the sample with the shortest round
     clock.observe(1000, 6100, 1200);  // round trip 200: offset 5000
     CHECK(clock.offsetMs() == 5000);
     clock.observe(2000, 7020, 2040);  // round trip 40: offset 5000, more sure
-    clock.observe(3000, 9000, 3600);  // round trip 600 (waited in a queue): not believed
+    clock.observe(3000, 8800, 3600);  // round trip 600 (waited in a queue): not believed
     CHECK(clock.offsetMs() == 5000);
     clock.observe(4000, 8990, 4020);  // round trip 20: offset 4980
     CHECK(clock.offsetMs() == 4980);
     CHECK(clock.nowMs() == 1'004'980);
     // The best sample ages out of the ring after kSamples more.
-    for (std::size_t i = 0; i < ClusterClock::kSamples; ++i) clock.observe(5000, 5100, 5100);
-    CHECK(clock.offsetMs() == 50);
+    for (std::size_t i = 0; i < ClusterClock::kSamples; ++i) clock.observe(5000, 9990, 5100);
+    CHECK(clock.offsetMs() == 4940);
+}
+
+TEST_CASE("clocks: a jump of the store's clock is taken up at the next sample", "[server][clock]") {
+    // A Sentinel failover to a primary whose clock runs 3 s ahead of the old one's (or the
+    // primary's clock stepped). The samples of the old primary had shorter round trips: before,
+    // they were believed for up to kSamples more sweeps, every flag and move charged on the old
+    // time meanwhile (docs/deployment.md promised the new time within a sweep).
+    std::int64_t now = 1000;
+    ClusterClock clock([&now] { return now; }, [&now] { return now; });
+    clock.observe(1000, 6001, 1002);  // round trip 2: offset 5000
+    CHECK(clock.offsetMs() == 5000);
+    clock.observe(2000, 10020, 2040);  // the new primary: offset 8000, round trip 40
+    CHECK(clock.offsetMs() == 8000);
+    // An ordinary slow sample (round trip 100, 20 ms off) is no jump: the better one stays.
+    clock.observe(3000, 11030, 3100);
+    CHECK(clock.offsetMs() == 8000);
 }
 
 TEST_CASE("clocks: a replica whose wall clock is stepped while it runs keeps the cluster's time",
