@@ -14,6 +14,7 @@
 #include "http/body_limit.h"
 #include "http/client_address.h"
 #include "http/cors.h"
+#include "http/host_field.h"
 #include "http/json_response.h"
 #include "http/request_target.h"
 #include "net/websocket_session.h"
@@ -300,6 +301,14 @@ void HttpSession::onRead(beast::error_code error) {
                          " connections open already (see docs/security.md)",
                      context_.config.retryAfterSeconds));
         std::get<Response>(pending_.back()).keep_alive(false);
+        dispatchNext();
+        return;
+    }
+    // RFC 9112 3.2: an HTTP/1.1 request without Host, or any with two or a malformed one, is
+    // answered 400 (and the connection closed: what else it sent cannot be trusted either).
+    if (auto problem = hostFieldProblem(request)) {
+        pending_.emplace_back(errorResponse(http::status::bad_request, errors::bad_request,
+                                            *problem, request.version(), false));
         dispatchNext();
         return;
     }

@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "http/body_limit.h"
+#include "http/host_field.h"
 #include "test_client.h"
 #include "test_support.h"
 
@@ -253,6 +254,50 @@ TEST_CASE("live server: a target in absolute-form is served like its path", "[se
     CHECK(list.json()["games"].empty());
     client.sendRaw("GET ftp://localhost/healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
     CHECK(client.read().status == 400);
+}
+
+TEST_CASE("host field: a host with an optional port, or empty", "[server][live]") {
+    for (const char* good : {"", "localhost", "localhost:8080", "127.0.0.1:1", "[::1]", "[::1]:80",
+                             "play.example.com", "xn--bcher-kva.example", "a%41b", "host:"}) {
+        INFO(good);
+        CHECK(validHostValue(good));
+    }
+    for (const char* bad : {"a b", "a/b", "user@host", "host:8o", "[::1", "[]", "[::1]x",
+                            "host:80:80", "a%4", "a%zz", "h\"t"}) {
+        INFO(bad);
+        CHECK_FALSE(validHostValue(bad));
+    }
+}
+
+TEST_CASE("live server: an HTTP/1.1 request without Host, or with two, is answered 400",
+          "[server][live]") {
+    // RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without Host, and to any
+    // with more than one Host or an invalid one; each was served (200).
+    LiveServer live;
+    for (const std::string fields :
+         {"", "Host: a\r\nHost: b\r\n", "Host: a b\r\n", "Host: x/y\r\n", "Host: me@x\r\n"}) {
+        INFO(fields);
+        HttpClient client(live.port());
+        client.sendRaw("GET /healthz HTTP/1.1\r\n" + fields + "\r\n");
+        const auto refused = client.read();
+        CHECK(refused.status == 400);
+        CHECK(refused.json()["error"]["code"] == "bad_request");
+        CHECK(refused.json()["error"]["message"].get<std::string>().find("Host") !=
+              std::string::npos);
+    }
+    // Absolute-form names the host, but HTTP/1.1 still needs the field.
+    HttpClient absolute(live.port());
+    absolute.sendRaw("GET http://localhost/healthz HTTP/1.1\r\n\r\n");
+    CHECK(absolute.read().status == 400);
+    // HTTP/1.0 has no Host requirement; an empty Host (RFC 9110 7.2) is a Host.
+    for (const std::string head :
+         {"GET /healthz HTTP/1.0\r\n", "GET /healthz HTTP/1.1\r\nHost:\r\n",
+          "GET /healthz HTTP/1.1\r\nHost: [::1]:8080\r\n"}) {
+        INFO(head);
+        HttpClient client(live.port());
+        client.sendRaw(head + "\r\n");
+        CHECK(client.read().status == 200);
+    }
 }
 
 TEST_CASE("live server: overload answers 503, per-client limit 429, both with Retry-After",
