@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "games/game_clock.h"
 #include "store/clock_deadline.h"
 #include "store/game_record_json.h"
 #include "store/sqlite_text.h"
@@ -13,12 +14,6 @@
 namespace outpost::server {
 
 namespace {
-
-std::int64_t nowEpochMs() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 struct StatementFinalizer {
     void operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
