@@ -1,6 +1,7 @@
 #include "router.h"
 
 #include <array>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "handlers/static_handler.h"
 #include "http/cors.h"
 #include "http/json_response.h"
+#include "http/query_string.h"
 
 namespace outpost::server {
 
@@ -95,13 +97,15 @@ enum class Match { ExactPath, Segments };
 
 // One route: its pattern, which is also its label for metrics and logs; the handler for GET (HEAD
 // too) and for POST, nullptr where that method is not allowed (405 with Allow); or one handler for
-// every method.
+// every method. `query`: the query parameters its GET takes, comma-separated (an API route
+// refuses any other, and its other methods take none).
 struct Route {
     std::string_view pattern;
     Match match;
     RouteHandler get;
     RouteHandler post;
     RouteHandler any = nullptr;
+    std::string_view query = {};
 };
 
 void health(RouteCall& call) {
@@ -262,9 +266,9 @@ constexpr auto kRoutes = std::to_array<Route>({
     {"/metrics", Match::ExactPath, metrics, nullptr},
     {"/api/v1/openapi.yaml", Match::Segments, openApi, nullptr},
     {"/api/v1/engine", Match::Segments, engineInfo, nullptr},
-    {"/api/v1/analysis", Match::Segments, cachedAnalysis, startAnalysis},
+    {"/api/v1/analysis", Match::Segments, cachedAnalysis, startAnalysis, nullptr, "fen,multipv"},
     {"/api/v1/ws", Match::Segments, nullptr, nullptr, webSocket},
-    {"/api/v1/games", Match::Segments, listGames, createGame},
+    {"/api/v1/games", Match::Segments, listGames, createGame, nullptr, "ids"},
     {"/api/v1/games/{id}", Match::Segments, gameAction<GameAction::Get>, nullptr},
     {"/api/v1/review", Match::Segments, nullptr, startReview},
     {"/api/v1/reviews/{reviewId}", Match::Segments, reviewAction<ReviewAction::Get>, nullptr},
@@ -288,7 +292,8 @@ constexpr auto kRoutes = std::to_array<Route>({
      gameAction<GameAction::EngineMove>},
     {"/api/v1/games/{id}/takeback", Match::Segments, nullptr, gameAction<GameAction::Takeback>},
     {"/api/v1/games/{id}/resign", Match::Segments, nullptr, gameAction<GameAction::Resign>},
-    {"/api/v1/games/{id}/pgn", Match::Segments, gameAction<GameAction::Pgn>, nullptr},
+    {"/api/v1/games/{id}/pgn", Match::Segments, gameAction<GameAction::Pgn>, nullptr, nullptr,
+     "review"},
     {"/api/v1/games/{id}/stream", Match::Segments, gameAction<GameAction::Stream>, nullptr},
     {"/api/v1/games/{id}/chat", Match::Segments, getChat, postChat},
     {"/api/v1/games/{id}/rematch/yes", Match::Segments, nullptr, rematch<true>},
@@ -321,15 +326,52 @@ bool matchesSegments(std::string_view pattern, const std::vector<std::string>& s
     return index == segments.size();
 }
 
+// Whether `name` is one of `list`'s comma-separated names.
+bool listed(std::string_view list, std::string_view name) {
+    while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        if (list.substr(0, comma) == name) return true;
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    }
+    return false;
+}
+
+// An API route takes the query parameters it documents and no other, as its bodies take no
+// unknown field: a misspelt parameter is refused (400 bad_request), not silently ignored.
+std::optional<Response> refusedQuery(const Route& route, const Request& request, bool get) {
+    if (route.match != Match::Segments) return std::nullopt;
+    const std::string_view target(request.target().data(), request.target().size());
+    const std::optional<QueryParameters> parameters = queryParameters(target);
+    if (!parameters) {
+        return errorFor(request, http::status::bad_request, errors::bad_request,
+                        "malformed percent-encoding in the query");
+    }
+    const std::string_view taken = get ? route.query : std::string_view();
+    for (const auto& [name, value] : *parameters) {
+        if (listed(taken, name)) continue;
+        return errorFor(request, http::status::bad_request, errors::bad_request,
+                        "unknown query parameter " + quotedInput(name) +
+                            (taken.empty() ? "; this route takes none"
+                                           : "; this route takes " + std::string(taken)));
+    }
+    return std::nullopt;
+}
+
 void dispatch(const Route& route, RouteCall& call) {
     const Request& request = call.request;
-    if (route.any) return route.any(call);
-    if (route.get && isGet(request)) return route.get(call);
-    if (route.post && request.method() == http::verb::post) return route.post(call);
-    methodNotAllowed(request, call.sink,
-                     route.get && route.post ? "GET, POST"
-                     : route.get             ? "GET"
-                                             : "POST");
+    const bool get = isGet(request);
+    const RouteHandler handler = route.any                                            ? route.any
+                                 : route.get && get                                   ? route.get
+                                 : route.post && request.method() == http::verb::post ? route.post
+                                                                                      : nullptr;
+    if (!handler) {
+        return methodNotAllowed(request, call.sink,
+                                route.get && route.post ? "GET, POST"
+                                : route.get             ? "GET"
+                                                        : "POST");
+    }
+    if (auto refused = refusedQuery(route, request, get)) return call.sink->respond(*refused);
+    handler(call);
 }
 
 }  // namespace

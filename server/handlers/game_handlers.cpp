@@ -12,6 +12,7 @@
 #include "http/api_error_response.h"
 #include "http/bearer.h"
 #include "http/json_response.h"
+#include "http/query_string.h"
 #include "review/review_pgn.h"
 #include "review/review_service.h"
 
@@ -19,20 +20,25 @@ namespace outpost::server {
 
 namespace {
 
-// "?review=1" (or true) on the PGN export.
-bool wantsReview(const Request& request) {
+// "?review=1" (or true) on the PGN export asks for the annotated PGN; 0 or false (or no
+// parameter) for the plain one. Any other value, or the parameter twice, is refused.
+std::variant<bool, ApiError> wantsReview(const Request& request) {
     const std::string_view target(request.target().data(), request.target().size());
-    const std::size_t mark = target.find('?');
-    if (mark == std::string_view::npos) return false;
-    std::string_view query = target.substr(mark + 1);
-    while (!query.empty()) {
-        const std::size_t amp = query.find('&');
-        const std::string_view parameter = query.substr(0, amp);
-        if (parameter == "review=1" || parameter == "review=true") return true;
-        if (amp == std::string_view::npos) break;
-        query.remove_prefix(amp + 1);
+    const std::optional<QueryParameters> parameters = queryParameters(target);
+    if (!parameters) return badRequest("malformed percent-encoding in the query");
+    std::optional<bool> wanted;
+    for (const auto& [name, value] : *parameters) {
+        if (name != "review") continue;  // the router refused any other name
+        if (wanted) return badRequest("query parameter 'review' given twice");
+        if (value == "1" || value == "true") {
+            wanted = true;
+        } else if (value == "0" || value == "false") {
+            wanted = false;
+        } else {
+            return badRequest("'review' must be 1, true, 0 or false, not " + quotedInput(value));
+        }
     }
-    return false;
+    return wanted.value_or(false);
 }
 
 nlohmann::json replyJson(const GameReply& reply, std::int64_t nowMs) {
@@ -154,6 +160,9 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
             return respondGame(request, sink, service.loadReadBy(gameId, bearerToken(request)),
                                context.clock);
         case GameAction::Pgn: {
+            const auto review = wantsReview(request);
+            if (auto* error = std::get_if<ApiError>(&review))
+                return sink->respond(errorFor(request, *error));
             auto loaded = service.load(gameId);
             if (auto* error = std::get_if<ApiError>(&loaded))
                 return sink->respond(errorFor(request, *error));
@@ -162,7 +171,7 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
             response.keep_alive(request.keep_alive());
             const GameRecord& game = std::get<GameRecord>(loaded);
             std::vector<PgnAnnotation> annotations;
-            if (wantsReview(request)) {
+            if (std::get<bool>(review)) {
                 // The game's kept review, when there is one; a PGN without it otherwise.
                 if (auto kept = ReviewService(context).keptForGame(game)) {
                     annotations = review::pgnAnnotations(game, *kept);

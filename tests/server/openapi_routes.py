@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The OpenAPI document must be valid YAML of OpenAPI 3, every $ref in it must resolve, and it must
-document exactly the routes the server's router serves (with the methods of each route). Every
+document exactly the routes the server's router serves (with the methods of each route, and the
+query parameters of each API route's GET: it refuses any other). Every
 operation has a unique operationId and lists the errors any route of its kind can give: 404 where
 the path names a game or review, 401 and 403 where it takes a player token, 400 and 413 for a
 POST (a body that is not a JSON object of its fields, or too large), 500 and 503 for the routes
@@ -87,18 +88,33 @@ def main() -> int:
         problems.append(f"operationId {duplicate} is used twice")
 
     # Routes: the router's table (kRoutes): {"pattern", Match::..., GET handler, POST handler
-    # [, handler for any method]}; nullptr where the route takes no such method.
+    # [, handler for any method[, "query parameters of GET", ...]]}; nullptr where the route
+    # takes no such method.
     flat = " ".join(router.split())
     table = re.findall(
-        r'\{"(/[^"]*)", Match::\w+, ([^,{}]+?), ([^,{}]+?)(?:, ([^,{}]+?))?\}', flat)
+        r'\{"(/[^"]*)", Match::\w+, ([^,{}"]+?), ([^,{}"]+?)'
+        r'(?:, ([^,{}"]+?)(?:, "([^"]*)")?(?:, [^{}"]*)?)?\}', flat)
     if not table:
         problems.append("found no routes in the router (has its shape changed?)")
     routes = set()
-    for route, get, post, _any in table:
+    for route, get, post, _any, query in table:
         routes.add(route)
         for verb, handler in (("get", get), ("post", post)):
             if handler.strip() != "nullptr" and route in paths and verb not in paths[route]:
                 problems.append(f"{route}: the router takes {verb.upper()}, the document does not")
+        # An API route refuses every query parameter it does not take: the document must list
+        # exactly those.
+        if route.startswith("/api/") and route in paths:
+            taken = set(filter(None, query.split(",")))
+            for method, operation in paths[route].items():
+                if method not in METHODS:
+                    continue
+                documented = {p.get("name") for p in operation.get("parameters") or []
+                              if p.get("in") == "query"}
+                expected = taken if method == "get" else set()
+                if documented != expected:
+                    problems.append(f"{method.upper()} {route}: documents query parameters "
+                                    f"{sorted(documented)}, the router takes {sorted(expected)}")
     routes.add("/")  # the board page: the static-file fallback
     for route in sorted(routes - paths.keys()):
         problems.append(f"{route} is served but not documented")

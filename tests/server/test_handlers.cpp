@@ -167,6 +167,57 @@ TEST_CASE("handlers: unknown routes 404, wrong methods 405 with Allow", "[server
     REQUIRE(f.call(verb::put, "/index.html")->status() == 405);
 }
 
+TEST_CASE("handlers: an API route refuses a query parameter it does not take, as a body field",
+          "[server][handlers]") {
+    // Unknown query parameters were refused by GET /analysis and GET /games and silently
+    // ignored by every other route (a misspelt ?reveiw=1 gave the plain PGN).
+    HandlerFixture f;
+    auto [id, token] = f.createGame({{"engine", {{"side", "none"}}}});
+    const std::string game = "/api/v1/games/" + id;
+    const auto version = f.call(verb::get, game)->json()["version"];
+    auto refusedNaming = [&](verb method, const std::string& target, const std::string& name,
+                             const std::string& body = "") {
+        INFO(target);
+        auto sink = f.call(method, target, body, bearer(token));
+        CHECK(sink->status() == 400);
+        CHECK(sink->errorCode() == "bad_request");
+        CHECK(sink->json()["error"]["message"].get<std::string>().find("'" + name + "'") !=
+              std::string::npos);
+    };
+    for (const std::string& target :
+         {std::string("/api/v1/engine"), std::string("/api/v1/openapi.yaml"), game, game + "/pgn",
+          game + "/stream", game + "/chat", game + "/review", std::string("/api/v1/seeks"),
+          std::string("/api/v1/reviews/pNoSuchReview")}) {
+        refusedNaming(verb::get, target + "?verbose=1", "verbose");
+    }
+    refusedNaming(verb::get, game + "/pgn?reveiw=1", "reveiw");
+    refusedNaming(verb::get, "/api/v1/games?ids=" + id + "&limit=5", "limit");
+    // The parameters of GET are not POST's: POST takes none.
+    refusedNaming(verb::post, "/api/v1/analysis?fen=8/8/8/8/8/8/8/K1k5+w+-+-", "fen",
+                  R"({"limits":{"depth":1}})");
+    refusedNaming(verb::post, "/api/v1/games?ids=x", "ids", "{}");
+    refusedNaming(verb::post, game + "/moves?move=e2e4", "move", R"({"move":"e2e4"})");
+    REQUIRE(f.call(verb::get, game)->json()["version"] == version);  // the move was not played
+    auto malformed = f.call(verb::get, "/api/v1/engine?x=%zz");
+    CHECK(malformed->status() == 400);
+    CHECK(malformed->errorCode() == "bad_request");
+
+    // The documented ones still work; review takes 1, true, 0, false only, once.
+    CHECK(f.call(verb::get, "/api/v1/games?ids=" + id)->status() == 200);
+    for (const char* review : {"1", "true", "0", "false"}) {
+        INFO(review);
+        CHECK(f.call(verb::get, game + "/pgn?review=" + review)->status() == 200);
+    }
+    CHECK(f.call(verb::get, game + "/pgn?review=yes")->status() == 400);
+    CHECK(f.call(verb::get, game + "/pgn?review=1&review=0")->status() == 400);
+    CHECK(f.call(verb::get, game + "/pgn")->status() == 200);
+    // Probes ignore the query (a monitor's cache buster must not fail them).
+    for (const char* probe : {"/healthz?_=17", "/readyz?check=1", "/metrics?x"}) {
+        INFO(probe);
+        CHECK(f.call(verb::get, probe)->status() == 200);
+    }
+}
+
 TEST_CASE("handlers: static files with content types, no escape from the root",
           "[server][handlers]") {
     const auto root =
