@@ -42,7 +42,7 @@ namespace outpost::server {
     X(invalid_value, 422, "well-formed but out of range (a limit, multipv, level or clock)") \
     X(invalid_fen, 422, "the FEN cannot be read (the message says why)") \
     X(illegal_move, 422, "a move that is not legal in its position, or ambiguous SAN") \
-    X(bad_pgn, 422, "the PGN text is malformed (an unterminated comment, variation or tag)") \
+    X(bad_pgn, 422, "the PGN text is malformed (an unterminated comment, variation or tag), or has no moves") \
     X(rate_limited, 429, "this client runs as many searches or reviews as it may") \
     X(too_many_games, 429, "this client created as many games this minute as it may") \
     X(too_many_streams, 429, "this client has as many game streams open as it may") \

@@ -158,6 +158,13 @@ ReviewResult ReviewService::startPasted(const nlohmann::json& body, const Client
             if (imported.errorCode == errors::too_large) return tooLarge(imported.error);
             return unprocessable(imported.errorCode, imported.error);
         }
+        // A text without moves (empty, tags, comments only; a [FEN] tag alone is a position, which
+        // POST /api/v1/analysis analyses) has nothing to review.
+        if (imported.moves.empty()) {
+            return unprocessable(errors::bad_pgn,
+                                 "the PGN has no moves: nothing to review (paste a game's "
+                                 "movetext; POST /api/v1/analysis analyses a position)");
+        }
         fen = imported.initialFen;
         uciMoves = std::move(imported.moves);
     } else {
@@ -167,6 +174,11 @@ ReviewResult ReviewService::startPasted(const nlohmann::json& body, const Client
         }
         const auto& moves = body.at("moves");
         if (!moves.is_array()) return badRequest("'moves' must be an array of strings");
+        if (moves.empty()) {
+            return unprocessable(errors::invalid_value,
+                                 "'moves' is empty: a review needs at least one move "
+                                 "(POST /api/v1/analysis analyses a position)");
+        }
         if (moves.size() > kMaxReviewPlies) {
             return tooLarge("more than " + std::to_string(kMaxReviewPlies) + " moves");
         }

@@ -154,6 +154,37 @@ TEST_CASE("review: a pasted game is reviewed to the end, with a summary", "[revi
     CHECK(f.call(verb::get, "/api/v1/reviews/pnothere")->status() == 404);
 }
 
+TEST_CASE("review: a pasted game without moves is refused, not reviewed as the start position",
+          "[review]") {
+    // An empty PGN, or one of tags, comments or a result only, started a review of the start
+    // position (total 1, no plies): a pasted clipboard that held something else looked reviewed.
+    HandlerFixture f;
+    for (const std::string pgn :
+         {"", "  \n\t ", "[Event \"x\"]\n[White \"a\"]\n", "{a comment} ; more\n", "*", "1. 2. *",
+          "(1. e4 e5) *", "[FEN \"8/8/8/4k3/8/8/3QK3/8 w - - 0 1\"]\n\n*"}) {
+        INFO(pgn);
+        auto refused = f.call(verb::post, "/api/v1/review", nlohmann::json{{"pgn", pgn}}.dump());
+        CHECK(refused->status() == 422);
+        CHECK(refused->errorCode() == "bad_pgn");
+        CHECK(refused->json()["error"]["message"].get<std::string>().find("no moves") !=
+              std::string::npos);
+    }
+    for (const nlohmann::json& body : {nlohmann::json{{"moves", nlohmann::json::array()}},
+                                       nlohmann::json{{"fen", "8/8/8/4k3/8/8/3QK3/8 w - - 0 1"},
+                                                      {"moves", nlohmann::json::array()}}}) {
+        INFO(body.dump());
+        auto refused = f.call(verb::post, "/api/v1/review", body.dump());
+        CHECK(refused->status() == 422);
+        CHECK(refused->errorCode() == "invalid_value");
+    }
+    // One move is a game: a set-up position with its first move is reviewed.
+    auto one = f.call(
+        verb::post, "/api/v1/review",
+        nlohmann::json{{"pgn", "[FEN \"8/8/8/4k3/8/8/3QK3/8 w - - 0 1\"]\n\n1. Qd4+ *"}}.dump());
+    CHECK(one->status() / 100 == 2);
+    CHECK(one->json()["total"] == 2);
+}
+
 TEST_CASE("review: stop, and the per-client and overall bounds", "[review]") {
     ServerConfig config = testConfig();
     config.maxReviews = 2;
