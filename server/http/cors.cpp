@@ -6,6 +6,13 @@ namespace outpost::server {
 
 namespace {
 constexpr int kPreflightMaxAgeSeconds = 600;
+// The answer headers the API tells clients to read, beyond the CORS-safelisted ones
+// (Cache-Control, Content-Type...), which a page of another origin may read only when named:
+// Allow (405), ETag (cached analysis), Location (201 and 202: the created game, seek or review),
+// Retry-After (429, 503).
+constexpr const char* kExposedHeaders = "Allow, ETag, Location, Retry-After";
+// The request headers such a page may send: If-None-Match for the cached analysis' ETag too.
+constexpr const char* kAllowedRequestHeaders = "Authorization, Content-Type, Accept, If-None-Match";
 
 bool originAllowed(std::string_view origin, const std::vector<std::string>& allowed) {
     if (origin.empty()) return false;
@@ -93,7 +100,7 @@ void applyCors(const Request& request, Response& response,
     const auto origin = request[http::field::origin];
     if (!originAllowed(origin, allowed)) return;
     response.set(http::field::access_control_allow_origin, origin);
-    response.set(http::field::access_control_expose_headers, "Retry-After");
+    response.set(http::field::access_control_expose_headers, kExposedHeaders);
 }
 
 Response preflightResponse(const Request& request, const std::vector<std::string>& allowed) {
@@ -102,8 +109,7 @@ Response preflightResponse(const Request& request, const std::vector<std::string
     applyCors(request, response, allowed);
     if (originAllowed(request[http::field::origin], allowed)) {
         response.set(http::field::access_control_allow_methods, "GET, POST, DELETE, OPTIONS");
-        response.set(http::field::access_control_allow_headers,
-                     "Authorization, Content-Type, Accept");
+        response.set(http::field::access_control_allow_headers, kAllowedRequestHeaders);
         response.set(http::field::access_control_max_age, std::to_string(kPreflightMaxAgeSeconds));
     }
     response.prepare_payload();

@@ -9,6 +9,7 @@
 #include "delegating_store.h"
 #include "games/game_clock.h"
 #include "games/game_service.h"
+#include "http/cors.h"
 #include "search/fingerprint.h"
 #include "search/levels.h"
 #include "test_support.h"
@@ -270,6 +271,29 @@ TEST_CASE("handlers: CORS for configured origins, preflight answered", "[server]
         std::string::npos);
     auto other = f.call(verb::options, "/api/v1/games", "", {{"Origin", "https://evil.example"}});
     REQUIRE(other->response()[http::field::access_control_allow_origin].empty());
+}
+
+TEST_CASE("handlers: CORS lets another origin's page read the headers the API tells it to read",
+          "[server][handlers]") {
+    // Only Retry-After was exposed: a board page on another origin could not read a created
+    // game's Location, the cached analysis' ETag or a 405's Allow.
+    const std::vector<std::string> allowed = {"https://board.example"};
+    Request request{verb::get, "/api/v1/analysis", 11};
+    request.set(http::field::origin, "https://board.example");
+    Response response{http::status::ok, 11};
+    applyCors(request, response, allowed);
+    const std::string exposed(response[http::field::access_control_expose_headers]);
+    for (const char* header : {"Allow", "ETag", "Location", "Retry-After"}) {
+        INFO(header);
+        CHECK(exposed.find(header) != std::string::npos);
+    }
+    // And send If-None-Match for that ETag (a preflight names it when the page sets it).
+    request.method(verb::options);
+    request.set(http::field::access_control_request_method, "GET");
+    request.set(http::field::access_control_request_headers, "if-none-match");
+    const Response preflight = preflightResponse(request, allowed);
+    CHECK(std::string(preflight[http::field::access_control_allow_headers]).find("If-None-Match") !=
+          std::string::npos);
 }
 
 TEST_CASE("handlers: analysis input errors are clear JSON errors", "[server][handlers][analysis]") {
