@@ -2,6 +2,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "handlers/seek_handlers.h"
 #include "handlers/service_handlers.h"
 #include "handlers/static_handler.h"
+#include "http/accept.h"
 #include "http/cors.h"
 #include "http/json_response.h"
 #include "http/query_string.h"
@@ -95,10 +97,22 @@ using RouteHandler = void (*)(RouteCall&);
 // (the API).
 enum class Match { ExactPath, Segments };
 
+// The media types a route answers with, the server's preferred first: what its Accept
+// negotiation offers (errors are JSON whatever the route). Empty: no Accept check.
+using MediaTypes = std::span<const std::string_view>;
+constexpr std::array<std::string_view, 1> kJsonOnly = {kMediaJson};
+constexpr std::array<std::string_view, 1> kNdjsonOnly = {kMediaNdjson};
+constexpr std::array<std::string_view, 2> kJsonOrNdjson = {kMediaJson, kMediaNdjson};
+constexpr std::array<std::string_view, 1> kPlainText = {"text/plain"};
+constexpr std::array<std::string_view, 1> kYaml = {"application/yaml"};
+constexpr std::array<std::string_view, 1> kPgn = {"application/x-chess-pgn"};
+constexpr MediaTypes kNoAcceptCheck = {};
+
 // One route: its pattern, which is also its label for metrics and logs; the handler for GET (HEAD
 // too) and for POST, nullptr where that method is not allowed (405 with Allow); or one handler for
 // every method. `query`: the query parameters its GET takes, comma-separated (an API route
-// refuses any other, and its other methods take none).
+// refuses any other, and its other methods take none). `getTypes` / `postTypes`: what GET (and
+// the handler for any method) and POST answer with.
 struct Route {
     std::string_view pattern;
     Match match;
@@ -106,6 +120,8 @@ struct Route {
     RouteHandler post;
     RouteHandler any = nullptr;
     std::string_view query = {};
+    MediaTypes getTypes = kJsonOnly;
+    MediaTypes postTypes = kJsonOnly;
 };
 
 void health(RouteCall& call) {
@@ -263,17 +279,18 @@ void seekItem(RouteCall& call) {
 constexpr auto kRoutes = std::to_array<Route>({
     {"/healthz", Match::ExactPath, health, nullptr},
     {"/readyz", Match::ExactPath, ready, nullptr},
-    {"/metrics", Match::ExactPath, metrics, nullptr},
-    {"/api/v1/openapi.yaml", Match::Segments, openApi, nullptr},
+    {"/metrics", Match::ExactPath, metrics, nullptr, nullptr, "", kPlainText},
+    {"/api/v1/openapi.yaml", Match::Segments, openApi, nullptr, nullptr, "", kYaml},
     {"/api/v1/engine", Match::Segments, engineInfo, nullptr},
-    {"/api/v1/analysis", Match::Segments, cachedAnalysis, startAnalysis, nullptr, "fen,multipv"},
-    {"/api/v1/ws", Match::Segments, nullptr, nullptr, webSocket},
+    {"/api/v1/analysis", Match::Segments, cachedAnalysis, startAnalysis, nullptr, "fen,multipv",
+     kJsonOnly, kJsonOrNdjson},
+    {"/api/v1/ws", Match::Segments, nullptr, nullptr, webSocket, "", kNoAcceptCheck},
     {"/api/v1/games", Match::Segments, listGames, createGame, nullptr, "ids"},
     {"/api/v1/games/{id}", Match::Segments, gameAction<GameAction::Get>, nullptr},
     {"/api/v1/review", Match::Segments, nullptr, startReview},
     {"/api/v1/reviews/{reviewId}", Match::Segments, reviewAction<ReviewAction::Get>, nullptr},
     {"/api/v1/reviews/{reviewId}/stream", Match::Segments, reviewAction<ReviewAction::Stream>,
-     nullptr},
+     nullptr, nullptr, "", kNdjsonOnly},
     {"/api/v1/reviews/{reviewId}/stop", Match::Segments, nullptr, reviewAction<ReviewAction::Stop>},
     {"/api/v1/games/{id}/review", Match::Segments, getGameReview, startGameReview},
     {"/api/v1/games/{id}/draw/yes", Match::Segments, nullptr, offerAction<OfferAction::DrawYes>},
@@ -293,15 +310,17 @@ constexpr auto kRoutes = std::to_array<Route>({
     {"/api/v1/games/{id}/takeback", Match::Segments, nullptr, gameAction<GameAction::Takeback>},
     {"/api/v1/games/{id}/resign", Match::Segments, nullptr, gameAction<GameAction::Resign>},
     {"/api/v1/games/{id}/pgn", Match::Segments, gameAction<GameAction::Pgn>, nullptr, nullptr,
-     "review"},
-    {"/api/v1/games/{id}/stream", Match::Segments, gameAction<GameAction::Stream>, nullptr},
+     "review", kPgn},
+    {"/api/v1/games/{id}/stream", Match::Segments, gameAction<GameAction::Stream>, nullptr, nullptr,
+     "", kNdjsonOnly},
     {"/api/v1/games/{id}/chat", Match::Segments, getChat, postChat},
     {"/api/v1/games/{id}/rematch/yes", Match::Segments, nullptr, rematch<true>},
     {"/api/v1/games/{id}/rematch/no", Match::Segments, nullptr, rematch<false>},
     {"/api/v1/seeks", Match::Segments, listSeeks, createSeek},
     {"/api/v1/seeks/{seekId}", Match::Segments, nullptr, nullptr, seekItem},
     {"/api/v1/seeks/{seekId}/accept", Match::Segments, nullptr, seekAction<SeekAction::Accept>},
-    {"/api/v1/seeks/{seekId}/stream", Match::Segments, seekAction<SeekAction::Stream>, nullptr},
+    {"/api/v1/seeks/{seekId}/stream", Match::Segments, seekAction<SeekAction::Stream>, nullptr,
+     nullptr, "", kNdjsonOnly},
 });
 
 // Whether `segments` (the path's) fit `pattern` one for one; `id` gets the segment that met a
@@ -357,6 +376,20 @@ std::optional<Response> refusedQuery(const Route& route, const Request& request,
     return std::nullopt;
 }
 
+// 406 when the request's Accept gives every type the route answers with quality 0 (RFC 9110
+// 12.5.1); the answer is a JSON error, as every error is.
+std::optional<Response> notAcceptable(MediaTypes types, const Request& request) {
+    if (types.empty()) return std::nullopt;
+    const std::string accept = acceptList(request);
+    if (negotiateMediaType(accept, types)) return std::nullopt;
+    std::string offered;
+    for (std::string_view type : types)
+        offered += (offered.empty() ? "" : " or ") + std::string(type);
+    return errorFor(request, http::status::not_acceptable, errors::not_acceptable,
+                    "this route answers with " + offered + ", which Accept " + quotedInput(accept) +
+                        " refuses");
+}
+
 void dispatch(const Route& route, RouteCall& call) {
     const Request& request = call.request;
     const bool get = isGet(request);
@@ -371,6 +404,9 @@ void dispatch(const Route& route, RouteCall& call) {
                                                         : "POST");
     }
     if (auto refused = refusedQuery(route, request, get)) return call.sink->respond(*refused);
+    const bool post = !route.any && request.method() == http::verb::post;
+    if (auto refused = notAcceptable(post ? route.postTypes : route.getTypes, request))
+        return call.sink->respond(*refused);
     handler(call);
 }
 

@@ -21,6 +21,7 @@ namespace outpost::server {
     X(not_found, 404, "no such game, review, file or route (WebSocket: no such search)") \
     X(not_cached, 404, "no cached analysis of the position with that many lines") \
     X(method_not_allowed, 405, "the route does not take this method (Allow says which)") \
+    X(not_acceptable, 406, "Accept refuses every media type the route answers with") \
     X(game_over, 409, "the game is over (422 for an analysis of a position without legal moves)") \
     X(not_your_turn, 409, "the token's side is not to move (or may not take back)") \
     X(version_conflict, 409, "the game is not at the version asked, or a change raced this one") \

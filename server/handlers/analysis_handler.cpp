@@ -1,6 +1,6 @@
 #include "handlers/analysis_handler.h"
 
-#include <cctype>
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -9,6 +9,7 @@
 #include "analysis/search_record.h"
 #include "errors/error_codes.h"
 #include "handlers/ordered_stream.h"
+#include "http/accept.h"
 #include "http/api_error_response.h"
 #include "http/json_response.h"
 
@@ -16,13 +17,12 @@ namespace outpost::server {
 
 namespace {
 
-constexpr std::string_view kNdjson = "application/x-ndjson";
+constexpr std::array<std::string_view, 2> kAnswerTypes = {kMediaJson, kMediaNdjson};
 
-// Media types are case-insensitive (RFC 9110 8.3.1): "Application/X-NDJSON" asks for the stream.
+// JSON unless Accept prefers the NDJSON stream (the router has refused an Accept that takes
+// neither, so this is one of the two).
 bool wantsNdjson(const Request& request) {
-    std::string accept(request[http::field::accept]);
-    for (char& c : accept) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return accept.find(kNdjson) != std::string::npos;
+    return negotiateMediaType(acceptList(request), kAnswerTypes) == kMediaNdjson;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "delegating_store.h"
 #include "games/game_clock.h"
 #include "games/game_service.h"
+#include "http/accept.h"
 #include "http/cors.h"
 #include "search/fingerprint.h"
 #include "search/levels.h"
@@ -421,6 +422,96 @@ TEST_CASE("handlers: the NDJSON media type is asked for in any letter case",
     REQUIRE(sink->streaming());
     CHECK(std::string(sink->response()[http::field::content_type]) == "application/x-ndjson");
     CHECK(nlohmann::json::parse(sink->lines().back())["type"] == "bestmove");
+}
+
+TEST_CASE("accept: the offered type the client ranks highest, none when it refuses them all",
+          "[server][handlers]") {
+    using Types = std::vector<std::string_view>;
+    const Types json = {"application/json"};
+    const Types answers = {"application/json", "application/x-ndjson"};
+    auto pick = [](std::string_view accept, const Types& offered) {
+        return negotiateMediaType(accept, offered).value_or("406");
+    };
+    CHECK(pick("", json) == "application/json");
+    CHECK(pick("*/*", answers) == "application/json");  // the server's preference
+    CHECK(pick("application/*", answers) == "application/json");
+    CHECK(pick("application/json;q=0", json) == "406");
+    CHECK(pick("application/json; q=0.000", json) == "406");
+    CHECK(pick("text/html", json) == "406");
+    CHECK(pick("*/*;q=0", json) == "406");
+    CHECK(pick("text/html, */*;q=0.1", json) == "application/json");
+    // The most specific range decides, whatever the order.
+    CHECK(pick("application/json;q=0, */*", json) == "406");
+    CHECK(pick("*/*, application/json;q=0", json) == "406");
+    CHECK(pick("application/*;q=0, application/json", json) == "application/json");
+    CHECK(pick("application/x-ndjson;q=0, application/json", answers) == "application/json");
+    CHECK(pick("application/x-ndjson, application/json;q=0.9", answers) == "application/x-ndjson");
+    CHECK(pick("application/json;q=0.5, application/x-ndjson", answers) == "application/x-ndjson");
+    CHECK(pick("application/x-ndjson", answers) == "application/x-ndjson");
+    CHECK(pick("Application/X-NDJSON", answers) == "application/x-ndjson");
+    // Equal q: the type named outright before one a wildcard covers, then the client's order.
+    CHECK(pick("application/x-ndjson, */*", answers) == "application/x-ndjson");
+    CHECK(pick("application/x-ndjson, application/json", answers) == "application/x-ndjson");
+    CHECK(pick("application/json, application/x-ndjson", answers) == "application/json");
+    // Parameters other than q do not decide; q=1.000 is 1.
+    CHECK(pick("application/json;charset=utf-8;q=1.000", json) == "application/json");
+    // Elements that are not media ranges are skipped; with none left the header is ignored.
+    CHECK(pick("json", json) == "application/json");
+    CHECK(pick("text/html;q=2, application/json;q=0.3", json) == "application/json");
+    CHECK(pick("text/html;q=2", json) == "application/json");
+    CHECK(pick("*/json, text/html", json) == "406");
+}
+
+TEST_CASE("handlers: an Accept that refuses every type the route answers with is 406",
+          "[server][handlers]") {
+    // "Accept: application/json;q=0" on a JSON-only route got JSON, and
+    // "application/x-ndjson;q=0, application/json" got the NDJSON stream it refused.
+    HandlerFixture f;
+    auto [id, token] = f.createGame({{"engine", {{"side", "none"}}}});
+    const std::string game = "/api/v1/games/" + id;
+    const auto version = f.call(verb::get, game)->json()["version"];
+    struct Case {
+        verb method;
+        std::string target;
+        std::string accept;
+    };
+    for (const Case& c : std::vector<Case>{
+             {verb::get, "/healthz", "application/json;q=0"},
+             {verb::get, "/api/v1/engine", "text/html"},
+             {verb::get, game, "application/json;q=0, text/*"},
+             {verb::get, game + "/pgn", "application/json"},
+             {verb::get, game + "/stream", "application/json"},
+             {verb::get, "/metrics", "application/json"},
+             {verb::get, "/api/v1/openapi.yaml", "application/json"},
+             {verb::post, "/api/v1/analysis", "application/json;q=0, application/x-ndjson;q=0"},
+             {verb::post, game + "/moves", "text/plain"}}) {
+        INFO(c.target << " Accept: " << c.accept);
+        auto sink = f.call(c.method, c.target, R"({"move":"e2e4","limits":{"depth":1}})",
+                           {{"Accept", c.accept}, {"Authorization", "Bearer " + token}});
+        CHECK(sink->status() == 406);
+        CHECK(sink->errorCode() == "not_acceptable");
+        CHECK(std::string(sink->response()[http::field::content_type]) == "application/json");
+    }
+    CHECK(f.call(verb::get, game)->json()["version"] == version);  // the move was not played
+
+    // What the routes answer with is taken, by its name, a wildcard or no Accept at all.
+    CHECK(f.call(verb::get, game + "/pgn", "", {{"Accept", "application/x-chess-pgn"}})->status() ==
+          200);
+    CHECK(f.call(verb::get, "/metrics", "", {{"Accept", "text/plain;version=0.0.4"}})->status() ==
+          200);
+    CHECK(f.call(verb::get, "/api/v1/engine", "", {{"Accept", "text/html, */*;q=0.8"}})->status() ==
+          200);
+    auto json = f.call(verb::post, "/api/v1/analysis", R"({"limits":{"depth":2}})",
+                       {{"Accept", "application/x-ndjson;q=0, application/json"}});
+    CHECK(json->status() == 200);
+    CHECK_FALSE(json->streaming());
+    CHECK(json->json().contains("bestmove"));
+    auto stream = f.call(verb::post, "/api/v1/analysis", R"({"limits":{"depth":2}})",
+                         {{"Accept", "application/json;q=0.5, application/x-ndjson"}});
+    CHECK(stream->streaming());
+    auto wildcard =
+        f.call(verb::post, "/api/v1/analysis", R"({"limits":{"depth":2}})", {{"Accept", "*/*"}});
+    CHECK_FALSE(wildcard->streaming());
 }
 
 TEST_CASE("handlers: a vanished client stops its search", "[server][handlers][analysis]") {
