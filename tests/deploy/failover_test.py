@@ -497,7 +497,8 @@ def create_game(nginx, body):
 
 def metric(port, name):
     try:
-        status, _, text = http_request(port, "GET", "/metrics", timeout=2)
+        status, _, text = http_request(port, "GET", "/metrics", timeout=2,
+                                       extra={"Accept": "text/plain"})
     except OSError:
         return None
     if status != 200 or not isinstance(text, str):

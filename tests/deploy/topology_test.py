@@ -402,7 +402,8 @@ def upstream_of(headers):
 
 def searches_running(port):
     try:
-        status, _, text = http_request(port, "GET", "/metrics", timeout=2)
+        status, _, text = http_request(port, "GET", "/metrics", timeout=2,
+                                       extra={"Accept": "text/plain"})
     except OSError:
         return 0
     if status != 200 or not isinstance(text, str):
