@@ -17,6 +17,7 @@
 #include "http/host_field.h"
 #include "http/json_response.h"
 #include "http/request_target.h"
+#include "http/transfer_coding.h"
 #include "net/websocket_session.h"
 #include "router.h"
 
@@ -230,6 +231,18 @@ void HttpSession::onHeader(beast::error_code error) {
                                   context_.config.bodyLimitBytes);
     }
     if (error) return onRead(error);
+    // Before the parser decides the body is empty (a Transfer-Encoding not ending in chunked):
+    // what follows the header must not be read as the next request.
+    std::vector<std::string> codings;
+    auto [first, last] = header.equal_range(http::field::transfer_encoding);
+    for (auto it = first; it != last; ++it) codings.emplace_back(it->value());
+    if (auto problem = transferCodingProblem(header.version(), codings)) {
+        reading_ = false;
+        pending_.emplace_back(errorResponse(http::status::bad_request, errors::bad_request,
+                                            *problem, header.version(), false));
+        dispatchNext();
+        return;
+    }
     if (const auto length = parser_->content_length(); length && *length > bodyLimit_)
         return onRead(http::error::body_limit);
     if (parser_->is_done()) return onRead(error);

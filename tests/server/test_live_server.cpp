@@ -1,5 +1,6 @@
 // The real server on an ephemeral port, over real HTTP and WebSocket connections.
 #include <catch2/catch.hpp>
+#include <sstream>
 #include <thread>
 
 #include "http/body_limit.h"
@@ -254,6 +255,44 @@ TEST_CASE("live server: a target in absolute-form is served like its path", "[se
     CHECK(list.json()["games"].empty());
     client.sendRaw("GET ftp://localhost/healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
     CHECK(client.read().status == 400);
+}
+
+TEST_CASE("live server: a body framed by anything but Content-Length or chunked is refused",
+          "[server][live]") {
+    // RFC 9112 6.3: a request whose Transfer-Encoding does not end with chunked must be answered
+    // 400 and the connection closed. The parser took its body as empty and read the body as the
+    // next request: here a smuggled GET was served, and the POST got no answer at all.
+    LiveServer live;
+    const std::string smuggled = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n";
+    for (const std::string coding : {"gzip", "identity", "chunked, gzip", "gzip, chunked"}) {
+        INFO(coding);
+        HttpClient client(live.port());
+        client.sendRaw("POST /api/v1/analysis HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: " + coding +
+                       "\r\n\r\n" + smuggled);
+        const auto refused = client.read();
+        CHECK(refused.status == 400);
+        CHECK(refused.json()["error"]["code"] == "bad_request");
+        const std::string message = refused.json()["error"]["message"];
+        CHECK((message.find("Transfer-Encoding") != std::string::npos ||
+               message.find("chunked") != std::string::npos));
+        CHECK_THROWS(client.read(std::chrono::milliseconds(500)));  // closed: nothing more
+    }
+    HttpClient old(live.port());
+    old.sendRaw("POST /api/v1/analysis HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
+    CHECK(old.read().status == 400);
+    // The chunked coding alone is read, in any letter case.
+    for (const std::string coding : {"chunked", "Chunked"}) {
+        INFO(coding);
+        HttpClient client(live.port());
+        const std::string body = R"({"limits":{"depth":1}})";
+        std::ostringstream chunked;
+        chunked << std::hex << body.size() << "\r\n" << body << "\r\n0\r\n\r\n";
+        client.sendRaw("POST /api/v1/analysis HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: " + coding +
+                       "\r\n\r\n" + chunked.str());
+        const auto answer = client.read();
+        CHECK(answer.status == 200);
+        CHECK(answer.json()["depth"] == 1);
+    }
 }
 
 TEST_CASE("host field: a host with an optional port, or empty", "[server][live]") {
