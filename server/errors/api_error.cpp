@@ -1,6 +1,8 @@
 #include "errors/api_error.h"
 
 #include <algorithm>
+#include <unordered_set>
+#include <vector>
 
 #include "errors/error_codes.h"
 
@@ -26,13 +28,43 @@ ApiError unprocessable(std::string code, std::string message) {
     return {ErrorStatus::unprocessable_entity, std::move(code), std::move(message)};
 }
 
+nlohmann::json parseJsonText(std::string_view text, std::string& duplicateKey) {
+    using Event = nlohmann::json::parse_event_t;
+    duplicateKey.clear();
+    bool duplicate = false;
+    std::vector<std::unordered_set<std::string>> openObjects;  // the keys of each, innermost last
+    const nlohmann::json::parser_callback_t noteKeys = [&](int, Event event,
+                                                           nlohmann::json& parsed) {
+        if (event == Event::object_start) {
+            openObjects.emplace_back();
+        } else if (event == Event::object_end) {
+            if (!openObjects.empty()) openObjects.pop_back();
+        } else if (event == Event::key && !openObjects.empty() && !duplicate) {
+            std::string key = parsed.get<std::string>();
+            if (!openObjects.back().insert(key).second) {
+                duplicate = true;
+                duplicateKey = std::move(key);
+            }
+        }
+        return true;
+    };
+    nlohmann::json json = nlohmann::json::parse(text, noteKeys, false);
+    if (duplicate) return nlohmann::json(nlohmann::json::value_t::discarded);
+    return json;
+}
+
 std::variant<nlohmann::json, ApiError> parseJsonObject(std::string_view body) {
     if (body.find_first_not_of(" \t\r\n") == std::string_view::npos) {
         return nlohmann::json::object();
     }
-    nlohmann::json json = nlohmann::json::parse(body, nullptr, false);
+    std::string duplicateKey;
+    nlohmann::json json = parseJsonText(body, duplicateKey);
     if (json.is_discarded()) {
-        return ApiError{ErrorStatus::bad_request, errors::bad_json, "the body is not valid JSON"};
+        return ApiError{
+            ErrorStatus::bad_request, errors::bad_json,
+            duplicateKey.empty()
+                ? std::string("the body is not valid JSON")
+                : "the body names the key " + quotedInput(duplicateKey) + " twice in one object"};
     }
     if (!json.is_object()) {
         return ApiError{ErrorStatus::bad_request, errors::bad_request,

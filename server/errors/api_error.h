@@ -52,8 +52,15 @@ ApiError unprocessable(std::string code, std::string message);
 inline constexpr std::size_t kMaxQuotedInput = 40;
 std::string quotedInput(std::string_view text);
 
-// Parses a request body as a JSON object: 400 bad_json when it is not JSON, 400 bad_request when
-// it is not an object. An empty body is an empty object (all fields optional).
+// `text` as JSON, discarded (is_discarded()) when it is not JSON or when one of its objects names
+// a key twice: `duplicateKey` then holds that key. RFC 8259 4 leaves such an object's meaning to
+// the reader (I-JSON, RFC 7493 2.3, forbids it): read as its last value here, it may be read as
+// the first by a proxy, a log or a client library, so a request never means two things.
+nlohmann::json parseJsonText(std::string_view text, std::string& duplicateKey);
+
+// Parses a request body as a JSON object: 400 bad_json when it is not JSON (or names a key twice
+// in one object), 400 bad_request when it is not an object. An empty body is an empty object (all
+// fields optional).
 std::variant<nlohmann::json, ApiError> parseJsonObject(std::string_view body);
 
 // 400 bad_request naming the first key of `object` not in `allowed`.

@@ -14,7 +14,7 @@ namespace outpost::server {
 // X(name, HTTP status, meaning)
 // clang-format off
 #define OUTPOST_ERROR_CODES(X) \
-    X(bad_json, 400, "the body (or a WebSocket message) is not valid JSON") \
+    X(bad_json, 400, "the body (or a WebSocket message) is not valid JSON, or names a key twice in one object") \
     X(bad_request, 400, "malformed: a wrong type, a missing or unknown field or query parameter") \
     X(unauthorized, 401, "no player token (Authorization: Bearer) where one is needed") \
     X(forbidden, 403, "a token of another game, or a WebSocket upgrade from a foreign Origin") \

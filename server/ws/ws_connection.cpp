@@ -91,9 +91,15 @@ void WsConnection::failMessage(std::string_view text, const std::string& what) {
 }
 
 void WsConnection::handleMessage(std::string_view text) {
-    nlohmann::json message = nlohmann::json::parse(text, nullptr, false);
-    if (message.is_discarded())
-        return sendError(nullptr, errors::bad_json, "the message is not valid JSON");
+    std::string duplicateKey;
+    nlohmann::json message = parseJsonText(text, duplicateKey);
+    if (message.is_discarded()) {
+        return sendError(nullptr, errors::bad_json,
+                         duplicateKey.empty()
+                             ? std::string("the message is not valid JSON")
+                             : "the message names the key " + quotedInput(duplicateKey) +
+                                   " twice in one object");
+    }
     if (!message.is_object())
         return sendError(nullptr, errors::bad_request, "a message must be a JSON object");
     const nlohmann::json id = message.contains("id") ? message.at("id") : nlohmann::json();

@@ -309,6 +309,10 @@ TEST_CASE("handlers: analysis input errors are clear JSON errors", "[server][han
     };
     const std::vector<Case> cases = {
         {"{not json", 400, "bad_json"},
+        // A key twice in one object was read as its last value (RFC 8259 leaves it open).
+        {R"({"fen":"8/8/8/8/8/8/8/K1k5 w - - 0 1","fen":"x","limits":{"depth":1}})", 400,
+         "bad_json"},
+        {R"({"limits":{"depth":1,"depth":2}})", 400, "bad_json"},
         {"[1,2]", 400, "bad_request"},
         {R"({"limits":{"depth":2},"colour":"white"})", 400, "bad_request"},
         {R"({"fen":42})", 400, "bad_request"},
@@ -342,6 +346,27 @@ TEST_CASE("handlers: analysis input errors are clear JSON errors", "[server][han
     REQUIRE(fen->json()["error"]["message"].get<std::string>().size() >
             std::string("invalid FEN: ").size());
     REQUIRE(f.control->started.load() == 0);  // nothing was searched
+}
+
+TEST_CASE("json: a key twice in one object is refused, the same key in two objects is not",
+          "[server][handlers]") {
+    std::string duplicate;
+    for (const char* fine : {R"([{"a":1},{"a":2}])", R"({"a":{"b":1},"c":{"b":2}})",
+                             R"({"a":1,"b":{"a":2,"c":[{"a":3}]}})", R"({})", R"("a")"}) {
+        INFO(fine);
+        CHECK_FALSE(parseJsonText(fine, duplicate).is_discarded());
+        CHECK(duplicate.empty());
+    }
+    CHECK(parseJsonText(R"({"a":1,"a":1})", duplicate).is_discarded());
+    CHECK(duplicate == "a");
+    CHECK(parseJsonText(R"({"x":[{"y":1,"z":{},"y":2}]})", duplicate).is_discarded());
+    CHECK(duplicate == "y");
+    CHECK(parseJsonText(R"({"a":)", duplicate).is_discarded());
+    CHECK(duplicate.empty());  // not JSON at all
+    auto refused = parseJsonObject(R"({"move":"e2e4","move":"d2d4"})");
+    REQUIRE(std::holds_alternative<ApiError>(refused));
+    CHECK(std::get<ApiError>(refused).code == "bad_json");
+    CHECK(std::get<ApiError>(refused).message.find("'move' twice") != std::string::npos);
 }
 
 TEST_CASE("handlers: analysis answers with limits applied and clamped",

@@ -411,6 +411,11 @@ TEST_CASE("live server: WebSocket analyse, stop, ping, bad messages", "[server][
     REQUIRE(ws.read()["code"] == "bad_json");
     ws.sendText("[1]");
     REQUIRE(ws.read()["code"] == "bad_request");
+    // A key twice in one object: which one the server would read is for no one to guess.
+    ws.sendText(R"({"type":"ping","type":"analyse","id":1})");
+    const auto twice = ws.read();
+    REQUIRE(twice["code"] == "bad_json");
+    CHECK(twice["message"].get<std::string>().find("'type' twice") != std::string::npos);
     ws.send({{"type", "dance"}, {"id", "x"}});
     auto unknown = ws.read();
     REQUIRE(unknown["type"] == "error");
