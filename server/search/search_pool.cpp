@@ -33,6 +33,7 @@ const char* toString(Admission admission) {
 void SearchJob::stop() {
     std::lock_guard lock(mutex_);
     stopRequested_ = true;
+    stopped_.store(true);
     if (runningOn_) runningOn_->stop();
 }
 
@@ -135,10 +136,12 @@ Submission SearchPool::submitLocked(const std::string& clientKey, SearchRequest 
         }
     } else {
         auto clientIt = perClient_.find(clientKey);
-        if (clientIt != perClient_.end() && clientIt->second >= options_.perClientLimit) {
+        if (clientIt != perClient_.end() &&
+            clientIt->second - static_cast<int>(stoppedQueuedLocked(&clientKey)) >=
+                options_.perClientLimit) {
             return {Admission::RateLimited, nullptr};
         }
-        if (queue_.size() >= options_.queueCapacity + idleWorkers) {
+        if (queue_.size() - stoppedQueuedLocked(nullptr) >= options_.queueCapacity + idleWorkers) {
             return {Admission::Overloaded, nullptr};
         }
     }
@@ -173,6 +176,13 @@ Submission SearchPool::submitLocked(const std::string& clientKey, SearchRequest 
     }
     workAvailable_.notify_one();
     return {Admission::Accepted, job};
+}
+
+std::size_t SearchPool::stoppedQueuedLocked(const std::string* clientKey) const {
+    return static_cast<std::size_t>(
+        std::count_if(queue_.begin(), queue_.end(), [&](const auto& job) {
+            return job->stopped_.load() && (clientKey == nullptr || job->clientKey_ == *clientKey);
+        }));
 }
 
 void SearchPool::workerLoop(Searcher& searcher) {

@@ -27,7 +27,10 @@
 //
 // Admission: while draining every job is refused (ShuttingDown). Analyses: a client with
 // perClientLimit analyses running or queued is refused (RateLimited -> 429); when queueCapacity
-// analyses already wait for a free searcher the job is refused (Overloaded -> 503). Game jobs are
+// analyses already wait for a free searcher the job is refused (Overloaded -> 503). A queued
+// analysis that was stopped (its client left, or sent stop) counts against neither bound: it
+// only waits to answer with a depth-1 search, so a client that reloads its page while every
+// searcher is busy is not refused for the searches it abandoned. Game jobs are
 // not counted against the client (its moves are bounded by its games) and wait in their own
 // queue of gameQueueCapacity, so analyses can never crowd out a game's reply. Review positions
 // wait in a queue of reviewQueueCapacity (beyond: Overloaded); they are not counted against the
@@ -100,6 +103,9 @@ class SearchJob {
     std::mutex mutex_;
     Searcher* runningOn_ = nullptr;  // guarded by mutex_
     bool stopRequested_ = false;     // guarded by mutex_
+    // stopRequested_ as admission reads it under the pool's mutex only (the job's own mutex is
+    // never taken there).
+    std::atomic<bool> stopped_{false};
 };
 
 enum class Admission { Accepted, Overloaded, RateLimited, ShuttingDown };
@@ -175,6 +181,8 @@ class SearchPool {
     bool reviewMayStartLocked() const;
     void runJob(Searcher& searcher, const std::shared_ptr<SearchJob>& job);
     bool idleLocked() const;  // mutex_ held
+    // Queued analyses that were stopped, of one client (null: of every client); mutex_ held.
+    std::size_t stoppedQueuedLocked(const std::string* clientKey) const;
     void watchdogLoop();
     // Runs the job's onDone unless it ran already; an exception from it is reported.
     void answer(SearchJob& job, const JobOutcome& outcome) const;

@@ -150,6 +150,43 @@ TEST_CASE("pool: stop ends a running job, and a queued one still answers", "[ser
     first.job->stop();  // after the end: harmless
 }
 
+TEST_CASE("pool: a stopped queued analysis counts against neither the client nor the queue",
+          "[server][pool]") {
+    // A client whose page reloads while every searcher is busy: its abandoned searches wait only
+    // to answer at depth 1, and must not get its new ones refused (429) nor fill the queue (503).
+    auto gate = std::make_shared<Gate>();
+    gate->closed = true;
+    Collector running, abandoned, again, other;
+    // 1 searcher, 1 queue slot, 2 searches per client.
+    SearchPool pool({1, 1, 2}, [gate] { return std::make_unique<GatedSearcher>(gate); });
+    // A failed REQUIRE leaves the gate open, so the pool's destructor can answer every job.
+    struct OpenAtExit {
+        Gate& gate;
+        ~OpenAtExit() { gate.open(); }
+    } openAtExit{*gate};
+    auto first = pool.submit("a", depth(50), running.callbacks());
+    REQUIRE(waitFor([&] { return gate->started.load() == 1; }));
+    auto second = pool.submit("a", depth(50), abandoned.callbacks());
+    REQUIRE(second.admission == Admission::Accepted);
+    Collector refused;
+    REQUIRE(pool.submit("b", depth(1), refused.callbacks()).admission == Admission::Overloaded);
+    second.job->stop();  // the client went away: its queued search is stopped, not yet answered
+    REQUIRE(pool.submit("a", depth(1), again.callbacks()).admission == Admission::Accepted);
+    Collector refusedAgain;
+    REQUIRE(pool.submit("b", depth(1), refusedAgain.callbacks()).admission ==
+            Admission::Overloaded);  // the new live search holds the one slot
+    first.job->stop();
+    REQUIRE(running.promise.get_future().get().result.stopped);
+    gate->open();
+    JobOutcome stopped = abandoned.promise.get_future().get();
+    REQUIRE(stopped.result.stopped);
+    REQUIRE(stopped.result.info.depth <= 1);
+    REQUIRE(again.promise.get_future().get().result.bestmove == "e2e4");
+    REQUIRE(pool.waitIdle(std::chrono::seconds(5)));
+    REQUIRE(pool.submit("b", depth(1), other.callbacks()).admission == Admission::Accepted);
+    other.promise.get_future().get();
+}
+
 TEST_CASE("pool: a searcher error is reported, not thrown", "[server][pool]") {
     auto gate = std::make_shared<Gate>();
     SearchPool pool({1, 4, 4}, [gate] { return std::make_unique<GatedSearcher>(gate); });
