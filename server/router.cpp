@@ -103,7 +103,6 @@ using MediaTypes = std::span<const std::string_view>;
 constexpr std::array<std::string_view, 1> kJsonOnly = {kMediaJson};
 constexpr std::array<std::string_view, 1> kNdjsonOnly = {kMediaNdjson};
 constexpr std::array<std::string_view, 2> kJsonOrNdjson = {kMediaJson, kMediaNdjson};
-constexpr std::array<std::string_view, 1> kPlainText = {"text/plain"};
 constexpr std::array<std::string_view, 1> kYaml = {"application/yaml"};
 constexpr std::array<std::string_view, 1> kPgn = {"application/x-chess-pgn"};
 constexpr MediaTypes kNoAcceptCheck = {};
@@ -277,9 +276,12 @@ void seekItem(RouteCall& call) {
 }
 
 constexpr auto kRoutes = std::to_array<Route>({
-    {"/healthz", Match::ExactPath, health, nullptr},
-    {"/readyz", Match::ExactPath, ready, nullptr},
-    {"/metrics", Match::ExactPath, metrics, nullptr, nullptr, "", kPlainText},
+    // The probes and /metrics answer whatever Accept says, as they ignore the query: monitors,
+    // load balancers and scrapers send what they send (a scraper asking for JSON still gets the
+    // text format, which is all it can read anyway).
+    {"/healthz", Match::ExactPath, health, nullptr, nullptr, "", kNoAcceptCheck},
+    {"/readyz", Match::ExactPath, ready, nullptr, nullptr, "", kNoAcceptCheck},
+    {"/metrics", Match::ExactPath, metrics, nullptr, nullptr, "", kNoAcceptCheck},
     {"/api/v1/openapi.yaml", Match::Segments, openApi, nullptr, nullptr, "", kYaml},
     {"/api/v1/engine", Match::Segments, engineInfo, nullptr},
     {"/api/v1/analysis", Match::Segments, cachedAnalysis, startAnalysis, nullptr, "fen,multipv",
