@@ -21,14 +21,6 @@ struct MediaRange {
     int quality = kFullQuality;
 };
 
-std::string lowerCase(std::string_view text) {
-    std::string out(text);
-    for (char& c : out) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    return out;
-}
-
 bool isToken(std::string_view text) {
     if (text.empty()) return false;
     for (char c : text) {
@@ -65,7 +57,7 @@ std::optional<MediaRange> parseRange(std::string_view element) {
     const std::string_view range = trimHeaderSpace(element.substr(0, semicolon));
     const std::size_t slash = range.find('/');
     if (slash == std::string_view::npos) return std::nullopt;
-    MediaRange parsed{lowerCase(range.substr(0, slash)), lowerCase(range.substr(slash + 1))};
+    MediaRange parsed{lowerAscii(range.substr(0, slash)), lowerAscii(range.substr(slash + 1))};
     if (!isToken(parsed.type) || !isToken(parsed.subtype)) return std::nullopt;
     if (parsed.type == "*" && parsed.subtype != "*") return std::nullopt;
     std::string_view parameters =
@@ -77,7 +69,7 @@ std::optional<MediaRange> parseRange(std::string_view element) {
             next == std::string_view::npos ? std::string_view() : parameters.substr(next + 1);
         const std::size_t equals = parameter.find('=');
         if (equals == std::string_view::npos) continue;
-        if (lowerCase(trimHeaderSpace(parameter.substr(0, equals))) != "q") continue;
+        if (lowerAscii(trimHeaderSpace(parameter.substr(0, equals))) != "q") continue;
         const auto quality = parseQuality(trimHeaderSpace(parameter.substr(equals + 1)));
         if (!quality) return std::nullopt;
         parsed.quality = *quality;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "http/header_text.h"
+
 namespace outpost::server {
 
 namespace {
@@ -24,33 +26,25 @@ struct HostPort {
     std::string port;  // empty when not given
 };
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    for (char& ch : out) {
-        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-    }
-    return out;
-}
-
 HostPort splitHostPort(std::string_view text) {
     HostPort result;
     if (!text.empty() && text.front() == '[') {
         const auto close = text.find(']');
-        if (close == std::string_view::npos) return {lower(text), ""};
-        result.host = lower(text.substr(0, close + 1));
+        if (close == std::string_view::npos) return {lowerAscii(text), ""};
+        result.host = lowerAscii(text.substr(0, close + 1));
         if (close + 1 < text.size() && text[close + 1] == ':')
             result.port = std::string(text.substr(close + 2));
         return result;
     }
     const auto colon = text.rfind(':');
-    if (colon == std::string_view::npos) return {lower(text), ""};
-    return {lower(text.substr(0, colon)), std::string(text.substr(colon + 1))};
+    if (colon == std::string_view::npos) return {lowerAscii(text), ""};
+    return {lowerAscii(text.substr(0, colon)), std::string(text.substr(colon + 1))};
 }
 
 bool sameOrigin(std::string_view origin, std::string_view host) {
     const auto schemeEnd = origin.find("://");
     if (schemeEnd == std::string_view::npos || host.empty()) return false;
-    const std::string scheme = lower(origin.substr(0, schemeEnd));
+    const std::string scheme = lowerAscii(origin.substr(0, schemeEnd));
     std::string_view authority = origin.substr(schemeEnd + 3);
     if (authority.find('/') != std::string_view::npos) return false;
     HostPort from = splitHostPort(authority);
@@ -75,7 +69,7 @@ void addVary(Response& response, std::string_view name) {
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
         while (!entry.empty() && entry.front() == ' ') entry.remove_prefix(1);
         while (!entry.empty() && entry.back() == ' ') entry.remove_suffix(1);
-        if (entry == "*" || lower(entry) == lower(name)) return;
+        if (entry == "*" || lowerAscii(entry) == lowerAscii(name)) return;
     }
     response.set(http::field::vary, std::string(current) + ", " + std::string(name));
 }

@@ -29,11 +29,7 @@ inline std::optional<std::string> transferCodingProblem(unsigned version,
             rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
             coding = trimHeaderSpace(coding.substr(0, coding.find(';')));  // parameters aside
             if (coding.empty()) continue;
-            std::string name(coding);
-            for (char& c : name) {
-                if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-            }
-            codings.push_back(std::move(name));
+            codings.push_back(lowerAscii(coding));
         }
     }
     if (fields.empty()) return std::nullopt;
