@@ -25,7 +25,7 @@ import { byId, copyText, download, el, toast } from './ui/dom';
 import { renderEngineInfo, renderEvalBar } from './ui/enginePanel';
 import { CLASS_MARK, countOf, formatCount, formatScore, gameOverText } from './ui/format';
 import { firstMoveLeftMs, firstMoveText } from './ui/firstMove';
-import { renderMoveList } from './ui/moveList';
+import { MoveList } from './ui/moveList';
 import { setupNewGameDialog, type NewGameChoice } from './ui/newGameDialog';
 import { PeoplePanel } from './ui/peoplePanel';
 import { rememberGame, renderRecentGames, updateRecentGame } from './ui/recentGames';
@@ -105,6 +105,8 @@ export class App {
   private unkeptBoard: string | null = null;
   /** Its lines edited: made the main line, moved up, deleted (analysis/lineTools.ts). */
   private readonly lineTools: LineTools;
+  /** The move list: a step through the game only moves its current-move mark (ui/moveList.ts). */
+  private readonly moveList = new MoveList(byId('move-list'));
   private resignArmedUntil = 0;
   /** The next board update jumps instead of animating (a new game was loaded). */
   private jumpBoard = false;
@@ -1402,18 +1404,20 @@ export class App {
   private renderMoves(): void {
     const game = this.game;
     const covered = this.reviewCovered();
-    renderMoveList(
-      byId('move-list'),
-      game?.initialFen ?? INITIAL_FEN,
-      game?.san ?? [],
+    this.moveList.render(
+      {
+        initialFen: game?.initialFen ?? INITIAL_FEN,
+        san: game?.san ?? [],
+        result: game?.result ?? '*',
+        classOf: (ply) => (ply <= covered ? this.review.moveAt(ply)?.class : undefined),
+        // The analysis board's other lines, in parentheses after the move they replace.
+        variations:
+          game && isLocalGame(game.id)
+            ? { at: (ply) => this.localBoard.tree.variationsAt(game.moves, ply), select: (line) => this.viewVariation(line) }
+            : undefined,
+      },
       this.viewPly,
-      game?.result ?? '*',
       (ply) => this.view(ply),
-      (ply) => (ply <= covered ? this.review.moveAt(ply)?.class : undefined),
-      // The analysis board's other lines, in parentheses after the move they replace.
-      game && isLocalGame(game.id)
-        ? { at: (ply) => this.localBoard.tree.variationsAt(game.moves, ply), select: (line) => this.viewVariation(line) }
-        : undefined,
     );
     const onScreen = this.localLineOnScreen();
     this.lineTools.render(!!onScreen, onScreen);

@@ -68,7 +68,7 @@ test('200 plies, 30 variations at one move, one of them 100 plies deep: walked, 
   const pgn = await downloadPgn(page);
   for (const move of ALTERNATIVES) assert.ok(pgn.includes(`(6. ${move}`), `6. ${move} in the PGN`);
 
-  // ←/→ along 200 plies: a hundred key presses, each drawing the list anew.
+  // ←/→ along 200 plies: a hundred key presses (each moves the list's mark; move-list.test.mjs).
   await page.keyboard.press('End');
   const walked = await timed(async () => {
     for (let i = 0; i < 100; i++) await page.keyboard.press('ArrowLeft');

@@ -17,7 +17,7 @@ export interface Variations {
 }
 
 /** A variation in parentheses: numbered moves, each a button, and its own variations nested. */
-function renderVariation(moves: VariationMove[], firstPly: number, select: (line: string[]) => void): HTMLElement {
+function renderVariation(moves: VariationMove[], firstPly: number): HTMLElement {
   const box = el('span', 'variation');
   box.setAttribute('role', 'group');
   box.setAttribute('aria-label', 'Variation');
@@ -34,9 +34,8 @@ function renderVariation(moves: VariationMove[], firstPly: number, select: (line
     button.type = 'button';
     button.dataset.line = move.line.join(' ');
     button.setAttribute('aria-label', `${number} ${move.san}, in a variation`);
-    button.addEventListener('click', () => select(move.line));
     box.append(button);
-    for (const variation of move.variations) box.append(' ', renderVariation(variation, firstPly, select));
+    for (const variation of move.variations) box.append(' ', renderVariation(variation, firstPly));
     // After a nested variation the next Black move says its number again.
     numbered = move.variations.length > 0;
   });
@@ -44,97 +43,162 @@ function renderVariation(moves: VariationMove[], firstPly: number, select: (line
   return box;
 }
 
-export function renderMoveList(
-  list: HTMLElement,
-  initialFen: string,
-  san: string[],
-  viewPly: number,
-  result: string,
-  onSelect: (ply: number) => void,
+/** What the list shows besides the position on screen: drawn anew only when it changes. */
+export interface MoveListContent {
+  initialFen: string;
+  san: string[];
+  result: string;
   /** The review's class of the move that led to `ply`, when there is one. */
-  classOf?: (ply: number) => MoveClass | undefined,
-  variations?: Variations,
-): void {
-  // The list is drawn anew: a move that had the keyboard focus (a keyboard user who pressed Enter
-  // on it, or ←/→ from it, or a move arriving meanwhile) hands it to its new button, else the
-  // focus fell back to the page's start. On the current move it follows the current move.
-  const focused = list.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
-  const refocus = focused
-    ? focused.classList.contains('current')
-      ? '.move.current'
-      : focused.dataset.ply !== undefined
+  classOf?: (ply: number) => MoveClass | undefined;
+  variations?: Variations;
+}
+
+/** A variation's moves as text: what the list draws of it (its SANs, its own variations nested). */
+function variationKey(moves: VariationMove[]): string {
+  return moves.map((move) => `${move.san}${move.variations.map((v) => `(${variationKey(v)})`).join('')}`).join(' ');
+}
+
+/**
+ * The move list of the game on screen. A step through the game (←/→, a click on a move) moves
+ * the current-move mark and nothing else: the list is drawn anew only when what it shows changed
+ * (a move, a result, a review class, a line tried or edited), as a 200-ply list costs tens of
+ * milliseconds to draw.
+ */
+export class MoveList {
+  /** What the list on screen was drawn from (null: nothing drawn yet). */
+  private drawnKey: string | null = null;
+  private onSelect: (ply: number) => void = () => {};
+  private onSelectLine: (line: string[]) => void = () => {};
+
+  constructor(private readonly list: HTMLElement) {
+    // One listener for every move, whichever drawing of the list it belongs to.
+    list.addEventListener('click', (event) => {
+      const button = (event.target as HTMLElement).closest<HTMLElement>('button');
+      if (!button || !list.contains(button)) return;
+      if (button.dataset.ply !== undefined) this.onSelect(Number(button.dataset.ply));
+      else if (button.dataset.line !== undefined) this.onSelectLine(button.dataset.line.split(' '));
+    });
+  }
+
+  /** Shows `content` with the position after `viewPly` marked; `onSelect`: a move clicked. */
+  render(content: MoveListContent, viewPly: number, onSelect: (ply: number) => void): void {
+    this.onSelect = onSelect;
+    this.onSelectLine = content.variations?.select ?? (() => {});
+    const classes = content.san.map((_, i) => content.classOf?.(i + 1) ?? '');
+    const others = content.variations
+      ? content.san.map((_, i) => content.variations!.at(i + 1))
+      : content.san.map(() => [] as VariationMove[][]);
+    const key = JSON.stringify([
+      content.initialFen,
+      content.result,
+      content.san,
+      classes,
+      others.map((lines) => lines.map(variationKey)),
+    ]);
+    // A move that has the keyboard focus keeps it; on the current move it follows the current move.
+    const focused = this.list.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
+    let followCurrent = !!focused && focused.classList.contains('current');
+    if (key !== this.drawnKey) {
+      // A focused move gone from the list (a variation clicked is now on the line on screen)
+      // hands the focus to the current move.
+      if (!this.draw(content, classes, others, focused) && focused) followCurrent = true;
+      this.drawnKey = key;
+    }
+    this.mark(viewPly, followCurrent);
+  }
+
+  /** Moves the current-move mark to `viewPly` and scrolls the list (never the page) to it. */
+  private mark(viewPly: number, followCurrent: boolean): void {
+    const list = this.list;
+    const current = list.querySelector<HTMLElement>(`.move[data-ply="${viewPly}"]`);
+    for (const old of list.querySelectorAll<HTMLElement>('.move.current')) {
+      if (old === current) continue;
+      old.classList.remove('current');
+      old.removeAttribute('aria-current');
+    }
+    if (current) {
+      current.classList.add('current');
+      current.setAttribute('aria-current', 'step');
+      if (followCurrent && document.activeElement !== current) current.focus({ preventScroll: true });
+    }
+    if (!current) {
+      // The start position (before the first move): the list from its top; no moves yet: its end.
+      list.scrollTop = viewPly === 0 && list.querySelector('.move') ? 0 : list.scrollHeight;
+      return;
+    }
+    const top = current.offsetTop - list.offsetTop;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top + current.offsetHeight - list.clientHeight;
+    }
+  }
+
+  /**
+   * Draws the list anew; a move that had the focus hands it to its new button. False when that
+   * move is no longer in the list.
+   */
+  private draw(content: MoveListContent, classes: (MoveClass | '')[], others: VariationMove[][][], focused: HTMLElement | null): boolean {
+    const list = this.list;
+    const { initialFen, san, result } = content;
+    const refocus = focused
+      ? focused.dataset.ply !== undefined
         ? `.move[data-ply="${focused.dataset.ply}"]`
         : focused.dataset.line !== undefined
           ? `.variation-move[data-line="${CSS.escape(focused.dataset.line)}"]`
           : null
-    : null;
-  list.replaceChildren();
-  let moveNumber = fullmoveNumber(initialFen);
-  const blackFirst = fenTurn(initialFen) === 'black';
-  // The ply (from White's first move of the game) before the first move of the list.
-  const firstPly = (moveNumber - 1) * 2 + (blackFirst ? 1 : 0);
-  let row: HTMLLIElement | null = null;
-  /** The row was cut by variations: the next Black move starts a new one, after "…". */
-  let rowCut = false;
+      : null;
+    list.replaceChildren();
+    let moveNumber = fullmoveNumber(initialFen);
+    const blackFirst = fenTurn(initialFen) === 'black';
+    // The ply (from White's first move of the game) before the first move of the list.
+    const firstPly = (moveNumber - 1) * 2 + (blackFirst ? 1 : 0);
+    let row: HTMLLIElement | null = null;
+    /** The row was cut by variations: the next Black move starts a new one, after "…". */
+    let rowCut = false;
 
-  const addMove = (ply: number) => {
-    const button = el('button', 'move', san[ply - 1]);
-    button.type = 'button';
-    button.dataset.ply = String(ply);
-    const cls = classOf?.(ply);
-    if (cls) {
-      button.dataset.class = cls;
-      const mark = CLASS_MARK[cls];
-      if (mark) {
-        button.append(el('span', 'move-mark', mark));
-        button.setAttribute('aria-label', `${san[ply - 1]}, ${cls}`);
+    const addMove = (ply: number) => {
+      const button = el('button', 'move', san[ply - 1]);
+      button.type = 'button';
+      button.dataset.ply = String(ply);
+      const cls = classes[ply - 1];
+      if (cls) {
+        button.dataset.class = cls;
+        const mark = CLASS_MARK[cls];
+        if (mark) {
+          button.append(el('span', 'move-mark', mark));
+          button.setAttribute('aria-label', `${san[ply - 1]}, ${cls}`);
+        }
       }
-    }
-    if (ply === viewPly) {
-      button.classList.add('current');
-      button.setAttribute('aria-current', 'step');
-    }
-    button.addEventListener('click', () => onSelect(ply));
-    row?.appendChild(button);
-  };
+      row?.appendChild(button);
+    };
 
-  for (let ply = 1; ply <= san.length; ply++) {
-    const whiteMove = blackFirst ? ply % 2 === 0 : ply % 2 === 1;
-    if (whiteMove || ply === 1 || rowCut) {
-      row = el('li', 'move-row');
-      row.appendChild(el('span', 'move-number', `${moveNumber}.`));
-      if (!whiteMove) row.appendChild(el('span', 'move placeholder', '…'));
-      list.appendChild(row);
-      rowCut = false;
+    for (let ply = 1; ply <= san.length; ply++) {
+      const whiteMove = blackFirst ? ply % 2 === 0 : ply % 2 === 1;
+      if (whiteMove || ply === 1 || rowCut) {
+        row = el('li', 'move-row');
+        row.appendChild(el('span', 'move-number', `${moveNumber}.`));
+        if (!whiteMove) row.appendChild(el('span', 'move placeholder', '…'));
+        list.appendChild(row);
+        rowCut = false;
+      }
+      addMove(ply);
+      const lines = others[ply - 1];
+      if (lines.length > 0) {
+        const item = el('li', 'move-variations');
+        lines.forEach((line, i) => {
+          if (i > 0) item.append(' ');
+          item.append(renderVariation(line, firstPly));
+        });
+        list.appendChild(item);
+        rowCut = whiteMove;
+      }
+      if (!whiteMove) moveNumber++;
     }
-    addMove(ply);
-    const others = variations?.at(ply) ?? [];
-    if (others.length > 0) {
-      const item = el('li', 'move-variations');
-      others.forEach((line, i) => {
-        if (i > 0) item.append(' ');
-        item.append(renderVariation(line, firstPly, variations!.select));
-      });
-      list.appendChild(item);
-      rowCut = whiteMove;
-    }
-    if (!whiteMove) moveNumber++;
-  }
-  if (san.length === 0 && result === '*') list.appendChild(el('li', 'move-empty', 'No moves yet'));
-  if (result !== '*') list.appendChild(el('li', 'move-result', result));
+    if (san.length === 0 && result === '*') list.appendChild(el('li', 'move-empty', 'No moves yet'));
+    if (result !== '*') list.appendChild(el('li', 'move-result', result));
 
-  // (A variation move clicked has become a move of the line on screen: the current one.)
-  if (refocus) (list.querySelector<HTMLElement>(refocus) ?? list.querySelector<HTMLElement>('.move.current'))?.focus({ preventScroll: true });
-
-  // Scroll the list itself (never the page, which would jump on phones).
-  const current = list.querySelector<HTMLElement>('.move.current');
-  if (!current) {
-    list.scrollTop = list.scrollHeight;
-    return;
-  }
-  const top = current.offsetTop - list.offsetTop;
-  if (top < list.scrollTop) list.scrollTop = top;
-  else if (top + current.offsetHeight > list.scrollTop + list.clientHeight) {
-    list.scrollTop = top + current.offsetHeight - list.clientHeight;
+    const again = refocus ? list.querySelector<HTMLElement>(refocus) : null;
+    again?.focus({ preventScroll: true });
+    return !!again;
   }
 }
