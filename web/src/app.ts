@@ -12,6 +12,7 @@ import { kept } from './game/keptTokens';
 import { ServerClock } from './game/serverClock';
 import { Analysis } from './analysis';
 import { type LineAction, LineTools } from './analysis/lineTools';
+import { LineUndo } from './analysis/lineUndo';
 import { isLocalGame, LocalBoard } from './analysis/localBoard';
 import { VariationTree } from './analysis/variationTree';
 import { Board, type BoardState } from './board/board';
@@ -105,6 +106,8 @@ export class App {
   private unkeptBoard: string | null = null;
   /** Its lines edited: made the main line, moved up, deleted (analysis/lineTools.ts). */
   private readonly lineTools: LineTools;
+  /** Its line edits, for Undo (analysis/lineUndo.ts). */
+  private readonly lineUndo = new LineUndo();
   /** The move list: a step through the game only moves its current-move mark (ui/moveList.ts). */
   private readonly moveList = new MoveList(byId('move-list'));
   private resignArmedUntil = 0;
@@ -138,6 +141,8 @@ export class App {
     this.lineTools = new LineTools({
       isMain: (line) => this.localBoard.tree.isMain(line),
       act: (action, line) => this.editLine(action, line),
+      undoable: () => this.lineUndo.undoable(this.localBoard.tree),
+      undo: () => void this.undoLineEdit(),
     });
     this.review = new ReviewSession(() => this.onReviewChanged());
     this.reviewPanel = new ReviewPanel({
@@ -437,17 +442,20 @@ export class App {
     const game = this.game;
     if (!game || !isLocalGame(game.id) || line.length === 0) return;
     const tree = this.localBoard.tree;
+    const undoTo = LineUndo.before(tree, game.moves, this.viewPly);
+    const san = lineToSan(game.initialFen, line).at(-1) ?? line[line.length - 1];
+    const move = numberedLine(viewAt(game.initialFen, line, line.length - 1).fen, [san]);
     if (action === 'main' || action === 'up') {
       if (!(action === 'main' ? tree.makeMain(line) : tree.moveUp(line))) return;
+      this.lineUndo.record(action === 'main' ? `make ${move} the main line` : `move ${move} up`, tree, undoTo);
       this.keepLocalBoard();
       this.renderMoves();
       return;
     }
-    const san = lineToSan(game.initialFen, line).at(-1) ?? line[line.length - 1];
-    const move = numberedLine(viewAt(game.initialFen, line, line.length - 1).fen, [san]);
     const removed = tree.remove(line);
     if (removed === 0) return;
-    toast(`Deleted ${move}${removed > 1 ? ` and ${countOf(removed - 1, 'move')} after it` : ''}`, 'info');
+    this.lineUndo.record(`delete ${move}`, tree, undoTo);
+    toast(`Deleted ${move}${removed > 1 ? ` and ${countOf(removed - 1, 'move')} after it` : ''} (Ctrl+Z or ↶ Undo brings it back)`, 'info');
     const onScreen = line.every((uci, i) => game.moves[i] === uci);
     if (!onScreen) {
       // Another line than the one on screen: it stays as it is.
@@ -459,6 +467,21 @@ export class App {
     const shown = this.localBoard.show(tree.continuation(before));
     // The position on screen stays when it came before the move deleted.
     if (shown) this.setGame(shown, undefined, 'branch', Math.min(this.viewPly, before.length));
+  }
+
+  /**
+   * Undoes the latest line edit of the board on screen: its lines, and the line and position on
+   * screen, as they were before it; the PGN and the kept board follow. False when there was none.
+   */
+  private undoLineEdit(): boolean {
+    const game = this.game;
+    if (!game || !isLocalGame(game.id) || !this.isAnalysisBoard()) return false;
+    let shown: Game | null = null;
+    const undone = this.lineUndo.undo(this.localBoard.tree, (state) => (shown = this.localBoard.replace(state.lines, state.shown)));
+    if (!undone) return false;
+    toast(`Undone: ${undone.what}`, 'info');
+    if (shown) this.setGame(shown, undefined, 'branch', undone.state.ply);
+    return true;
   }
 
   /**
@@ -967,6 +990,11 @@ export class App {
     document.addEventListener('keydown', (event) => {
       const target = event.target as HTMLElement | null;
       if (target && (target.closest('input, textarea, select, dialog') || target.isContentEditable)) return;
+      // Ctrl+Z (Cmd+Z): the latest line edit of the analysis board undone (in a text box, its text's).
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'z' && !event.defaultPrevented) {
+        if (this.undoLineEdit()) event.preventDefault();
+        return;
+      }
       if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
       const handled = (() => {
         switch (event.key) {

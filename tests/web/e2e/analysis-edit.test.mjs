@@ -182,3 +182,65 @@ test('two tabs of one analysis board (a duplicated tab) keep a copy each: edits 
   await other.close();
   assert.deepEqual(errors, []);
 });
+
+test('a line edit is undone by Ctrl+Z, Cmd+Z or ↶ Undo: the lines, the position on screen, the PGN and the kept board come back', async () => {
+  const { page, errors } = browser;
+  await openBoard(page);
+  assert.ok(await page.isDisabled('#btn-line-undo'), 'nothing to undo yet');
+  await type(page, ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5', 'a6']);
+  await waitForMoves(page, 6);
+  await viewPly(page, 2);
+  await type(page, ['Bc4', 'Nf6']);
+  await page.waitForSelector('#move-list .move.current[data-ply="4"]');
+  const all = '1. e4 e5 2. Nf3 (2. Bc4 Nf6) 2... Nc6 3. Bb5 a6 *';
+  await expectPgn(page, all, 'two lines');
+
+  // Delete (the key) on 2. Bc4, on screen: 2. Nf3's line comes on screen. Ctrl+Z brings 2. Bc4 back, on screen as it was.
+  await viewPly(page, 3);
+  await page.keyboard.press('Delete');
+  await page.waitForSelector('#move-list .move.current[data-ply="2"]');
+  await expectPgn(page, '1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *', 'Bc4 deleted');
+  assert.match(await page.textContent('#toast'), /Undo/);
+  assert.ok(!(await page.isDisabled('#btn-line-undo')));
+  assert.match(await page.getAttribute('#btn-line-undo', 'title'), /delete 2\. Bc4/);
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction(() => window.outpost.snapshot().game.moves.join(' ') === 'e2e4 e7e5 f1c4 g8f6');
+  assert.equal(await shownPly(page), 3, 'the position on screen before the delete');
+  assert.match(await page.textContent('#toast'), /Undone: delete 2\. Bc4/);
+  await expectPgn(page, all, 'undone');
+  assert.ok(await page.isDisabled('#btn-line-undo'), 'nothing more to undo');
+
+  // The menu's delete of the other line, then ★ Main line: ↶ Undo twice takes both back, latest first.
+  await page.click('#move-list .variation-move[data-line="e2e4 e7e5 g1f3 b8c6 f1b5"]', { button: 'right' });
+  await page.click('.line-menu-item[data-action="delete"]');
+  await expectPgn(page, '1. e4 e5 2. Nf3 (2. Bc4 Nf6) 2... Nc6 *', 'Bb5 deleted by the menu');
+  await page.click('#btn-line-main');
+  await expectPgn(page, '1. e4 e5 2. Bc4 (2. Nf3 Nc6) 2... Nf6 *', 'main line');
+  await page.click('#btn-line-undo');
+  await expectPgn(page, '1. e4 e5 2. Nf3 (2. Bc4 Nf6) 2... Nc6 *', 'main line undone');
+  await page.keyboard.press('Meta+z');
+  await expectPgn(page, all, 'the menu delete undone (Cmd+Z)');
+
+  // The kept board follows: a reload brings back the lines as undone.
+  await page.reload();
+  await page.waitForSelector('#line-tools:not([hidden])');
+  await page.click('#btn-stop');
+  await expectPgn(page, all, 'after a reload');
+
+  // Shift+↑ then a new move: the edit can no longer be undone (it would lose that move).
+  await page.keyboard.press('Shift+ArrowUp');
+  await expectPgn(page, '1. e4 e5 2. Bc4 (2. Nf3 Nc6 3. Bb5 a6) 2... Nf6 *', 'Shift+↑');
+  assert.ok(!(await page.isDisabled('#btn-line-undo')));
+  await page.keyboard.press('End');
+  await type(page, ['Nc3']);
+  await page.waitForSelector('#move-list .move.current[data-ply="5"]');
+  assert.ok(await page.isDisabled('#btn-line-undo'), 'a move tried since: nothing to undo');
+  await page.keyboard.press('Control+z');
+  await expectPgn(page, '1. e4 e5 2. Bc4 (2. Nf3 Nc6 3. Bb5 a6) 2... Nf6 3. Nc3 *', 'Ctrl+Z did nothing');
+  // Ctrl+Z in the move box is the box's own.
+  await page.fill('#move-input', 'Nf3');
+  await page.press('#move-input', 'Control+z');
+  await expectPgn(page, '1. e4 e5 2. Bc4 (2. Nf3 Nc6 3. Bb5 a6) 2... Nf6 3. Nc3 *', 'the move box');
+  await shot(page, 'analysis-edit-undo');
+  assert.deepEqual(errors, []);
+});

@@ -1,6 +1,7 @@
 // Editing the analysis board's lines: make a line the main line, move a variation up one, delete
 // a move and all that follows it. Buttons under the move list act on the move on screen; a menu
 // opened on a move of the list (right click, the context-menu key or Shift+F10) acts on that move.
+// Undo (its button, Ctrl+Z / Cmd+Z) takes the latest edit back (lineUndo.ts).
 import { byId, el } from '../ui/dom';
 
 export type LineAction = 'main' | 'up' | 'delete';
@@ -10,6 +11,10 @@ export interface LineToolsHooks {
   isMain: (line: string[]) => boolean;
   /** Does `action` to the move at the end of `line`. */
   act: (action: LineAction, line: string[]) => void;
+  /** What Undo would undo now, in words (lineUndo.ts); null when nothing. */
+  undoable: () => string | null;
+  /** Undoes the latest edit. */
+  undo: () => void;
 }
 
 const ACTIONS: { action: LineAction; label: string; key: string }[] = [
@@ -31,6 +36,7 @@ export class LineTools {
         if (this.onScreen) this.hooks.act(action, this.onScreen);
       });
     }
+    byId('btn-line-undo').addEventListener('click', () => this.hooks.undo());
     document.addEventListener('pointerdown', (event) => {
       if (this.menu && !this.menu.contains(event.target as Node)) this.close(false);
     });
@@ -47,6 +53,10 @@ export class LineTools {
     byId<HTMLButtonElement>('btn-line-main').disabled = main;
     byId<HTMLButtonElement>('btn-line-up').disabled = main;
     byId<HTMLButtonElement>('btn-line-delete').disabled = !this.onScreen;
+    const undoable = shown ? this.hooks.undoable() : null;
+    const undo = byId<HTMLButtonElement>('btn-line-undo');
+    undo.disabled = !undoable;
+    undo.title = undoable ? `Undo: ${undoable} (Ctrl+Z)` : 'Undo the last line edit (Ctrl+Z)';
   }
 
   /** Opens the menu of the move at the end of `line`, at (x, y) on screen, by `opener`. */

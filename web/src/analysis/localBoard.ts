@@ -153,6 +153,12 @@ export class LocalBoard {
     return game;
   }
 
+  /** The tree of `lines` instead (an edit undone), showing the line `shown`. */
+  replace(lines: string[][], shown: string[]): Game | null {
+    this.tree.replace(lines);
+    return this.show(shown);
+  }
+
   pgn(): string {
     return this.tree.pgn();
   }

@@ -23,8 +23,21 @@ export interface VariationMove {
 
 export class VariationTree {
   private root: Node[] = [];
+  private changes = 0;
 
   constructor(readonly initialFen: string = INITIAL_FEN) {}
+
+  /** Counts the changes to the tree: the same number, the same tree (lineUndo.ts). */
+  get revision(): number {
+    return this.changes;
+  }
+
+  /** The tree of `lines` instead (lines() of an earlier tree builds it again). */
+  replace(lines: string[][]): void {
+    this.root = [];
+    for (const line of lines) this.add(line);
+    this.changes += 1;
+  }
 
   /** Adds the line `moves` (UCI from the start): new moves become variations where they part. */
   add(moves: string[]): void {
@@ -35,6 +48,7 @@ export class VariationTree {
       if (!node) {
         node = { uci, san: san[i] ?? uci, children: [] };
         level.push(node);
+        this.changes += 1;
       }
       level = node.children;
     });
@@ -91,6 +105,7 @@ export class VariationTree {
     const steps = this.steps(line);
     if (!steps || steps.every((step) => step.index === 0)) return false;
     for (const { level, index } of steps) level.unshift(...level.splice(index, 1));
+    this.changes += 1;
     return true;
   }
 
@@ -105,6 +120,7 @@ export class VariationTree {
     if (!step) return false;
     const { level, index } = step;
     [level[index - 1], level[index]] = [level[index], level[index - 1]];
+    this.changes += 1;
     return true;
   }
 
@@ -117,6 +133,7 @@ export class VariationTree {
     if (!last) return 0;
     const count = (node: Node): number => 1 + node.children.reduce((sum, child) => sum + count(child), 0);
     const [removed] = last.level.splice(last.index, 1);
+    this.changes += 1;
     return count(removed);
   }
 
