@@ -139,9 +139,10 @@ export class App {
       () => this.engineDescription?.levels ?? null,
     );
     this.lineTools = new LineTools({
-      isMain: (line) => this.localBoard.tree.isMain(line),
+      // A stored board (a pasted PGN's) has one line, its main line.
+      isMain: (line) => !isLocalGame(this.game?.id) || this.localBoard.tree.isMain(line),
       act: (action, line) => this.editLine(action, line),
-      undoable: () => this.lineUndo.undoable(this.localBoard.tree),
+      undoable: () => (isLocalGame(this.game?.id) ? this.lineUndo.undoable(this.localBoard.tree) : null),
       undo: () => void this.undoLineEdit(),
     });
     this.review = new ReviewSession(() => this.onReviewChanged());
@@ -379,15 +380,7 @@ export class App {
   private branchAnalysis(move: string): boolean {
     const game = this.game;
     if (!game) return false;
-    if (!isLocalGame(game.id)) {
-      // A stored board (a pasted PGN's): its line becomes the main line of a board in the page.
-      const local = this.localBoard.start(game.initialFen, game.moves);
-      if (typeof local === 'string') {
-        toast(local, 'error');
-        return false;
-      }
-      this.adoptLocalBoard(local.id);
-    }
+    if (!isLocalGame(game.id) && !this.boardInPage(game)) return false;
     // A variation in the page's tree: no stored game.
     const branched = this.localBoard.play(game.moves.slice(0, this.viewPly), move);
     if (!branched) {
@@ -398,6 +391,21 @@ export class App {
     // The move played is on screen (a move tried before brings back the line that followed it).
     this.setGame(branched, undefined, 'branch', this.viewPly + 1);
     return true;
+  }
+
+  /**
+   * A stored board (a pasted PGN's) becomes a board kept in the page, its line the main line: as
+   * a line is tried from it, or one of its lines edited. The review on screen stays. The Game of
+   * it, or null (said) when it cannot be set up.
+   */
+  private boardInPage(game: Game): Game | null {
+    const local = this.localBoard.start(game.initialFen, game.moves);
+    if (typeof local === 'string') {
+      toast(local, 'error');
+      return null;
+    }
+    this.adoptLocalBoard(local.id);
+    return local;
   }
 
   /** Why a move typed (or dropped) on the analysis board is refused, as the server would say. */
@@ -417,10 +425,14 @@ export class App {
     if (shown) this.setGame(shown, undefined, 'branch', line.length);
   }
 
-  /** The line to the move on screen of the board kept in the page; null for another game. */
+  /**
+   * The line to the move on screen of an analysis board whose lines this page edits: a board kept
+   * in the page, or a pasted PGN's stored board that this browser made (its first edit makes it a
+   * board in the page, as a line tried from it does); null for another game, or someone else's board.
+   */
   private localLineOnScreen(): string[] | null {
     const game = this.game;
-    return game && isLocalGame(game.id) && this.isAnalysisBoard() ? game.moves.slice(0, this.viewPly) : null;
+    return game && this.isAnalysisBoard() && this.token ? game.moves.slice(0, this.viewPly) : null;
   }
 
   /**
@@ -428,7 +440,7 @@ export class App {
    * were tried at its position (↑/↓): that line is shown, from the same point.
    */
   private switchVariation(step: -1 | 1): void {
-    const line = this.localLineOnScreen();
+    const line = isLocalGame(this.game?.id) ? this.localLineOnScreen() : null;
     const other = line && line.length > 0 ? this.localBoard.tree.sibling(line, step) : null;
     if (other) this.viewVariation(other);
   }
@@ -440,7 +452,15 @@ export class App {
    */
   private editLine(action: LineAction, line: string[]): void {
     const game = this.game;
-    if (!game || !isLocalGame(game.id) || line.length === 0) return;
+    if (!game || line.length === 0) return;
+    if (!isLocalGame(game.id)) {
+      // A pasted PGN's stored board: its first edit makes it a board in the page, then is done there.
+      const local = this.localLineOnScreen() && this.boardInPage(game);
+      if (!local) return;
+      this.setGame(local, undefined, 'branch', this.viewPly);
+      this.editLine(action, line);
+      return;
+    }
     const tree = this.localBoard.tree;
     const undoTo = LineUndo.before(tree, game.moves, this.viewPly);
     const san = lineToSan(game.initialFen, line).at(-1) ?? line[line.length - 1];

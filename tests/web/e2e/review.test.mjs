@@ -217,6 +217,40 @@ test('a pasted PGN is reviewed on an analysis board, and kept across a reload', 
   assert.deepEqual(unexpected(errors), []);
 });
 
+test('a pasted PGN under review has the line tools at once: Delete from here makes it a board in the page, its review kept', async () => {
+  const { page, errors } = browser;
+  await page.goto(BASE_URL);
+  await page.evaluate((limits) => localStorage.setItem('outpost.review.limits', JSON.stringify(limits)), LIMITS);
+  await page.reload();
+  await page.click('#new-game-cancel');
+  await page.click('#btn-review-pgn');
+  await page.fill('#review-pgn-text', QUEEN_PGN);
+  await page.click('#review-pgn-start');
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('review'), null, { timeout: REVIEW_TIMEOUT });
+  // The tools are there before any line is tried: the pasted game is the main line.
+  await page.waitForSelector('#line-tools:not([hidden])');
+  assert.equal(await page.textContent('#line-kind'), 'Main line');
+  assert.ok(await page.isDisabled('#btn-line-main'));
+  assert.ok(await page.isEnabled('#btn-line-delete'));
+  await waitForReview(page);
+
+  // Delete from 3. Qxe5+ (the Delete key): the board becomes a board in the page without it.
+  await page.click(`#move-list .move[data-ply="${QUEEN_BLUNDER}"]`);
+  await page.waitForFunction((n) => window.outpost.snapshot().viewPly === n, QUEEN_BLUNDER);
+  await page.keyboard.press('Delete');
+  await page.waitForFunction(() => window.outpost.snapshot().game?.moves.join(' ') === 'e2e4 e7e5 d1h5 b8c6');
+  assert.equal(await currentPly(page), 4);
+  assert.ok(await page.evaluate(() => new URLSearchParams(location.search).has('board')), 'a board in the page');
+  assert.match(await page.textContent('#toast'), /Deleted 3\. Qxe5\+ and 2 moves after it/);
+  // The review of the moves kept stays on screen.
+  assert.equal(await page.getAttribute('#review-card', 'data-phase'), 'done');
+  // Undo brings the pasted game's moves back, on the board in the page.
+  await page.click('#btn-line-undo');
+  await page.waitForFunction(() => window.outpost.snapshot().game?.moves.length === 7);
+  assert.equal(await currentPly(page), QUEEN_BLUNDER);
+  assert.deepEqual(unexpected(errors), []);
+});
+
 test('a busy server and a failed review are said clearly', async () => {
   const { page, errors } = browser;
   const game = await createGame(SCHOLAR);
