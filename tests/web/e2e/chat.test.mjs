@@ -78,3 +78,25 @@ test('a chat line of 140 emoji (the server counts code points) is sent whole, th
   assert.deepEqual(host.errors, []);
   assert.deepEqual(guest.errors, []);
 });
+
+test('a chat line pasted with a tab (or a bidirectional isolate) is sent, the tab as a space; it was refused whole', async () => {
+  const { page } = host;
+  await page.goto(process.env.OUTPOST_URL);
+  const { invite } = await newFriendGame(page, { side: 'white' });
+  await guest.page.goto(invite);
+  await page.waitForSelector('#chat-card:not([hidden])');
+  await guest.page.waitForSelector('#chat-card:not([hidden])');
+  // Pasted from a table: the box keeps the tab (it drops only line breaks).
+  await page.click('#chat-input');
+  await page.keyboard.insertText('Nf3\tNc6\t\tgood game');
+  assert.match(await page.inputValue('#chat-input'), /\t/, 'the box holds the tab');
+  await page.press('#chat-input', 'Enter');
+  // A name copied from an app that wraps it in first-strong isolates (U+2068 … U+2069).
+  await page.fill('#chat-input', 'well played \u2068Alice\u2069\r');
+  await page.press('#chat-input', 'Enter');
+  await guest.page.waitForFunction(() => document.querySelectorAll('#chat-lines .chat-line').length === 2, null, { timeout: 10000 });
+  assert.deepEqual(await guest.page.locator('#chat-lines .chat-text').allTextContents(), ['Nf3 Nc6  good game', 'well played Alice']);
+  assert.equal(await page.inputValue('#chat-input'), '', 'sent: the box is empty');
+  assert.deepEqual(host.errors, [], 'no refused request');
+  assert.deepEqual(guest.errors, []);
+});

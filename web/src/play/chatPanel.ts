@@ -18,6 +18,20 @@ const MAX_CHARS = 140;
 /** The lines kept on screen (the server keeps 100). */
 const SHOWN_LINES = 100;
 
+/**
+ * The line as sent: a tab, a line break or another whitespace control (\t \n \r \f \v, which a
+ * paste brings) becomes a space, and the characters the server refuses in a line and that show
+ * nothing (the other control characters; the bidirectional embeddings, overrides and isolates
+ * that some apps put around names) are left out, so the line is kept rather than refused whole
+ * (docs/play.md, "Chat"). Trimmed.
+ */
+export function chatTextToSend(typed: string): string {
+  return typed
+    .replace(/[\t\n\r\f\v]/g, ' ')
+    .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim();
+}
+
 export class ChatPanel {
   private readonly card: HTMLElement;
   private readonly list: HTMLOListElement;
@@ -109,7 +123,7 @@ export class ChatPanel {
   }
 
   private async send(): Promise<void> {
-    const text = this.input.value.trim();
+    const text = chatTextToSend(this.input.value);
     if (!text || !this.gameId || !this.token) return;
     try {
       const line = await request<ChatLine>('POST', `games/${encodeURIComponent(this.gameId)}/chat`, { text }, this.token);
