@@ -782,7 +782,11 @@ export class App {
       if (!this.game && new URLSearchParams(location.search).has('game')) void this.loadFromUrl();
       this.subscribedTo = null;
       this.subscribe();
-      if (reconnected) void this.refresh();
+      if (reconnected) {
+        void this.refresh();
+        // The chat lines said while it was down.
+        this.extras.onReconnect();
+      }
       if (this.isAnalysisBoard()) this.analysis.restart();
     } else {
       this.subscribedTo = null;

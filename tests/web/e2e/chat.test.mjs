@@ -100,3 +100,49 @@ test('a chat line pasted with a tab (or a bidirectional isolate) is sent, the ta
   assert.deepEqual(host.errors, [], 'no refused request');
   assert.deepEqual(guest.errors, []);
 });
+
+test('chat lines said while the connection was down show once it is back, in their order', async () => {
+  const { page } = host;
+  // The guest's WebSocket loses what the server sends while `lost` (a network gone quiet).
+  let lost = false;
+  await guest.page.routeWebSocket(/api\/v1\/ws/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => server.send(message));
+    server.onMessage((message) => {
+      if (!lost) ws.send(message);
+    });
+  });
+  try {
+    await page.goto(process.env.OUTPOST_URL);
+    const { invite } = await newFriendGame(page, { side: 'white' });
+    await guest.page.goto(invite);
+    await guest.page.waitForSelector('#chat-card:not([hidden])');
+    await guest.page.waitForSelector('#connection[data-state="open"]');
+    const say = async (text) => {
+      await page.fill('#chat-input', text);
+      await page.press('#chat-input', 'Enter');
+      await page.waitForFunction((t) => [...document.querySelectorAll('#chat-lines .chat-text')].some((e) => e.textContent === t), text);
+    };
+    await say('first');
+    await guest.page.waitForFunction(() => document.querySelectorAll('#chat-lines .chat-line').length === 1, null, { timeout: 10000 });
+    lost = true;
+    await say('said while you were away');
+    await say('and this too');
+    // The connection drops and comes back.
+    lost = false;
+    await guest.page.evaluate(() => window.outpost.dropConnection());
+    await guest.page.waitForSelector('#connection[data-state="open"]', { timeout: 10000 });
+    await say('back again');
+    await guest.page.waitForFunction(() => document.querySelectorAll('#chat-lines .chat-line').length === 4, null, { timeout: 10000 });
+    assert.deepEqual(await guest.page.locator('#chat-lines .chat-text').allTextContents(), [
+      'first',
+      'said while you were away',
+      'and this too',
+      'back again',
+    ]);
+  } finally {
+    await guest.page.unrouteAll({ behavior: 'ignoreErrors' });
+  }
+  assert.deepEqual(host.errors, []);
+  assert.deepEqual(guest.errors, []);
+});

@@ -85,11 +85,19 @@ export class ChatPanel {
     return true;
   }
 
+  /**
+   * The live connection is back: the lines said while it was down (which no WebSocket brought)
+   * are read again and merged in.
+   */
+  catchUp(): void {
+    if (this.gameId) void this.load(this.gameId);
+  }
+
+  /** Reads the game's last lines and merges them with those on screen (a line is shown once). */
   private async load(id: string): Promise<void> {
     try {
       const { lines } = await request<{ lines: ChatLine[] }>('GET', `games/${encodeURIComponent(id)}/chat`);
       if (id !== this.gameId) return;
-      this.list.replaceChildren();
       for (const line of lines) this.add(line);
     } catch {
       // No chat to show (an older server): the card stays empty.
@@ -102,6 +110,7 @@ export class ChatPanel {
     for (const existing of this.list.children) if ((existing as HTMLElement).dataset.key === key) return;
     const item = el('li', 'chat-line');
     item.dataset.key = key;
+    item.dataset.at = String(line.at);
     item.dataset.side = line.side;
     // Each line takes its direction from its own first letter (dir=auto, which also isolates it):
     // a line in Hebrew or Arabic reads right to left with its closing "?" or "!" at its end, not
@@ -110,7 +119,9 @@ export class ChatPanel {
     const text = el('span', 'chat-text', line.text);
     text.dir = 'auto';
     item.append(el('span', 'chat-side', line.side === 'white' ? 'White' : 'Black'), ' ', text);
-    this.list.appendChild(item);
+    // In the order they were said: a line read after a reconnect goes before the ones said since.
+    const later = [...this.list.children].find((existing) => Number((existing as HTMLElement).dataset.at) > line.at);
+    this.list.insertBefore(item, later ?? null);
     while (this.list.children.length > SHOWN_LINES) this.list.firstElementChild?.remove();
     this.list.scrollTop = this.list.scrollHeight;
   }

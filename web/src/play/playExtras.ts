@@ -59,6 +59,11 @@ export class PlayExtras {
     this.spectators.textContent = spectators === undefined ? '' : `${spectators} watching`;
   }
 
+  /** The live connection came back after a break: what it may have missed is read again. */
+  onReconnect(): void {
+    this.chat.catchUp();
+  }
+
   /** A WebSocket message the page does not handle; true when it was one of these. */
   handle(message: { type?: unknown; gameId?: unknown }): boolean {
     return this.chat.handle(message);
