@@ -208,7 +208,7 @@ void HttpSession::onDrain() {
 }
 
 void HttpSession::doRead() {
-    if (reading_ || closed_ || pending_.size() >= kMaxPipelined) return;
+    if (reading_ || closed_ || peerFinished_ || pending_.size() >= kMaxPipelined) return;
     reading_ = true;
     parser_.emplace();
     // The route's limit is known once the header is in (onHeader); until then the largest.
@@ -297,6 +297,17 @@ void HttpSession::onRead(beast::error_code error) {
                                             "malformed HTTP request: " + error.message(), 11,
                                             false));
         dispatchNext();
+        return;
+    }
+    if (error == http::error::end_of_stream && (exchange_ || !pending_.empty())) {
+        // The client shut down its sending side after whole requests (shutdown(SHUT_WR), `nc
+        // -N`): it still reads, so what it asked for is answered, then the connection closes. A
+        // client that closed altogether looks the same until something is written to it: its
+        // reset then ends the session (watchForReset), and a stream writes a line at once.
+        peerFinished_ = true;
+        watchForReset();
+        if (exchange_ && exchange_->streaming)
+            enqueue({framed("\n"), progressKey("keep-alive", 0), false, false, nullptr});
         return;
     }
     if (error) {
@@ -639,8 +650,21 @@ void HttpSession::onWrite(beast::error_code error) {
     }
     doWrite();
     dispatchNext();
+    if (peerFinished_ && !exchange_ && pending_.empty() && writeQueue_.empty()) {
+        // Every request the half-closed client sent is answered.
+        beast::error_code ignored;
+        socket_.shutdown(tcp::socket::shutdown_send, ignored);
+        close();
+        return;
+    }
     doRead();
     updateTimer();
+}
+
+void HttpSession::watchForReset() {
+    socket_.async_wait(tcp::socket::wait_error, [self = shared_from_this()](beast::error_code) {
+        if (!self->closed_) self->close();
+    });
 }
 
 void HttpSession::finishExchange() {

@@ -2,7 +2,10 @@
 // and writes the answers from a bounded queue. Everything runs on the connection's strand.
 //
 // While a request is being answered the session keeps reading, so a pipelined request waits in
-// line and a client that disconnects mid-search is noticed at once (its search is stopped).
+// line and a client that disconnects mid-search is noticed at once (its search is stopped). An
+// end of stream after whole requests is a half-close (shutdown(SHUT_WR)): those requests are
+// answered, then the connection closes; a client that had closed altogether is noticed by the
+// reset that what is written to it brings.
 // Timeouts: an idle connection (or one too slow to send its request) is closed after
 // idleTimeoutMs; a client that does not read what we write is dropped after writeTimeoutMs or
 // when more than maxQueuedBytes wait for it.
@@ -106,6 +109,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     void armTimer(std::chrono::milliseconds after, bool keepAliveLine);
     void updateTimer();
     void close();
+    // After the client's end of stream: a reset (it had closed altogether, and something was
+    // written to it) or any other error on the socket closes the session.
+    void watchForReset();
     void upgradeToWebSocket(Request&& request);
     void onDrain();
 
@@ -129,6 +135,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     bool closed_ = false;
     bool handedOff_ = false;
     bool drained_ = false;
+    // The client ended its side (end of stream) after whole requests: they are answered, nothing
+    // more is read, and the connection closes after the last answer.
+    bool peerFinished_ = false;
     std::uint64_t registryId_ = 0;
     // This connection's unit of the peer's connection quota (none for a trusted proxy).
     std::shared_ptr<ClientQuotas::Lease> connectionLease_;

@@ -214,6 +214,12 @@ class HttpClient {
         return static_cast<bool>(error);
     }
 
+    // Ends what the client sends (a half-close, as `nc -N` does); it still reads.
+    void shutdownSend() {
+        beast::error_code ignored;
+        socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    }
+
     void close() {
         beast::error_code ignored;
         socket_.shutdown(tcp::socket::shutdown_both, ignored);

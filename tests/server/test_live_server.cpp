@@ -663,3 +663,82 @@ TEST_CASE("live server: graceful shutdown drains searches, closes WebSockets wit
     REQUIRE(ws.closeCode() == 1001);
     live.server->wait();
 }
+
+TEST_CASE(
+    "live server: a client that half-closes after its requests gets the answers, then the "
+    "close",
+    "[server][live]") {
+    // `printf 'GET /healthz ...' | nc -N`, or shutdown(SHUT_WR) after the request: the end of
+    // stream was taken for a client gone, and the connection closed before (or while) the
+    // answer was written, so a POST got nothing at all.
+    LiveServer live;
+    const std::string game =
+        "POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length: 2\r\n\r\n{}";
+    const std::string analysis =
+        "POST /api/v1/analysis HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length: 22\r\n\r\n{\"limits\":{\"depth\":2}}";
+    {
+        HttpClient client(live.port());
+        client.sendRaw("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+        client.shutdownSend();
+        CHECK(client.read().json()["status"] == "ok");
+        CHECK(client.waitClosed(std::chrono::seconds(5)));
+    }
+    {
+        HttpClient client(live.port());
+        client.sendRaw(game);
+        client.shutdownSend();
+        const auto created = client.read();
+        CHECK(created.status == 201);
+        CHECK(created.json()["status"] == "ongoing");
+        CHECK(client.waitClosed(std::chrono::seconds(5)));
+    }
+    {
+        HttpClient client(live.port());
+        client.sendRaw(analysis);
+        client.shutdownSend();
+        const auto answer = client.read();
+        CHECK(answer.status == 200);
+        CHECK(answer.json()["depth"] == 2);
+        CHECK(client.waitClosed(std::chrono::seconds(5)));
+    }
+    {
+        // Pipelined, then the half-close: every request is answered, in order.
+        HttpClient client(live.port());
+        client.sendRaw(analysis + game + "GET /api/v1/missing HTTP/1.1\r\nHost: x\r\n\r\n");
+        client.shutdownSend();
+        CHECK(client.read().json()["depth"] == 2);
+        CHECK(client.read().status == 201);
+        CHECK(client.read().status == 404);
+        CHECK(client.waitClosed(std::chrono::seconds(5)));
+    }
+    {
+        // A stream goes on to its end.
+        HttpClient client(live.port());
+        client.send(verb::post, "/api/v1/analysis", R"({"limits":{"depth":3}})",
+                    {{"Accept", "application/x-ndjson"}});
+        client.shutdownSend();
+        client.readStreamHeader();
+        REQUIRE(client.streamStatus() == 200);
+        std::optional<nlohmann::json> last;
+        while (auto line = client.readLine()) last = nlohmann::json::parse(*line);
+        REQUIRE(last);
+        CHECK((*last)["type"] == "bestmove");
+        CHECK((*last)["depth"] == 3);
+        CHECK(client.waitClosed(std::chrono::seconds(5)));
+    }
+    // A client that closed altogether mid-stream still stops its search.
+    live.control->closeGate();
+    const int before = live.control->started.load();
+    {
+        HttpClient client(live.port());
+        client.send(verb::post, "/api/v1/analysis", R"({"limits":{"depth":60}})",
+                    {{"Accept", "application/x-ndjson"}});
+        REQUIRE(live.control->waitStarted(before + 1));
+        client.readStreamHeader();  // nothing unread at the close: a FIN, not a reset
+        client.close();
+    }
+    REQUIRE(live.server->context().pool->waitIdle(std::chrono::seconds(3)));
+    CHECK(live.control->finished.load() == live.control->started.load());
+}
