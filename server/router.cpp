@@ -369,7 +369,7 @@ std::optional<Response> refusedQuery(const Route& route, const Request& request,
     }
     const std::string_view taken = get ? route.query : std::string_view();
     for (const auto& [name, value] : *parameters) {
-        if (listed(taken, name)) continue;
+        if (listed(taken, name) || (get && isCacheBuster(name))) continue;
         return errorFor(request, http::status::bad_request, errors::bad_request,
                         "unknown query parameter " + quotedInput(name) +
                             (taken.empty() ? "; this route takes none"

@@ -47,6 +47,7 @@ std::variant<CachedQuery, ApiError> parseQuery(std::string_view target, int maxM
     std::optional<std::string> fen;
     std::optional<std::string> multipv;
     for (const auto& [name, value] : *parameters) {
+        if (isCacheBuster(name)) continue;
         std::optional<std::string>* slot = name == "fen"       ? &fen
                                            : name == "multipv" ? &multipv
                                                                : nullptr;

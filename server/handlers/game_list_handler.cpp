@@ -48,6 +48,7 @@ std::variant<std::vector<std::string>, ApiError> parseListedIds(std::string_view
     std::vector<std::string> ids;
     std::unordered_set<std::string> seen;
     for (const auto& [name, value] : *parameters) {
+        if (isCacheBuster(name)) continue;
         if (name != kIdsParameter) {
             return badRequest("unknown query parameter " + quotedInput(name) +
                               "; this route takes ids=<id>,<id>,...");

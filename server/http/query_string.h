@@ -19,4 +19,11 @@ std::optional<std::string> queryDecode(std::string_view text);
 using QueryParameters = std::vector<std::pair<std::string, std::string>>;
 std::optional<QueryParameters> queryParameters(std::string_view target);
 
+// `_`, the cache buster that browsers' libraries (jQuery's `cache: false`, and others) add to a
+// GET (`?_=1700000000000`): every GET and HEAD of the API takes it, any number of times, and
+// ignores it.
+inline bool isCacheBuster(std::string_view name) {
+    return name == "_";
+}
+
 }  // namespace outpost::server

@@ -215,6 +215,26 @@ TEST_CASE("handlers: an API route refuses a query parameter it does not take, as
     CHECK(f.call(verb::get, game + "/pgn?review=yes")->status() == 400);
     CHECK(f.call(verb::get, game + "/pgn?review=1&review=0")->status() == 400);
     CHECK(f.call(verb::get, game + "/pgn")->status() == 200);
+    // A browser library's cache buster `_` is taken by every GET (and HEAD) and ignored; a
+    // POST refuses it, and a name that merely starts with `_` is unknown.
+    for (const std::string& target :
+         {std::string("/api/v1/engine?_=1700000000000"), game + "?_=1700000000000",
+          game + "/pgn?review=1&_=1700000000000", game + "/chat?_=1&_=2",
+          "/api/v1/games?ids=" + id + "&_=1700000000000", std::string("/api/v1/seeks?_"),
+          std::string("/api/v1/openapi.yaml?_=3")}) {
+        INFO(target);
+        CHECK(f.call(verb::get, target)->status() == 200);
+        CHECK(f.call(verb::head, target)->status() == 200);
+    }
+    auto cached =
+        f.call(verb::get, "/api/v1/analysis?_=1700000000000&fen=8/8/8/8/8/8/8/K1k5+w+-+-");
+    CHECK(cached->status() == 404);
+    CHECK(cached->errorCode() == "not_cached");
+    CHECK(f.call(verb::get, game + "/pgn?review=1&_=17")->response().body().find("[Event") !=
+          std::string::npos);
+    refusedNaming(verb::post, "/api/v1/games?_=1700000000000", "_", "{}");
+    refusedNaming(verb::get, game + "?__=1", "__");
+    refusedNaming(verb::get, "/api/v1/games?ids=" + id + "&_x=1", "_x");
     // Probes ignore the query (a monitor's cache buster must not fail them).
     for (const char* probe : {"/healthz?_=17", "/readyz?check=1", "/metrics?x"}) {
         INFO(probe);
