@@ -121,6 +121,19 @@ void capSearchTime(SearchLimits& limits, nlohmann::json& applied, const ServerCo
     applied["timeCapMs"] = config.maxMovetimeMs;
 }
 
+std::optional<ApiError> readFen(const nlohmann::json& body, std::string& fen) {
+    fen.clear();
+    if (!body.contains("fen") || body.at("fen").is_null()) return std::nullopt;
+    if (!body.at("fen").is_string()) return badRequest("'fen' must be a string");
+    fen = body.at("fen").get<std::string>();
+    if (fen.find_first_not_of(" \t\r\n") == std::string::npos) {
+        return unprocessable(errors::invalid_fen,
+                             "invalid FEN: 'fen' is empty (leave it out, or null, for the start "
+                             "position)");
+    }
+    return std::nullopt;
+}
+
 std::variant<ChessState, ApiError> loadPosition(const std::string& fen,
                                                 const std::vector<std::string>& moves,
                                                 std::vector<std::string>& uciMoves,
@@ -163,10 +176,7 @@ std::variant<AnalysisSpec, ApiError> parseAnalysis(
         if (!known) return badRequest("unknown field " + quotedInput(key));
     }
     std::string fen;
-    if (body.contains("fen") && !body.at("fen").is_null()) {
-        if (!body.at("fen").is_string()) return badRequest("'fen' must be a string");
-        fen = body.at("fen").get<std::string>();
-    }
+    if (auto error = readFen(body, fen)) return *error;
     auto moves = stringList(body, "moves");
     if (auto* error = std::get_if<ApiError>(&moves)) return *error;
     auto searchmoves = stringList(body, "searchmoves");

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <variant>
 
 #include "config.h"
@@ -35,6 +36,11 @@ CappedLimits capLimits(const LimitsSpec& requested, const ServerConfig& config);
 // The deadline every search of this server gets, whatever its other limits (--max-movetime),
 // reported as limitsApplied.timeCapMs.
 void capSearchTime(SearchLimits& limits, nlohmann::json& applied, const ServerConfig& config);
+
+// The optional `fen` of a request body into `fen`: absent or null leaves it empty (the start
+// position); not a string is 400 bad_request; an empty or blank string is 422 invalid_fen, as it
+// is the client's mistake (a field left empty), not a way to ask for the start position.
+std::optional<ApiError> readFen(const nlohmann::json& body, std::string& fen);
 
 // Loads a position: 422 invalid_fen with the parser's reason, 422 illegal_move for a bad move.
 // Moves may be UCI or SAN; on success `uciMoves` holds them as UCI. With `refuseAfterEnd` (a

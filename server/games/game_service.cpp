@@ -35,10 +35,7 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
         return *error;
     }
     std::string fen;
-    if (body.contains("fen") && !body.at("fen").is_null()) {
-        if (!body.at("fen").is_string()) return badRequest("'fen' must be a string");
-        fen = body.at("fen").get<std::string>();
-    }
+    if (auto error = readFen(body, fen)) return *error;
     std::vector<std::string> moves;
     if (body.contains("moves") && !body.at("moves").is_null()) {
         const auto& list = body.at("moves");

@@ -168,10 +168,7 @@ ReviewResult ReviewService::startPasted(const nlohmann::json& body, const Client
         fen = imported.initialFen;
         uciMoves = std::move(imported.moves);
     } else {
-        if (body.contains("fen") && !body.at("fen").is_null()) {
-            if (!body.at("fen").is_string()) return badRequest("'fen' must be a string");
-            fen = body.at("fen").get<std::string>();
-        }
+        if (auto fenError = readFen(body, fen)) return *fenError;
         const auto& moves = body.at("moves");
         if (!moves.is_array()) return badRequest("'moves' must be an array of strings");
         if (moves.empty()) {

@@ -340,6 +340,9 @@ TEST_CASE("handlers: analysis input errors are clear JSON errors", "[server][han
         {R"({"fen":42})", 400, "bad_request"},
         {R"({"fen":"not a fen"})", 422, "invalid_fen"},
         {R"({"fen":"8/8/8/8/8/8/8/8 w - - 0 1"})", 422, "invalid_fen"},
+        // An empty FEN is a field left empty, not the start position (which an absent one is).
+        {R"({"fen":"","limits":{"depth":1}})", 422, "invalid_fen"},
+        {R"({"fen":" \t ","moves":["e2e4"],"limits":{"depth":1}})", 422, "invalid_fen"},
         {R"({"moves":["e2e5"]})", 422, "illegal_move"},
         {R"({"moves":["e4","e5","Qh5","Nc6","Bc4","Nf6","Qxf7#"]})", 422, "game_over"},
         {R"({"moves":["e4","e5","Qh5","Nc6","Bc4","Nf6","Qxf7#","a6"]})", 422, "illegal_move"},
@@ -694,6 +697,10 @@ TEST_CASE("handlers: game creation input errors", "[server][handlers][games]") {
         {"[]", 400, "bad_request"},
         {"{", 400, "bad_json"},
         {R"({"fen":"nonsense"})", 422, "invalid_fen"},
+        // An empty FEN was the start position; only an absent (or null) one is.
+        {R"({"fen":""})", 422, "invalid_fen"},
+        {R"({"fen":"  ","moves":["e2e4"]})", 422, "invalid_fen"},
+        {R"({"moves":[""]})", 422, "illegal_move"},
         {R"({"moves":["e2e4","e2e4"]})", 422, "illegal_move"},
         {R"({"engine":{"side":"red"}})", 422, "invalid_value"},
         {R"({"engine":{"level":9}})", 422, "invalid_value"},
@@ -715,6 +722,12 @@ TEST_CASE("handlers: game creation input errors", "[server][handlers][games]") {
         REQUIRE(sink->errorCode() == c.code);
     }
     REQUIRE(f.context.store->count() == 0);
+    auto emptyFen = f.call(verb::post, "/api/v1/games", R"({"fen":""})");
+    CHECK(emptyFen->json()["error"]["message"].get<std::string>().find("empty") !=
+          std::string::npos);
+    CHECK(f.call(verb::post, "/api/v1/games", R"({"fen":null})")->status() == 201);
+    CHECK(f.call(verb::post, "/api/v1/games", R"({"moves":["e2e4"]})")->status() == 201);
+    CHECK(f.context.store->count() == 2);
 
     // The line that ends on the repetition itself makes a game that is over, as live play would.
     auto drawn = f.call(

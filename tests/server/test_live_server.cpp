@@ -426,6 +426,12 @@ TEST_CASE("live server: WebSocket analyse, stop, ping, bad messages", "[server][
     auto fen = ws.read();
     REQUIRE(fen["code"] == "invalid_fen");
     REQUIRE(fen["id"] == "bad");
+    // An empty FEN is refused too (it was the start position, analysed).
+    ws.send({{"type", "analyse"}, {"id", "empty"}, {"fen", ""}, {"limits", {{"depth", 1}}}});
+    auto empty = ws.read();
+    REQUIRE(empty["code"] == "invalid_fen");
+    REQUIRE(empty["id"] == "empty");
+    CHECK(empty["message"].get<std::string>().find("empty") != std::string::npos);
     ws.send({{"type", "stop"}, {"id", "none"}});
     REQUIRE(ws.read()["code"] == "not_found");
 

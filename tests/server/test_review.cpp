@@ -177,6 +177,10 @@ TEST_CASE("review: a pasted game without moves is refused, not reviewed as the s
         CHECK(refused->status() == 422);
         CHECK(refused->errorCode() == "invalid_value");
     }
+    // An empty FEN with the moves is a field left empty (it reviewed from the start position).
+    auto emptyFen = f.call(verb::post, "/api/v1/review", R"({"fen":"","moves":["e4","e5"]})");
+    CHECK(emptyFen->status() == 422);
+    CHECK(emptyFen->errorCode() == "invalid_fen");
     // One move is a game: a set-up position with its first move is reviewed.
     auto one = f.call(
         verb::post, "/api/v1/review",
