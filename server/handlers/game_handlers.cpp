@@ -156,9 +156,16 @@ void handleGameAction(ServerContext& context, GameAction action, const std::stri
                       const std::shared_ptr<ResponseSink>& sink) {
     GameService service(context);
     switch (action) {
-        case GameAction::Get:
-            return respondGame(request, sink, service.loadReadBy(gameId, bearerToken(request)),
-                               context.clock);
+        case GameAction::Get: {
+            auto loaded = service.loadReadBy(gameId, bearerToken(request));
+            if (auto* error = std::get_if<ApiError>(&loaded))
+                return sink->respond(errorFor(request, *error));
+            const GameRecord& game = std::get<GameRecord>(loaded);
+            nlohmann::json json = gameJson(game, context.clock.nowMs());
+            // Whether the game keeps a review: a client shows it without asking blindly.
+            if (auto review = ReviewService(context).summaryForGame(game)) json["review"] = *review;
+            return sink->respond(jsonFor(request, http::status::ok, json));
+        }
         case GameAction::Pgn: {
             const auto review = wantsReview(request);
             if (auto* error = std::get_if<ApiError>(&review))

@@ -236,6 +236,23 @@ std::optional<nlohmann::json> ReviewService::keptForGame(const GameRecord& game)
     return std::nullopt;
 }
 
+std::optional<nlohmann::json> ReviewService::summaryForGame(const GameRecord& game) {
+    auto summary = [](const nlohmann::json& review) {
+        return nlohmann::json{
+            {"id", review.at("id")},
+            {"status", review.at("status")},
+            {"gameVersion", review.value("gameVersion", nlohmann::json(nullptr))}};
+    };
+    // As findForGame: a review of the current version running here, else the stored one.
+    if (auto run = context_.reviews.find(gameReviewId(game.id, game.version))) {
+        return summary(run->snapshot());
+    }
+    auto stored = parseStored(context_.store->getGameReview(game.id));
+    if (auto* doc = std::get_if<nlohmann::json>(&stored)) return summary(*doc);
+    if (std::get<StoreStatus>(stored) == StoreStatus::NotFound) return nlohmann::json(nullptr);
+    return std::nullopt;  // the store could not say
+}
+
 ReviewResult ReviewService::stop(const std::string& reviewId) {
     if (auto run = context_.reviews.find(reviewId)) {
         run->stop();

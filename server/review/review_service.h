@@ -56,6 +56,10 @@ class ReviewService {
     // replica (announced before its store write ends), else the one the store keeps; none when
     // neither has one.
     std::optional<nlohmann::json> keptForGame(const GameRecord& game);
+    // The game's `review` in GET /api/v1/games/{id}: {id, status, gameVersion} of the review
+    // findForGame answers, null when none; nullopt when the store could not say (unavailable,
+    // or its review unreadable).
+    std::optional<nlohmann::json> summaryForGame(const GameRecord& game);
 
   private:
     ReviewResult startRun(const std::string& id, const std::string& gameId,

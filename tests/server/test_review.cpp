@@ -251,6 +251,11 @@ TEST_CASE("review: a stored game's review is kept per version and exported in th
     play(f, id, token, {"f3", "e5", "g4"}, black);
 
     CHECK(f.call(verb::get, "/api/v1/games/" + id + "/review")->status() == 404);
+    // The game says whether it keeps a review (a page asked GET .../review only about the games
+    // its browser had seen reviewed, as a 404 is logged): null, then the kept one.
+    auto reviewOfGame = [&] { return f.call(verb::get, "/api/v1/games/" + id)->json(); };
+    REQUIRE(reviewOfGame().contains("review"));
+    CHECK(reviewOfGame()["review"].is_null());
     auto started = f.call(verb::post, "/api/v1/games/" + id + "/review");
     REQUIRE((started->status() == 202 || started->status() == 200));  // 200: done already
     const std::string reviewId = started->json()["id"];
@@ -258,6 +263,8 @@ TEST_CASE("review: a stored game's review is kept per version and exported in th
     CHECK(started->json()["gameId"] == id);
     nlohmann::json review = waitFinished(f, reviewId);
     REQUIRE(review["status"] == "done");
+    CHECK(reviewOfGame()["review"] ==
+          nlohmann::json{{"id", reviewId}, {"status", "done"}, {"gameVersion", 4}});
 
     // Asked again for the same version: the same review, finished (200).
     auto reused = f.call(verb::post, "/api/v1/games/" + id + "/review");
@@ -276,6 +283,8 @@ TEST_CASE("review: a stored game's review is kept per version and exported in th
 
     // A new move: a new version, a new review.
     play(f, id, black, {"Qh4#"}, black);
+    CHECK(reviewOfGame()["version"] == 5);
+    CHECK(reviewOfGame()["review"]["gameVersion"] == 4);  // the kept review is of an older version
     auto newer = f.call(verb::post, "/api/v1/games/" + id + "/review");
     REQUIRE((newer->status() == 202 || newer->status() == 200));
     CHECK(newer->json()["id"] == id + ".5");
@@ -283,6 +292,13 @@ TEST_CASE("review: a stored game's review is kept per version and exported in th
     // The game keeps the latest version's review only.
     CHECK(f.call(verb::get, "/api/v1/reviews/" + reviewId)->status() == 200);  // still in memory
     CHECK(f.call(verb::get, "/api/v1/games/" + id + "/review")->json()["id"] == id + ".5");
+    CHECK(reviewOfGame()["review"]["id"] == id + ".5");
+    // A kept review the store cannot read: the game does not say (GET .../review answers 500).
+    const std::string other = f.createGame().first;
+    REQUIRE(f.context.store->putGameReview(other, "not a review") == StoreStatus::Ok);
+    CHECK_FALSE(f.call(verb::get, "/api/v1/games/" + other)->json().contains("review"));
+    // Only GET /games/{id} says it: other answers carrying the game do not look.
+    CHECK_FALSE(f.call(verb::post, "/api/v1/games", "{}")->json().contains("review"));
 }
 
 TEST_CASE("review: a stopped review of a game version is started again when asked again",
@@ -294,6 +310,7 @@ TEST_CASE("review: a stopped review of a game version is started again when aske
     auto started = f.call(verb::post, "/api/v1/games/" + id + "/review");
     REQUIRE(started->status() == 202);
     const std::string reviewId = started->json()["id"];
+    CHECK(f.call(verb::get, "/api/v1/games/" + id)->json()["review"]["status"] == "running");
     auto stopped = f.call(verb::post, "/api/v1/reviews/" + reviewId + "/stop");
     REQUIRE(stopped->status() == 200);
     REQUIRE(stopped->json()["status"] == "stopped");

@@ -580,10 +580,11 @@ export class App {
       this.review.reset();
       // A reload (or a link) shows the review named in the URL, or the game's kept review. Only
       // games the page offers to review are asked about (the others would answer 404), and of
-      // those only the ones this browser has seen reviewed (review/knownReviews.ts).
+      // those the ones the game says have a review (Game.review), or, from a server that does
+      // not say, the ones this browser has seen reviewed (review/knownReviews.ts).
       const named = new URLSearchParams(location.search).get('review');
       const reviewable = !!game && game.moves.length > 0 && (game.status !== 'ongoing' || this.isAnalysisBoard());
-      if (game && origin === 'loaded' && (named || reviewable)) void this.review.load(reviewable ? game.id : null, named);
+      if (game && origin === 'loaded' && (named || reviewable)) void this.review.load(reviewable ? game.id : null, named, game.review);
     }
     void renderRecentGames(game?.id ?? null);
     this.engineInfo = null;

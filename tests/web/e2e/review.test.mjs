@@ -425,7 +425,7 @@ test('a review of one move says "1 move reviewed"', async () => {
   assert.deepEqual(unexpected(errors), []);
 });
 
-test('a finished game nobody reviewed opens without a 404; one reviewed elsewhere shows it on Review, then on reload', async () => {
+test('a finished game nobody reviewed opens without a 404; one reviewed elsewhere shows it on opening', async () => {
   // A browser of its own: its console holds only this test's lines, and it has seen no review.
   const other = await openBrowser();
   try {
@@ -444,18 +444,43 @@ test('a finished game nobody reviewed opens without a 404; one reviewed elsewher
     assert.deepEqual(asked, []);
     assert.ok(await page.isHidden('#review-card'));
 
-    // Someone else reviews it: Review here shows the kept review at once, and a reload shows it again.
-    const started = await fetch(new URL(`api/v1/games/${game.id}/review`, BASE_URL), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ limits: LIMITS }),
+    // Someone else reviews it (another device): the game now says it keeps a review, and opening
+    // it shows the review without Review pressed (the page knew only the reviews this browser saw).
+    await reviewElsewhere(game.id);
+    const said = await (await fetch(new URL(`api/v1/games/${game.id}`, BASE_URL))).json();
+    assert.equal(said.review?.status, 'done');
+    await page.reload();
+    await waitForReview(page);
+    await page.waitForSelector(`#move-list .move[data-ply="${SCHOLAR_BLUNDER}"][data-class="blunder"]`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await other.close();
+  }
+});
+
+test('from a server whose games do not say whether they keep a review, one reviewed elsewhere shows on Review, then on reload', async () => {
+  const other = await openBrowser();
+  try {
+    const { page, errors } = other;
+    const asked = [];
+    page.on('request', (request) => {
+      if (/\/review(\?|$)/.test(new URL(request.url()).pathname)) asked.push(`${request.method()} ${request.url()}`);
     });
-    assert.ok([200, 202].includes(started.status));
-    for (let i = 0; i < 600; i++) {
-      const kept = await fetch(new URL(`api/v1/games/${game.id}/review`, BASE_URL));
-      if (kept.status === 200) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // An older server: the game's JSON has no `review`.
+    await page.route(/\/api\/v1\/games\/[^/?]+(\?.*)?$/, async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const response = await route.fetch();
+      const body = await response.json();
+      delete body.review;
+      await route.fulfill({ response, json: body });
+    });
+    const game = await createGame(SCHOLAR);
+    await reviewElsewhere(game.id);
+    await openGame(page, game.id);
+    await page.waitForSelector('#game-over:not([hidden]) #game-over-review:not([hidden])');
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(asked, [], 'a game this browser has not seen reviewed is not asked about');
+    assert.ok(await page.isHidden('#review-card'));
     await page.click('#game-over-review');
     await waitForReview(page);
     await page.waitForSelector(`#move-list .move[data-ply="${SCHOLAR_BLUNDER}"][data-class="blunder"]`);
@@ -467,3 +492,19 @@ test('a finished game nobody reviewed opens without a 404; one reviewed elsewher
     await other.close();
   }
 });
+
+/** Reviews a game over the API, as another device would, and waits until the review is kept. */
+async function reviewElsewhere(id) {
+  const started = await fetch(new URL(`api/v1/games/${id}/review`, BASE_URL), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ limits: LIMITS }),
+  });
+  assert.ok([200, 202].includes(started.status));
+  for (let i = 0; i < 600; i++) {
+    const kept = await fetch(new URL(`api/v1/games/${id}/review`, BASE_URL));
+    if (kept.status === 200 && (await kept.json()).status === 'done') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail('the review did not finish');
+}

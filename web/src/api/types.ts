@@ -74,6 +74,13 @@ export interface EngineMove {
   pv?: string[];
 }
 
+/** The review a game keeps (docs/review.md): its id and status, and the version reviewed. */
+export interface KeptReview {
+  id: string;
+  status: 'running' | 'done' | 'stopped' | 'failed';
+  gameVersion: number;
+}
+
 export interface Game {
   id: string;
   initialFen: string;
@@ -105,6 +112,11 @@ export interface Game {
   gone?: Partial<Record<Color, Gone>>;
   /** The named opening reached, when there is one. */
   opening?: Opening;
+  /**
+   * GET /games/{id} only: the review kept for the game, null when none; absent from older
+   * servers, other answers and events, and when the store could not say.
+   */
+  review?: KeptReview | null;
   /** The engine's answer to a draw offer (in the reply of POST …/draw/yes against the engine). */
   /**
    * The engine's answer to a draw offer: `too_early` (fewer than `minPlies` plies played),

@@ -1,9 +1,9 @@
 // The games this browser has seen a review of (started, joined or shown), kept in localStorage.
-// The server says whether a game has a review only by answering GET /games/{id}/review with the
-// review or with a 404, and the browser logs every 404 in its console, so the page asks only
-// about the games it knows a review of; a game someone else reviewed shows its review when
-// "Review" is pressed (the server answers the kept one at once). Bounded: the MAX_GAMES games
-// seen most recently.
+// A server whose games do not say whether they keep a review (Game.review, newer servers) says
+// so only by answering GET /games/{id}/review with the review or with a 404, and the browser
+// logs every 404 in its console, so with such a server the page asks only about the games it
+// knows a review of; a game someone else reviewed shows its review when "Review" is pressed (the
+// server answers the kept one at once). Bounded: the MAX_GAMES games seen most recently.
 const KEY = 'outpost.reviewedGames';
 const MAX_GAMES = 200;
 

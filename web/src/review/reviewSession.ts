@@ -3,7 +3,7 @@
 // DOM; whoever owns it redraws when `changed` is called.
 import { ApiError } from '../api/rest';
 import { followReview, reviewApi, type ReviewEvent } from '../api/review';
-import type { Limits, MoveClass, Review, ReviewedMove, Score } from '../api/types';
+import type { KeptReview, Limits, MoveClass, Review, ReviewedMove, Score } from '../api/types';
 import { knownReviews } from './knownReviews';
 
 /**
@@ -67,16 +67,19 @@ export class ReviewSession {
   }
 
   /**
-   * Shows the review named (a pasted game's), or the review kept for a game this browser has seen
-   * reviewed (reload, link); quietly nothing when none. A game not known to have one is not asked
-   * about: its 404 would be logged in the browser's console (knownReviews.ts).
+   * Shows the review named (a pasted game's), or the review kept for a game (reload, link);
+   * quietly nothing when none. `kept` is what the game says of its review (`Game.review`): one is
+   * kept, or null for none; a server that does not say (undefined) is asked only about the games
+   * this browser has seen reviewed, as a 404 would be logged in the browser's console
+   * (knownReviews.ts).
    */
-  async load(gameId: string | null, reviewId: string | null): Promise<void> {
+  async load(gameId: string | null, reviewId: string | null, kept?: KeptReview | null): Promise<void> {
     const generation = this.generation;
     let review: Review | null = null;
     try {
       if (reviewId) review = await reviewApi.get(reviewId).catch(() => null);
-      if (!review && gameId && knownReviews.has(gameId)) {
+      const hasKept = kept === undefined ? !!gameId && knownReviews.has(gameId) : kept !== null;
+      if (!review && gameId && hasKept) {
         review = await reviewApi.forGame(gameId);
         if (!review) knownReviews.remove(gameId);
       }
