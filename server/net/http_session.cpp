@@ -299,6 +299,23 @@ void HttpSession::onRead(beast::error_code error) {
         dispatchNext();
         return;
     }
+    if (error == http::error::partial_message) {
+        // The client ended its side in the middle of a request (a body shorter than its
+        // Content-Length or chunks said, a header cut short). It may still read: it is told why
+        // nothing was done (after the answers to its whole requests), then the connection closes.
+        peerFinished_ = true;
+        watchForReset();
+        pending_.emplace_back(errorResponse(
+            http::status::bad_request, errors::bad_request,
+            parser_->is_header_done()
+                ? "the request ended before its body was complete (the connection was shut "
+                  "down before the bytes its Content-Length or chunks announce came)"
+                : "the request ended before its header was complete (the connection was shut "
+                  "down before the blank line that ends the header)",
+            11, false));
+        dispatchNext();
+        return;
+    }
     if (error == http::error::end_of_stream && (exchange_ || !pending_.empty())) {
         // The client shut down its sending side after whole requests (shutdown(SHUT_WR), `nc
         // -N`): it still reads, so what it asked for is answered, then the connection closes. A

@@ -748,3 +748,50 @@ TEST_CASE(
     REQUIRE(live.server->context().pool->waitIdle(std::chrono::seconds(3)));
     CHECK(live.control->finished.load() == live.control->started.load());
 }
+
+TEST_CASE("live server: a request cut short by a half-close is answered 400 saying so",
+          "[server][live]") {
+    // A body shorter than its Content-Length (a wrong length in a hand-written request), or a
+    // header without its blank line, then shutdown(SHUT_WR): the connection closed without a
+    // word, so the client could not tell a refused request from a lost one.
+    LiveServer live;
+    auto refusedSaying = [](HttpClient& client, const std::string& what) {
+        const auto refused = client.read();
+        CHECK(refused.status == 400);
+        CHECK(refused.json()["error"]["code"] == "bad_request");
+        CHECK(refused.json()["error"]["message"].get<std::string>().find(what) !=
+              std::string::npos);
+        CHECK(client.waitClosed(std::chrono::seconds(5)));
+    };
+    {
+        HttpClient client(live.port());
+        client.sendRaw(
+            "POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Content-Length: 40\r\n\r\n{}");
+        client.shutdownSend();
+        refusedSaying(client, "body was complete");
+    }
+    {
+        HttpClient client(live.port());
+        client.sendRaw(
+            "POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n");  // no last chunk
+        client.shutdownSend();
+        refusedSaying(client, "body was complete");
+    }
+    {
+        HttpClient client(live.port());
+        client.sendRaw("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+        client.shutdownSend();
+        refusedSaying(client, "header was complete");
+    }
+    {
+        // After a whole request: that one is answered first.
+        HttpClient client(live.port());
+        client.sendRaw("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nPOST /api/v1/games HTTP/1.1\r\n");
+        client.shutdownSend();
+        CHECK(client.read().status == 200);
+        refusedSaying(client, "header was complete");
+    }
+    CHECK(live.server->context().store->count() == 0);  // no game made of half a request
+}
