@@ -323,8 +323,18 @@ void HttpSession::onRead(beast::error_code error) {
         // reset then ends the session (watchForReset), and a stream writes a line at once.
         peerFinished_ = true;
         watchForReset();
-        if (exchange_ && exchange_->streaming)
+        if (exchange_ && exchange_->streaming) {
             enqueue({framed("\n"), progressKey("keep-alive", 0), false, false, nullptr});
+        } else if (exchange_ && exchange_->status == 0 && exchange_->version >= 11 &&
+                   !exchange_->onDisconnect.empty()) {
+            // An answer still being worked out that a client gone would stop (a search answered
+            // in one piece registers its stop in onDisconnect): an interim
+            // `100 Continue`, which every HTTP/1.1 client must read past, is the probe. A client
+            // that closed altogether answers it with a reset, and its search stops at once; one
+            // that only half-closed reads past it to the answer. (HTTP/1.0 knows no 1xx: its
+            // search runs on to its limits.)
+            enqueue({std::string(kContinue), kNoCoalescing, false, false, nullptr});
+        }
         return;
     }
     if (error) {

@@ -113,6 +113,15 @@ class HttpClient {
         return result;
     }
 
+    // The final answer: interim 1xx answers before it (`100 Continue`) are read past, as
+    // every HTTP/1.1 client must.
+    HttpResult readFinal(std::chrono::steady_clock::duration timeout = kClientTimeout) {
+        for (;;) {
+            HttpResult result = read(timeout);
+            if (result.status >= 200) return result;
+        }
+    }
+
     HttpResult request(bhttp::verb method, const std::string& target, const std::string& body = "",
                        const std::map<std::string, std::string>& headers = {}) {
         send(method, target, body, headers);

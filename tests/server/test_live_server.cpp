@@ -704,7 +704,7 @@ TEST_CASE(
         HttpClient client(live.port());
         client.sendRaw(analysis);
         client.shutdownSend();
-        const auto answer = client.read();
+        const auto answer = client.readFinal();  // past the probe's `100 Continue`, if any
         CHECK(answer.status == 200);
         CHECK(answer.json()["depth"] == 2);
         CHECK(client.waitClosed(std::chrono::seconds(5)));
@@ -714,7 +714,7 @@ TEST_CASE(
         HttpClient client(live.port());
         client.sendRaw(analysis + game + "GET /api/v1/missing HTTP/1.1\r\nHost: x\r\n\r\n");
         client.shutdownSend();
-        CHECK(client.read().json()["depth"] == 2);
+        CHECK(client.readFinal().json()["depth"] == 2);
         CHECK(client.read().status == 201);
         CHECK(client.read().status == 404);
         CHECK(client.waitClosed(std::chrono::seconds(5)));
@@ -747,6 +747,33 @@ TEST_CASE(
     }
     REQUIRE(live.server->context().pool->waitIdle(std::chrono::seconds(3)));
     CHECK(live.control->finished.load() == live.control->started.load());
+    // So does one that closed altogether during a search answered in one piece: its end of
+    // stream looks like a half-close, and the `100 Continue` written as a probe brings its
+    // reset.
+    const int beforePlain = live.control->started.load();
+    {
+        HttpClient client(live.port());
+        client.send(verb::post, "/api/v1/analysis", R"({"limits":{"depth":60}})");
+        REQUIRE(live.control->waitStarted(beforePlain + 1));
+        client.close();
+    }
+    REQUIRE(live.server->context().pool->waitIdle(std::chrono::seconds(3)));
+    CHECK(live.control->finished.load() == live.control->started.load());
+    // A half-closed client of such a search reads past the probe to its answer.
+    const int beforeHalf = live.control->started.load();
+    {
+        HttpClient client(live.port());
+        client.send(verb::post, "/api/v1/analysis", R"({"limits":{"depth":60}})");
+        REQUIRE(live.control->waitStarted(beforeHalf + 1));
+        client.shutdownSend();
+        const auto interim = client.read();
+        CHECK(interim.status == 100);
+        live.control->openGate();
+        const auto answer = client.readFinal();
+        CHECK(answer.status == 200);
+        CHECK(answer.json().contains("bestmove"));
+        CHECK(client.waitClosed(std::chrono::seconds(5)));
+    }
 }
 
 TEST_CASE("live server: a request cut short by a half-close is answered 400 saying so",
