@@ -20,6 +20,7 @@
 #include "handlers/static_handler.h"
 #include "http/accept.h"
 #include "http/cors.h"
+#include "http/header_text.h"
 #include "http/json_response.h"
 #include "http/query_string.h"
 
@@ -349,12 +350,9 @@ bool matchesSegments(std::string_view pattern, const std::vector<std::string>& s
 
 // Whether `name` is one of `list`'s comma-separated names.
 bool listed(std::string_view list, std::string_view name) {
-    while (!list.empty()) {
-        const std::size_t comma = list.find(',');
-        if (list.substr(0, comma) == name) return true;
-        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    }
-    return false;
+    bool found = false;
+    forEachListItem(list, [&](std::string_view item) { found = found || item == name; });
+    return found;
 }
 
 // An API route takes the query parameters it documents and no other, as its bodies take no

@@ -20,25 +20,6 @@ constexpr const char* kPageSecurityPolicy =
     "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; "
     "base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
-bool equalsIgnoringCase(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
-}
-
-// Calls `each` with every comma-separated item of a header value, trimmed.
-template <typename Each>
-void forEachItem(std::string_view value, Each each) {
-    while (!value.empty()) {
-        const auto comma = value.find(',');
-        const std::string_view item = trimHeaderSpace(value.substr(0, comma));
-        if (!item.empty()) each(item);
-        if (comma == std::string_view::npos) break;
-        value.remove_prefix(comma + 1);
-    }
-}
-
 // The ETag of the gzip form: another representation, so another strong tag.
 std::string gzipEtag(const std::string& etag) {
     return etag.substr(0, etag.size() - 1) + "-gzip\"";
@@ -52,7 +33,7 @@ std::string_view view(boost::beast::string_view value) {
 
 bool acceptsGzip(std::string_view acceptEncoding) {
     bool accepted = false;
-    forEachItem(acceptEncoding, [&](std::string_view item) {
+    forEachListItem(acceptEncoding, [&](std::string_view item) {
         const auto semicolon = item.find(';');
         if (!equalsIgnoringCase(trimHeaderSpace(item.substr(0, semicolon)), "gzip")) return;
         accepted = true;
@@ -71,7 +52,7 @@ bool acceptsGzip(std::string_view acceptEncoding) {
 
 bool etagMatches(std::string_view ifNoneMatch, std::string_view etag) {
     bool matched = false;
-    forEachItem(ifNoneMatch, [&](std::string_view item) {
+    forEachListItem(ifNoneMatch, [&](std::string_view item) {
         if (item.substr(0, 2) == "W/") item.remove_prefix(2);
         if (item == "*" || item == etag) matched = true;
     });

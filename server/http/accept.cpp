@@ -80,11 +80,9 @@ std::optional<MediaRange> parseRange(std::string_view element) {
 
 std::vector<MediaRange> parseAccept(std::string_view accept) {
     std::vector<MediaRange> ranges;
-    while (!accept.empty()) {
-        const std::size_t comma = accept.find(',');
-        if (auto range = parseRange(accept.substr(0, comma))) ranges.push_back(std::move(*range));
-        accept = comma == std::string_view::npos ? std::string_view() : accept.substr(comma + 1);
-    }
+    forEachListItem(accept, [&](std::string_view element) {
+        if (auto range = parseRange(element)) ranges.push_back(std::move(*range));
+    });
     return ranges;
 }
 

@@ -62,15 +62,11 @@ void addVary(Response& response, std::string_view name) {
         response.set(http::field::vary, name);
         return;
     }
-    std::string_view rest(current.data(), current.size());
-    while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        std::string_view entry = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-        while (!entry.empty() && entry.front() == ' ') entry.remove_prefix(1);
-        while (!entry.empty() && entry.back() == ' ') entry.remove_suffix(1);
-        if (entry == "*" || lowerAscii(entry) == lowerAscii(name)) return;
-    }
+    bool present = false;
+    forEachListItem(std::string_view(current.data(), current.size()), [&](std::string_view entry) {
+        present = present || entry == "*" || equalsIgnoringCase(entry, name);
+    });
+    if (present) return;
     response.set(http::field::vary, std::string(current) + ", " + std::string(name));
 }
 

@@ -1,7 +1,9 @@
 #include "http/request_target.h"
 
 #include <array>
-#include <cctype>
+#include <string_view>
+
+#include "http/header_text.h"
 
 namespace outpost::server {
 
@@ -10,11 +12,8 @@ namespace {
 constexpr std::array<std::string_view, 2> kSchemes = {"http://", "https://"};
 
 bool startsWithNoCase(std::string_view text, std::string_view prefix) {
-    if (text.size() < prefix.size()) return false;
-    for (std::size_t i = 0; i < prefix.size(); ++i) {
-        if (std::tolower(static_cast<unsigned char>(text[i])) != prefix[i]) return false;
-    }
-    return true;
+    return text.size() >= prefix.size() &&
+           equalsIgnoringCase(text.substr(0, prefix.size()), prefix);
 }
 
 }  // namespace

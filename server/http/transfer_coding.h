@@ -22,15 +22,10 @@ inline std::optional<std::string> transferCodingProblem(unsigned version,
     constexpr unsigned kHttp11Version = 11;
     std::vector<std::string> codings;
     for (const std::string& field : fields) {
-        std::string_view rest = field;
-        while (!rest.empty()) {
-            const std::size_t comma = rest.find(',');
-            std::string_view coding = rest.substr(0, comma);
-            rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-            coding = trimHeaderSpace(coding.substr(0, coding.find(';')));  // parameters aside
-            if (coding.empty()) continue;
-            codings.push_back(lowerAscii(coding));
-        }
+        forEachListItem(field, [&](std::string_view element) {
+            const std::string_view coding = trimHeaderSpace(element.substr(0, element.find(';')));
+            if (!coding.empty()) codings.push_back(lowerAscii(coding));  // parameters aside
+        });
     }
     if (fields.empty()) return std::nullopt;
     if (version < kHttp11Version) {
