@@ -26,6 +26,7 @@ import { byId, copyText, download, el, toast } from './ui/dom';
 import { renderEngineInfo, renderEvalBar } from './ui/enginePanel';
 import { CLASS_MARK, countOf, formatCount, formatScore, gameOverText } from './ui/format';
 import { firstMoveLeftMs, firstMoveText } from './ui/firstMove';
+import { GameOverFocus } from './ui/gameOverFocus';
 import { MoveList } from './ui/moveList';
 import { setupNewGameDialog, type NewGameChoice } from './ui/newGameDialog';
 import { PeoplePanel } from './ui/peoplePanel';
@@ -117,6 +118,8 @@ export class App {
   private engineMovedAtPly = -1;
   /** The game-over card was closed for this game (it stays closed until the next game). */
   private gameOverDismissed: string | null = null;
+  /** The keyboard's focus and the game-over card (ui/gameOverFocus.ts). */
+  private readonly gameOverFocus = new GameOverFocus(byId('game-over'), () => this.closeGameOver());
   private openNewGame: () => void;
   /** The game review shown with the game (docs/review.md), its card and its graph. */
   private readonly review: ReviewSession;
@@ -973,10 +976,7 @@ export class App {
     byId('btn-new').addEventListener('click', () => this.openNewGame());
     byId('game-over-new').addEventListener('click', () => this.openNewGame());
     byId('game-over-analyse').addEventListener('click', () => void this.startAnalysis());
-    byId('game-over-close').addEventListener('click', () => {
-      this.gameOverDismissed = this.game?.id ?? null;
-      this.renderStatus();
-    });
+    byId('game-over-close').addEventListener('click', () => this.closeGameOver());
     byId('btn-analysis').addEventListener('click', () => void this.startAnalysis());
     byId('btn-review-pgn').addEventListener('click', () => this.openReviewPgn());
     byId('btn-review').addEventListener('click', () => void this.startReview());
@@ -1009,6 +1009,12 @@ export class App {
       event.preventDefault();
       void this.typedMove();
     });
+  }
+
+  private closeGameOver(): void {
+    this.gameOverDismissed = this.game?.id ?? null;
+    this.renderStatus();
+    this.gameOverFocus.closed();
   }
 
   private bindKeyboard(): void {
@@ -1303,6 +1309,7 @@ export class App {
       people: this.mode() === 'people',
       analysis: this.isAnalysisBoard(),
     });
+    this.gameOverFocus.update(this.game);
   }
 
   private boardState(): BoardState {

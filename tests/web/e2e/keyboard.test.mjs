@@ -1,7 +1,8 @@
-// The page by keyboard alone: the move list keeps the focus as it is drawn anew.
+// The page by keyboard alone: the move list keeps the focus as it is drawn anew; a game ended by
+// a typed mate or a resignation puts the focus on the game-over card, and Escape closes it.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openBrowser, shot, waitForMoves } from './helpers.mjs';
+import { newGame, openBrowser, shot, waitForMoves, waitForStatus } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -63,5 +64,51 @@ test("a screen reader hears whose clock each clock is, the right way up or flipp
   await page.click('#btn-flip');
   await page.waitForFunction(() => /Black's clock/.test(document.querySelector('#bar-bottom .clock').getAttribute('aria-label')));
   assert.deepEqual(await labels(), ["White's clock", "Black's clock"]);
+  assert.deepEqual(errors, []);
+});
+
+/** The focused element: its id (or its text when it has none), and whether it is in the card. */
+const focusedControl = (page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    return { id: a?.id || a?.textContent?.trim() || a?.tagName, inCard: !!a?.closest('#game-over') };
+  });
+
+test('a game ended from the keyboard puts the focus on the game-over card; Escape closes it', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  // Mate in one: the rook to a8.
+  await newGame(page, { side: 'white', start: '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1' });
+  await page.focus('#move-input');
+  await page.keyboard.type('Ra8');
+  await page.keyboard.press('Enter');
+  await waitForStatus(page, /Checkmate/);
+  await page.waitForSelector('#game-over:not([hidden])');
+  // The move box turned off under the focus: it fell to the page's start, and Tab went on to the
+  // controls under the board, past the card's buttons (before the move box in the page).
+  await page.waitForFunction(() => !!document.activeElement?.closest('#game-over'));
+  assert.deepEqual(await focusedControl(page), { id: 'game-over-rematch', inCard: true });
+  await page.keyboard.press('Tab');
+  assert.deepEqual(await focusedControl(page), { id: 'game-over-new', inCard: true });
+  await shot(page, 'keyboard-2-game-over-focus');
+  // Escape closes the card; the focus goes to the move on screen, where ←/→ browse the game.
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#game-over', { state: 'hidden' });
+  assert.deepEqual(await focusedControl(page), { id: 'Ra8#', inCard: false });
+
+  // Resign by keyboard (Enter twice: it asks for a second press): the same.
+  await newGame(page, { side: 'white', level: '1' });
+  await page.focus('#btn-resign');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await waitForStatus(page, /resign/i);
+  await page.waitForFunction(() => !!document.activeElement?.closest('#game-over'));
+  assert.deepEqual(await focusedControl(page), { id: 'game-over-rematch', inCard: true });
+  // Its ✕, by keyboard, does as Escape does.
+  await page.focus('#game-over-close');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#game-over', { state: 'hidden' });
+  assert.equal((await focusedControl(page)).inCard, false);
+  assert.notEqual(await page.evaluate(() => document.activeElement?.tagName), 'BODY');
   assert.deepEqual(errors, []);
 });
