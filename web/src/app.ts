@@ -9,6 +9,7 @@ import type { EngineInfo, Game, SearchInfo } from './api/types';
 import { EngineLines } from './game/engineLines';
 import { mergeGameState, mergePresence, readGameEvent } from './game/gameEvents';
 import { kept } from './game/keptTokens';
+import { isNetworkFailure, playedNext, sendWithRetry } from './game/moveRetry';
 import { ServerClock } from './game/serverClock';
 import { Analysis } from './analysis';
 import { type LineAction, LineTools } from './analysis/lineTools';
@@ -717,8 +718,17 @@ export class App {
     // The last engine info stays on screen until the engine's next search reports.
     if (game.engine.side !== 'none') this.engineThinking = true;
     this.renderStatus();
+    const token = this.tokenFor(game.turn) ?? this.token;
+    // The move in the server's UCI (a typed one is SAN): to find it in the game when its answer is lost.
+    const uci = readTypedMove(game.fen, move);
     try {
-      const updated = await api.move(game.id, this.tokenFor(game.turn) ?? this.token, move, game.version);
+      // A request that fails on the network (the connection dropped) is sent again, while the
+      // game on screen is still the one the move was made in (game/moveRetry.ts).
+      const updated = await sendWithRetry(
+        () => api.move(game.id, token, move, game.version),
+        () => this.game?.id === game.id && this.game.version === game.version,
+        () => toast('The connection dropped: sending your move again…'),
+      );
       this.moveInFlightFrom = null;
       this.applyGame(updated);
       // The stream may have brought newer states before this answer (then applyGame drew
@@ -732,9 +742,18 @@ export class App {
       this.moveInFlightFrom = null;
       await this.refresh();
       this.engineThinking = this.game ? this.engineThinks(this.game) : false;
+      // An answer lost on the network, then the game moved on by this very move (an earlier try
+      // was stored; the next one was refused as a version conflict): it was played.
+      if (playedNext(game, this.game, uci)) {
+        this.render();
+        return true;
+      }
       // A takeback or resignation while the engine thought makes its reply moot, not an error.
       const overtaken = err instanceof ApiError && err.code === 'version_conflict' && (this.game?.version ?? 0) > game.version + 1;
-      if (!overtaken) toast(err instanceof ApiError ? `Move refused: ${err.message}` : String(err), 'error');
+      if (isNetworkFailure(err)) {
+        const san = lineToSan(game.fen, [uci ?? move])[0] ?? move;
+        toast(`Your move ${san} was not sent: the server cannot be reached. Play it again once the connection is back.`, 'error');
+      } else if (!overtaken) toast(err instanceof ApiError ? `Move refused: ${err.message}` : String(err), 'error');
       this.render();
       return false;
     }
