@@ -56,6 +56,14 @@ export function rookCastles(fen: string, legalMoves: string[]): Map<string, stri
   return out;
 }
 
+/**
+ * Whether the person asked their system for less motion (prefers-reduced-motion: reduce): pieces
+ * then jump to their squares instead of sliding there.
+ */
+function reducedMotion(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
 export class Board {
   private cg: Api;
   private legalMoves: string[] = [];
@@ -72,7 +80,7 @@ export class Board {
   constructor(private readonly element: HTMLElement) {
     this.cg = Chessground(element, {
       coordinates: true,
-      animation: { enabled: true, duration: 180 },
+      animation: { enabled: !reducedMotion(), duration: 180 },
       highlight: { lastMove: true, check: true },
       movable: { free: false, showDests: true, events: { after: (o, d, m) => this.afterMove(o, d, m.premove) } },
       premovable: { enabled: true, showDests: true },
@@ -93,9 +101,11 @@ export class Board {
 
   /** Shows a state; `animate` false jumps there (a different game, not a move). */
   set(state: BoardState, animate = true): void {
-    if (!animate) this.cg.set({ animation: { enabled: false } });
+    // The person's setting is read at each drawing: it may change while the page is open.
+    const slide = !reducedMotion();
+    this.cg.set({ animation: { enabled: animate && slide } });
     this.apply(state);
-    if (!animate) this.cg.set({ animation: { enabled: true } });
+    if (!animate) this.cg.set({ animation: { enabled: slide } });
   }
 
   private apply(state: BoardState): void {
