@@ -174,14 +174,25 @@ void UciLoop::position(std::string_view args) {
     std::istringstream stream{std::string(args)};
     std::string token;
     stream >> token;
+    // A position that cannot be read is refused, not replaced by another (`go` then answers
+    // bestmove 0000 rather than search a board the GUI did not send).
+    const auto refuse = [this](const std::string& error) {
+        out_.line("info string error: " + error);
+        positionRefused_ = true;
+    };
     std::string fen;
     if (token == "fen") {
         while (stream >> token && token != "moves") fen += (fen.empty() ? "" : " ") + token;
+        // `position fen` with nothing after it is not the start position.
+        if (fen.empty()) return refuse("position fen needs a FEN");
     } else if (token == "startpos") {
+        token.clear();
         stream >> token;  // "moves" or nothing
+        // `position startpos e2e4` (no "moves"): the moves would be lost without a word.
+        if (!token.empty() && token != "moves")
+            return refuse("expected 'moves' after 'startpos', got '" + token.substr(0, 40) + "'");
     } else {
-        out_.line("info string error: position needs 'startpos' or 'fen <fen>'");
-        return;
+        return refuse("position needs 'startpos' or 'fen <fen>'");
     }
     std::vector<std::string> moves;
     if (token == "moves") {
@@ -194,9 +205,7 @@ void UciLoop::position(std::string_view args) {
     }
     if (const std::string error = validatePosition(fen, moves); !error.empty()) {
         // Not the position before it either: a `go` now would answer for another board.
-        out_.line("info string error: " + error);
-        positionRefused_ = true;
-        return;
+        return refuse(error);
     }
     positionRefused_ = false;
     fen_ = std::move(fen);

@@ -213,6 +213,39 @@ TEST_CASE("every go gets a bestmove, never one for another board", "[uci][loop]"
     CHECK(indexOf(lines, "bestmove 0000") < 0);
 }
 
+TEST_CASE("a position command without a board is refused, not read as another board",
+          "[uci][loop]") {
+    // `position fen` with no FEN used to search the start position, `position startpos e2e4`
+    // (no "moves") dropped the move, and a garbled `position` left the board before it in place;
+    // each `go` answered for a board the GUI never sent.
+    const char* commands[] = {
+        "position fen",
+        "position fen moves e2e4",
+        "position startpos e2e4",
+        "position startpos e2e4 e7e5",
+        "position",
+        "position strtpos moves e2e4",
+    };
+    for (const char* command : commands) {
+        INFO(command);
+        const auto lines =
+            runUci(std::string("position startpos moves d2d4\n") + command + "\ngo depth 2\n");
+        CHECK(indexOf(lines, "info string error") >= 0);
+        REQUIRE(countOf(lines, "bestmove") == 1);
+        CHECK(indexOf(lines, "bestmove 0000") >= 0);
+    }
+    // The forms that name a board still do.
+    for (const char* command :
+         {"position startpos", "position startpos moves", "position startpos moves e2e4",
+          "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1g1"}) {
+        INFO(command);
+        const auto lines = runUci(std::string(command) + "\ngo depth 2\n");
+        CHECK(indexOf(lines, "info string error") < 0);
+        REQUIRE(indexOf(lines, "bestmove") >= 0);
+        CHECK(indexOf(lines, "bestmove 0000") < 0);
+    }
+}
+
 TEST_CASE("go perft, d and the referee commands", "[uci][loop]") {
     auto lines = runUci("position startpos\ngo perft 3\n");
     CHECK(indexOf(lines, "Nodes searched: 8902") >= 0);
