@@ -219,13 +219,16 @@ std::optional<Move> moveFromSan(const Position& pos, std::string_view input, std
 
     // Piece letter: upper case, or lower case except 'b' (which is the b-file).
     PieceType pt = Pawn;
+    bool pieceNamed = false;
     if (!text.empty() && text.front() == 'P') {
+        pieceNamed = true;
         text.remove_prefix(1);
     } else if (!text.empty() && (std::isupper(static_cast<unsigned char>(text.front())) ||
                                  (text.front() != 'b' && pieceFromLetter(text.front())))) {
         const auto p = pieceFromLetter(text.front());
         if (!p) return fail(q + " is not a move (bad piece letter)");
         pt = *p;
+        pieceNamed = true;
         text.remove_prefix(1);
     }
 
@@ -252,6 +255,19 @@ std::optional<Move> moveFromSan(const Position& pos, std::string_view input, std
             fromRank = c - '1';
         else
             return fail(q + " is not a move (bad characters)");
+    }
+
+    // Coordinates with a separator and no piece letter ("g1-f3", "g1xf3", "e1-g1"): the piece is
+    // the one on the first square, whatever it is (without this only a pawn was found there, and
+    // a legal knight or king move was called illegal).
+    if (!pieceNamed && fromFile && fromRank && toRank) {
+        const Square from = makeSquare(*fromFile, *fromRank);
+        const Square to = makeSquare(*toFile, *toRank);
+        if (pos.pieceOn(from) != makePiece(pos.sideToMove(), Pawn)) {
+            std::string uci = squareToString(from) + squareToString(to);
+            if (promo) uci += promotionLetter(*promo);
+            if (const auto m = moveFromUci(pos, uci)) return m;
+        }
     }
 
     std::optional<Move> found;

@@ -6,6 +6,7 @@
 // (and O-O-O/0-0-0), check/mate suffixes and annotations (+, #, !, ?) optional or even wrong, an
 // 'x' that is missing or superfluous, and over-disambiguated moves (Ng1f3). A pawn capture may
 // name only the files (exd). Lower-case 'b' as a file always means the b-file pawn, never a bishop.
+// Coordinates with a separator (e2-e4, g1-f3, g1xf3, e1-g1) name the piece on the first square.
 #pragma once
 
 #include <optional>

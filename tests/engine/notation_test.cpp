@@ -109,6 +109,15 @@ TEST_CASE("SAN reading is tolerant", "[notation]") {
     CHECK(uciOfSan(kiwi, "Bxa6") == "e2a6");
     CHECK(uciOfSan(kiwi, "g3") == "g2g3");
     CHECK(uciOfSan(kiwi, "nxf7") == "e5f7");
+    // Coordinates with a separator name any piece by its square, as they name a pawn.
+    CHECK(uciOfSan(kiwi, "e5-f7") == "e5f7");
+    CHECK(uciOfSan(kiwi, "e5xf7") == "e5f7");
+    CHECK(uciOfSan(kiwi, "f3xf6") == "f3f6");
+    CHECK(uciOfSan(kiwi, "e1-g1") == "e1g1");
+    CHECK(uciOfSan(kiwi, "e1-c1") == "e1c1");
+    CHECK(uciOfSan(kiwi, "e1-f1") == "e1f1");
+    CHECK(uciOfSan(kiwi, "a2-a3") == "a2a3");
+    CHECK(uciOfSan(std::string(kStartFen), "g1-f3") == "g1f3");
     CHECK(uciOfSan("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6") == "e5d6");
     CHECK(uciOfSan("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6e.p.") == "e5d6");
     // Lower-case b is the b-pawn; upper-case B the bishop.
@@ -121,6 +130,9 @@ TEST_CASE("SAN reading errors", "[notation]") {
     CHECK(sanError(twoKnights, "Nd2").find("ambiguous") != std::string::npos);
     CHECK(sanError(twoKnights, "Nd2").find("Nbd2") != std::string::npos);
     CHECK(sanError(std::string(kStartFen), "e5").find("illegal") != std::string::npos);
+    CHECK(sanError(std::string(kStartFen), "g1-g3").find("illegal move 'g1-g3'") !=
+          std::string::npos);
+    CHECK(sanError(std::string(kStartFen), "g1-f3=Q").find("illegal") != std::string::npos);
     CHECK(sanError(std::string(kStartFen), "O-O").find("not legal") != std::string::npos);
     CHECK(sanError(std::string(kStartFen), "").find("empty") != std::string::npos);
     CHECK(sanError(std::string(kStartFen), "Zz9").find("not a move") != std::string::npos);
