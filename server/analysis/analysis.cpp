@@ -164,6 +164,14 @@ std::variant<ChessState, ApiError> loadPosition(const std::string& fen,
     return std::move(*state);
 }
 
+std::optional<ApiError> noMoveToAnalyse(const ChessState& state) {
+    if (!state.legalMoves().empty()) return std::nullopt;
+    auto end = state.outcome();
+    return unprocessable(
+        errors::game_over,
+        "the position has no legal moves (" + (end ? end->status : std::string("game over")) + ")");
+}
+
 std::variant<AnalysisSpec, ApiError> parseAnalysis(
     const nlohmann::json& body, const ServerConfig& config,
     std::initializer_list<std::string_view> extraFields) {
@@ -212,12 +220,7 @@ std::variant<AnalysisSpec, ApiError> parseAnalysis(
     auto state = loadPosition(fen, std::get<std::vector<std::string>>(moves), uciMoves);
     if (auto* error = std::get_if<ApiError>(&state)) return *error;
     auto root = std::make_shared<const ChessState>(std::move(std::get<ChessState>(state)));
-    if (root->legalMoves().empty()) {
-        auto end = root->outcome();
-        return unprocessable(errors::game_over, "the position has no legal moves (" +
-                                                    (end ? end->status : std::string("game over")) +
-                                                    ")");
-    }
+    if (auto error = noMoveToAnalyse(*root)) return *error;
     for (const std::string& text : std::get<std::vector<std::string>>(searchmoves)) {
         ParsedMove parsed = root->parse(text);
         if (parsed.uci.empty()) {

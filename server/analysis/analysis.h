@@ -52,6 +52,10 @@ std::variant<ChessState, ApiError> loadPosition(const std::string& fen,
                                                 std::vector<std::string>& uciMoves,
                                                 bool refuseAfterEnd = false);
 
+// 422 game_over when the position has no legal move (mate or stalemate): there is nothing to
+// search, nor to have been cached.
+std::optional<ApiError> noMoveToAnalyse(const ChessState& state);
+
 // A whole analysis request (REST body or WebSocket message; `extraFields` names the fields the
 // transport adds, like "type" and "id").
 std::variant<AnalysisSpec, ApiError> parseAnalysis(

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <variant>
 
+#include "analysis/analysis.h"
 #include "analysis/analysis_cache.h"
 #include "errors/error_codes.h"
 #include "handlers/static_handler.h"
@@ -80,6 +81,9 @@ Response handleCachedAnalysis(ServerContext& context, const Request& request) {
     auto position = loadPosition(query.fen, {}, noMoves);
     if (auto* error = std::get_if<ApiError>(&position)) return errorFor(request, *error);
     const ChessState& state = std::get<ChessState>(position);
+    // As POST says: a mated or stalemated position has no analysis to make, so none is cached
+    // (a 404 would tell the client to POST one).
+    if (auto error = noMoveToAnalyse(state)) return errorFor(request, *error);
     const std::string key = analysisCacheKey(state);
 
     AnalysisCacheRead read = context.analysisCache->get(analysisStoreKey(context.fingerprint, key));

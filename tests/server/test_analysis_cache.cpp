@@ -335,6 +335,9 @@ TEST_CASE("analysis cache: bad queries get an error with a code and change nothi
     CHECK(code(std::string("/api/v1/analysis?") + kItalianQuery + "&" + kItalianQuery) ==
           "400 bad_request");
     CHECK(code("/api/v1/analysis?fen=%zz") == "400 bad_request");
+    // Mate and stalemate: POST answers 422 game_over, and so does GET (not 404 "POST makes one").
+    CHECK(code("/api/v1/analysis?fen=7k/6Q1/6K1/8/8/8/8/8+b+-+-+0+1") == "422 game_over");
+    CHECK(code("/api/v1/analysis?fen=7k/5Q2/6K1/8/8/8/8/8+b+-+-") == "422 game_over");
     auto put = f.call(verb::put, "/api/v1/analysis");
     CHECK(put->status() == 405);
     CHECK(header(put, http::field::allow) == "GET, POST");
