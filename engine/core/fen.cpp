@@ -1,5 +1,6 @@
 // FEN reading and writing. Reading is strict: every rejection names its reason, and any input
 // (arbitrary bytes included) is handled without crashing.
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
@@ -257,7 +258,13 @@ std::string Position::toFen() const {
         fen += char('a' + fileOf(st_->epSquare));
         fen += char('1' + rankOf(st_->epSquare));
     }
-    fen += ' ' + std::to_string(st_->rule50) + ' ' + std::to_string(fullmoveNumber());
+    // Counters past what fromFen() reads are written at its bounds, so that every FEN written
+    // here can be read back (a game from a FEN at move 100000 went on to write 100001, which
+    // the same server then refused). Nothing the rules decide changes: a halfmove clock of 1000
+    // is as far past the fifty- and seventy-five-move limits as any larger one.
+    const int halfmove = std::min<int>(st_->rule50, kMaxHalfmoveClock);
+    const int fullmove = std::min(fullmoveNumber(), kMaxFullmoveNumber);
+    fen += ' ' + std::to_string(halfmove) + ' ' + std::to_string(fullmove);
     return fen;
 }
 

@@ -31,6 +31,20 @@ TEST_CASE("FEN round trips", "[fen]") {
     CHECK(test::fen("4k3/8/8/8/8/8/8/4K3 b - - 7 31").gamePly() == 61);
 }
 
+TEST_CASE("every FEN written can be read back, counters past the reader's bounds included",
+          "[fen]") {
+    // A game from the largest fullmove number read (100000) and a long shuffle past the largest
+    // halfmove clock read (1000): the FEN written after them must still be accepted.
+    Position pos = test::fen("4k3/8/8/8/8/8/8/4K2R b - - 998 100000");
+    const Move shuffle[] = {Move(E8, D8), Move(H1, H2), Move(D8, E8), Move(H2, H1)};
+    for (int ply = 0; ply < 8; ++ply) pos.makeMove(shuffle[ply % 4]);
+    const std::string written = pos.toFen();
+    INFO(written);
+    CHECK(rejection(written).empty());
+    CHECK(written == "4k3/8/8/8/8/8/8/4K2R b - - 1000 100000");
+    CHECK(pos.fullmoveNumber() == 100004);  // the position still counts on
+}
+
 TEST_CASE("FEN rejections say why", "[fen]") {
     const struct {
         const char* fen;
