@@ -215,6 +215,14 @@ std::optional<Move> moveFromSan(const Position& pos, std::string_view input, std
         if (*promo == King) return fail("cannot promote to a king in '" + original + "'");
         text.remove_suffix(1);
         if (!text.empty() && text.back() == '=') text.remove_suffix(1);
+    } else if (text.find('=') != std::string_view::npos ||
+               (text.size() >= 2 &&
+                (text[text.size() - 2] == '1' || text[text.size() - 2] == '8') &&
+                std::isalpha(static_cast<unsigned char>(text.back())) && text.back() != 'x' &&
+                text.back() != 'X')) {
+        // "e8=P", "e8=", "e8p": a promotion to something that is not a piece (it used to be
+        // called a move with no destination square).
+        return fail("bad promotion piece in '" + original + "' (expected Q, R, B or N)");
     }
 
     // Piece letter: upper case, or lower case except 'b' (which is the b-file).
@@ -309,7 +317,9 @@ std::optional<Move> parseMove(const Position& pos, std::string_view text, std::s
                           isRankChar(text[1]) && isFileChar(text[2]) && isRankChar(text[3]);
     if (looksUci) {
         if (auto m = moveFromUci(pos, text, &uciError)) return m;
-        if (text.size() == 4 || (text.size() == 5 && pieceFromLetter(text[4]))) {
+        // A fifth letter is a promotion piece, right or wrong ("e7e8p": a bad one, said so).
+        if (text.size() == 4 ||
+            (text.size() == 5 && std::isalpha(static_cast<unsigned char>(text[4])))) {
             if (error) *error = uciError;
             return std::nullopt;
         }

@@ -139,6 +139,24 @@ TEST_CASE("SAN reading errors", "[notation]") {
     CHECK(sanError("4k3/4P3/8/8/8/8/8/K7 w - - 0 1", "e8").find("illegal") != std::string::npos);
     CHECK(sanError("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e8").find("promotion") != std::string::npos);
     CHECK(sanError("8/4P3/8/8/8/8/k7/4K3 w - - 0 1", "e8=K").find("king") != std::string::npos);
+    // A promotion to something that is not a piece says so (it was "no destination square").
+    for (const char* bad : {"e8=P", "e8=", "e8=X", "e8P", "e8p", "e7e8=", "exd8=P"}) {
+        INFO(bad);
+        CHECK(sanError("3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1", bad).find("bad promotion piece") !=
+              std::string::npos);
+    }
+    {
+        const Position promo = test::fen("3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        for (const char* bad : {"e7e8p", "e7e8x", "e7d8P"}) {
+            INFO(bad);
+            std::string why;
+            CHECK(!parseMove(promo, bad, &why));
+            CHECK(why.find("bad promotion piece") != std::string::npos);
+        }
+        // Not promotions: a capture mark after a last-rank square, and a plain move, still read.
+        CHECK(parseMove(test::fen("4k2r/8/8/8/8/8/8/4K2R w - - 0 1"), "Rh8x"));
+        CHECK(parseMove(test::fen("4k2r/8/8/8/8/8/8/4K2R w - - 0 1"), "h1h8"));
+    }
     const Position start;
     std::string error;
     CHECK(!moveFromUci(start, "e2e5", &error));
