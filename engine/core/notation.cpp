@@ -34,6 +34,10 @@ std::string quoted(std::string_view text) {
     return out;
 }
 
+// UCI's 0000 and PGN's -- (ChessBase's Z0) pass the turn: no rule allows that in a game.
+constexpr const char* kNullMoveRefused =
+    "a null move ('0000', '--': passing the turn) is not a legal move";
+
 std::optional<PieceType> pieceFromLetter(char c) {
     switch (std::toupper(static_cast<unsigned char>(c))) {
         case 'N':
@@ -81,6 +85,7 @@ std::optional<Move> moveFromUci(const Position& pos, std::string_view text, std:
         if (error) *error = std::move(why);
         return std::nullopt;
     };
+    if (text == "0000") return fail(kNullMoveRefused);
     if (text.size() != 4 && text.size() != 5)
         return fail(quoted(text) + " is not a UCI move (like e2e4 or e7e8q)");
     const auto from = squareFromString(text.substr(0, 2));
@@ -186,6 +191,7 @@ std::optional<Move> moveFromSan(const Position& pos, std::string_view input, std
         }
     }
     if (text.empty()) return fail("empty move");
+    if (text == "0000" || text == "--" || text == "Z0") return fail(kNullMoveRefused);
     if (text.size() > 12) return fail(q + " is not a move");
 
     MoveList list;

@@ -159,6 +159,14 @@ TEST_CASE("SAN reading errors", "[notation]") {
     }
     const Position start;
     std::string error;
+    // A null move is named as one (it was "not a move (no destination square)").
+    for (const char* pass : {"0000", "--", "Z0"}) {
+        INFO(pass);
+        CHECK(!parseMove(start, pass, &error));
+        CHECK(error.find("null move") != std::string::npos);
+    }
+    CHECK(!moveFromUci(start, "0000", &error));
+    CHECK(error.find("null move") != std::string::npos);
     CHECK(!moveFromUci(start, "e2e5", &error));
     CHECK(error.find("illegal") != std::string::npos);
     CHECK(!moveFromUci(start, "e2", &error));
