@@ -82,6 +82,16 @@ std::string normalizeFen(const std::string& fen, std::vector<std::string>& warni
                            "' name pieces that are not there; read as '" + fields[2] + " " +
                            fields[3] + "'");
     }
+    // An en-passant square says a pawn has just moved two squares, which sets the halfmove clock
+    // to 0: a setup dialog that keeps another clock gets 0 (the square decides which captures are
+    // legal; the clock only how far the fifty-move draw is).
+    if (fields[3] != "-" && fields.size() >= 5 && !fields[4].empty() &&
+        fields[4].find_first_not_of("0123456789") == std::string::npos &&
+        fields[4].find_first_not_of('0') != std::string::npos) {
+        warnings.push_back("FEN halfmove clock '" + fields[4] + "' with en-passant square '" +
+                           fields[3] + "' (a double pawn push just made); read as 0");
+        fields[4] = "0";
+    }
     // Move counters: a halfmove clock alone gets move 1; move 0 (written by some tools) is 1.
     if (fields.size() == 5) fields.push_back("1");
     if (fields.size() == 6 && fields[5] == "0") fields[5] = "1";

@@ -286,6 +286,9 @@ TEST_CASE("a FEN's unusable castling rights, impossible en passant and odd count
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+        // An en-passant square with a halfmove clock a double push would have reset.
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 5 1",
+        "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 7 3",
     };
     for (const char* fen : fens) {
         INFO(fen);
@@ -307,6 +310,13 @@ TEST_CASE("a FEN's unusable castling rights, impossible en passant and odd count
         "legalmoves\n");
     CHECK(indexOf(ep, "info string warning") == -1);
     CHECK(ep[indexOf(ep, "legalmoves")].find(" f5e6") != std::string::npos);
+    // ... and kept when the clock is what is off: the capture stays legal, the clock reads 0.
+    const auto clock = runUci(
+        "position fen rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 7 3\n"
+        "legalmoves\nd\n");
+    CHECK(indexOf(clock, "info string warning: FEN halfmove clock '7'") >= 0);
+    CHECK(clock[indexOf(clock, "legalmoves")].find(" d4e3") != std::string::npos);
+    CHECK(indexOf(clock, "Fen: rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3") >= 0);
 }
 
 TEST_CASE("an illegal searchmove is left out, not answered with bestmove 0000", "[uci][loop]") {
