@@ -5,6 +5,7 @@ It needs nothing but Python's standard library. The rules come from an `outpost`
 the arbiter through two commands of its UCI loop that tournament GUIs never send:
   `legalmoves`  -> "legalmoves m1 m2 ..."      (the legal moves of the current position)
   `gamestate`   -> "gamestate ongoing|checkmate|stalemate|fifty|repetition|insufficient"
+                   ("none", and no legal moves, after a refused `position`)
 Each engine plays on a clock (base + increment); a move that arrives after the clock ran out (by
 more than --margin-ms) is a time forfeit, a move not in the arbiter's list is illegal, and an
 engine that exits or stops answering has crashed. Any of those makes the exit status 1. Outpost

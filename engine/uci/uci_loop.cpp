@@ -98,6 +98,15 @@ bool UciLoop::execute(std::string_view line) {
             stop();
         } else if (command == "ponderhit") {
             ponderHit();
+        } else if ((command == "d" || command == "eval" || command == "legalmoves" ||
+                    command == "gamestate") &&
+                   positionRefused_) {
+            // As `go`: no answer about the board before a refused `position` (it would read as
+            // the board just sent). The referee's commands still get their line, with nothing in
+            // it: no moves, state "none".
+            out_.line("info string error: no position: the last 'position' was refused");
+            if (command == "legalmoves") out_.line("legalmoves");
+            if (command == "gamestate") out_.line("gamestate none");
         } else if (command == "d") {
             display();
         } else if (command == "eval") {

@@ -260,6 +260,17 @@ TEST_CASE("go perft, d and the referee commands", "[uci][loop]") {
     CHECK(indexOf(lines, "gamestate repetition") >= 0);
     lines = runUci("position fen 8/8/8/4k3/8/8/8/4K3 w - - 0 1\ngamestate\n");
     CHECK(indexOf(lines, "gamestate insufficient") >= 0);
+    // After a refused position none of them answers for the board before it.
+    lines = runUci(
+        "position startpos moves e2e4\n"
+        "position fen 4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1\nlegalmoves\ngamestate\nd\neval\n");
+    CHECK(indexOf(lines, "gamestate none") >= 0);
+    CHECK(indexOf(lines, "gamestate ongoing") < 0);
+    REQUIRE(indexOf(lines, "legalmoves") >= 0);
+    CHECK(lines[static_cast<std::size_t>(indexOf(lines, "legalmoves"))] == "legalmoves");
+    CHECK(indexOf(lines, "Fen: ") < 0);
+    CHECK(indexOf(lines, "pieceValue ") < 0);
+    CHECK(countOf(lines, "info string error: no position") == 4);
 }
 
 TEST_CASE("eval prints the static evaluation by term", "[uci][loop]") {
