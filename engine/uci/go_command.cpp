@@ -95,7 +95,10 @@ GoCommand parseGo(std::string_view args, std::vector<std::string>& warnings) {
                 warnings.push_back("go " + key + " must not be negative: ignored");
                 continue;
             }
-            if (key == "movestogo") limits.movestogo = small;
+            // movestogo 0 (sent by some GUIs in sudden death; UCI sends it only above 0) is no
+            // control ahead: read as 1 it made each move the last before a control, spending up
+            // to 85 % of the clock on it.
+            if (key == "movestogo" && small > 0) limits.movestogo = small;
             if (key == "depth") limits.depth = small;
             if (key == "mate") limits.mate = small;
             if (key == "perft") command.perftDepth = small;

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "search/timeman.h"
 #include "uci/go_command.h"
 
 using outpost::uci::parseGo;
@@ -80,4 +81,20 @@ TEST_CASE("go reads a clock given in decimal milliseconds", "[uci][go]") {
     CHECK(warnings.size() >= 2);
     go = parseGo("wtime 99999999999999999999999.5", warnings);
     CHECK(*go.limits.wtimeMs > 0);  // held at a bound, not wrapped around
+}
+
+TEST_CASE("go movestogo 0 is sudden death, not the last move before a control", "[uci][go]") {
+    Warnings warnings;
+    const auto zero = parseGo("wtime 60000 btime 60000 movestogo 0", warnings);
+    const auto none = parseGo("wtime 60000 btime 60000", warnings);
+    CHECK(warnings.empty());
+    CHECK_FALSE(zero.limits.movestogo);
+    const auto zeroBounds = outpost::search::computeTimeBounds(zero.limits, true, 10, 0);
+    const auto noneBounds = outpost::search::computeTimeBounds(none.limits, true, 10, 0);
+    REQUIRE(zeroBounds);
+    REQUIRE(noneBounds);
+    CHECK(zeroBounds->softMs == noneBounds->softMs);
+    CHECK(zeroBounds->hardMs == noneBounds->hardMs);
+    CHECK(zeroBounds->hardMs < 60000 / 3);  // not most of the clock on one move
+    CHECK(*parseGo("wtime 60000 movestogo 1", warnings).limits.movestogo == 1);
 }
