@@ -10,6 +10,7 @@ import { EngineLines } from './game/engineLines';
 import { mergeGameState, mergePresence, readGameEvent } from './game/gameEvents';
 import { kept } from './game/keptTokens';
 import { isNetworkFailure, playedNext, sendWithRetry } from './game/moveRetry';
+import { pendingIn, pendingMove, pendingText, pendingView, type PendingMove } from './game/pendingMove';
 import { ServerClock } from './game/serverClock';
 import { Analysis } from './analysis';
 import { type LineAction, LineTools } from './analysis/lineTools';
@@ -95,9 +96,9 @@ export class App {
   /** The position the engine info belongs to (its PV starts there). */
   private engineInfoFen = INITIAL_FEN;
   private engineThinking = false;
-  // The game's version a move in flight was sent from (null: none in flight). A state newer than
-  // it on the stream means the server has dealt with the move before its answer arrived.
-  private moveInFlightFrom: number | null = null;
+  // The move in flight, shown as pending until its answer (game/pendingMove.ts; null: none). A
+  // state newer than the one it was sent from on the stream means the server has dealt with it.
+  private pending: PendingMove | null = null;
   private subscribedTo: string | null = null;
   private readonly analysis: Analysis;
   /** Lobby, chat, sounds, rematch, move confirmation, spectators (play/playExtras.ts). */
@@ -613,7 +614,7 @@ export class App {
     const changed = game.version > current.version;
     // The stream can bring the move (and the engine's reply) before the move's own answer: the
     // buttons held back for it (Takeback) come back with the state that shows it.
-    if (this.moveInFlightFrom !== null && game.version > this.moveInFlightFrom) this.moveInFlightFrom = null;
+    if (this.pending && (this.pending.gameId !== game.id || game.version > this.pending.from)) this.pending = null;
     const wasLive = this.viewPly === current.moves.length;
     // A move waiting for Confirm was made in the position that just changed: its bar goes (an
     // offer or presence that leaves the position as it was keeps it).
@@ -714,22 +715,37 @@ export class App {
       this.view(game.moves.length + 1);
       return true;
     }
-    this.moveInFlightFrom = game.version;
-    // The last engine info stays on screen until the engine's next search reports.
-    if (game.engine.side !== 'none') this.engineThinking = true;
-    this.renderStatus();
+    // One move at a time: another waits for the answer to this one (a premove is kept on the
+    // board and played once the answer lets it).
+    if (pendingIn(this.pending, game)) {
+      toast(`Your move ${this.pending.san} is still being sent: wait for the server’s answer`, 'error');
+      return false;
+    }
     const token = this.tokenFor(game.turn) ?? this.token;
     // The move in the server's UCI (a typed one is SAN): to find it in the game when its answer is lost.
     const uci = readTypedMove(game.fen, move);
+    // Shown at once as pending, whatever redraws the page before the answer.
+    const pending = pendingMove(game, move, uci);
+    this.pending = pending;
+    const settle = () => {
+      if (this.pending === pending) this.pending = null;
+    };
+    // The last engine info stays on screen until the engine's next search reports.
+    if (game.engine.side !== 'none') this.engineThinking = true;
+    this.render();
     try {
       // A request that fails on the network (the connection dropped) is sent again, while the
       // game on screen is still the one the move was made in (game/moveRetry.ts).
       const updated = await sendWithRetry(
         () => api.move(game.id, token, move, game.version),
         () => this.game?.id === game.id && this.game.version === game.version,
-        () => toast('The connection dropped: sending your move again…'),
+        () => {
+          pending.retrying = true;
+          if (this.pending === pending) this.renderStatus();
+          toast('The connection dropped: sending your move again…');
+        },
       );
-      this.moveInFlightFrom = null;
+      settle();
       this.applyGame(updated);
       // The stream may have brought newer states before this answer (then applyGame drew
       // nothing): the buttons held back while the move was in flight come back now.
@@ -739,7 +755,8 @@ export class App {
       if (updated.engineThinking && this.socket.state !== 'open') void this.awaitEngineReply(updated.id, updated.version);
       return true;
     } catch (err) {
-      this.moveInFlightFrom = null;
+      // The board and the list show the server's game again.
+      settle();
       await this.refresh();
       this.engineThinking = this.game ? this.engineThinks(this.game) : false;
       // An answer lost on the network, then the game moved on by this very move (an earlier try
@@ -1337,6 +1354,13 @@ export class App {
       return { fen: INITIAL_FEN, turn: 'white', check: false, legalMoves: [], movable: 'none', premove: false };
     }
     const live = this.isLive();
+    const side = this.humanSide();
+    // A move in flight: the position after it, the person's pieces held to premoves till the answer.
+    const pending = live && pendingIn(this.pending, game) ? pendingView(game, this.pending) : null;
+    if (pending) {
+      const premove = game.status === 'ongoing' && side !== null && side !== 'both';
+      return { ...pending, legalMoves: [], movable: premove && side ? side : 'none', premove };
+    }
     const view = live
       ? {
           fen: game.fen,
@@ -1347,7 +1371,6 @@ export class App {
             : undefined,
         }
       : viewAt(game.initialFen, game.moves, this.viewPly);
-    const side = this.humanSide();
     if (!live && side === 'both') {
       // Exploring from an earlier position of an analysis board starts a new board from there.
       return { ...view, legalMoves: legalMovesAt(game.initialFen, game.moves, this.viewPly), movable: 'both', premove: false };
@@ -1451,7 +1474,10 @@ export class App {
     }
     const turnName = game.turn === 'white' ? 'White' : 'Black';
     let text: string;
-    if (this.isAnalysisBoard()) text = `${turnName} to move`;
+    if (pendingIn(this.pending, game)) {
+      text = pendingText(this.pending);
+      status.classList.add('pending');
+    } else if (this.isAnalysisBoard()) text = `${turnName} to move`;
     else if (this.mode() === 'people') {
       if (!this.peopleSide) text = `${turnName} to move`;
       else if (game.turn === this.peopleSide) text = game.check ? 'Check! Your move' : 'Your move';
@@ -1487,6 +1513,7 @@ export class App {
       {
         initialFen: game?.initialFen ?? INITIAL_FEN,
         san: game?.san ?? [],
+        pending: game && pendingIn(this.pending, game) && this.pending.uci ? this.pending.san : undefined,
         result: game?.result ?? '*',
         classOf: (ply) => (ply <= covered ? this.review.moveAt(ply)?.class : undefined),
         // The analysis board's other lines, in parentheses after the move they replace.
@@ -1569,7 +1596,7 @@ export class App {
     // A game that is over is over: nothing to take back after a resignation, a flag fall or an
     // agreed draw; against the engine a mate or a draw by the rules is taken back (canTakeBack).
     byId<HTMLButtonElement>('btn-takeback').disabled =
-      !player || !game || !this.canTakeBack(game) || this.moveInFlightFrom !== null || (people && !!game.takebackOffer);
+      !player || !game || !this.canTakeBack(game) || pendingIn(this.pending, game) || (people && !!game.takebackOffer);
     byId('btn-takeback').textContent = people ? '↶ Ask takeback' : '↶ Takeback';
     byId<HTMLButtonElement>('btn-resign').disabled = !player || !ongoing || this.isAnalysisBoard();
     // A draw offer (the engine answers at once), and between people abort while both sides have

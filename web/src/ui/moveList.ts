@@ -47,6 +47,8 @@ function renderVariation(moves: VariationMove[], firstPly: number): HTMLElement 
 export interface MoveListContent {
   initialFen: string;
   san: string[];
+  /** A move sent and not answered yet (SAN): shown after the last one, dimmed, not a button. */
+  pending?: string;
   result: string;
   /** The review's class of the move that led to `ply`, when there is one. */
   classOf?: (ply: number) => MoveClass | undefined;
@@ -92,6 +94,7 @@ export class MoveList {
       content.initialFen,
       content.result,
       content.san,
+      content.pending ?? null,
       classes,
       others.map((lines) => lines.map(variationKey)),
     ]);
@@ -107,11 +110,18 @@ export class MoveList {
     this.mark(viewPly, followCurrent);
   }
 
+  /** The move shown pending, when there is one: the current one while the last move is. */
+  private pendingMark(viewPly: number): HTMLElement | null {
+    const pending = this.list.querySelector<HTMLElement>('.pending-move');
+    return pending && !this.list.querySelector(`.move[data-ply="${viewPly + 1}"]`) ? pending : null;
+  }
+
   /** Moves the current-move mark to `viewPly` and scrolls the list (never the page) to it. */
   private mark(viewPly: number, followCurrent: boolean): void {
     const list = this.list;
-    const current = list.querySelector<HTMLElement>(`.move[data-ply="${viewPly}"]`);
-    for (const old of list.querySelectorAll<HTMLElement>('.move.current')) {
+    const pending = this.pendingMark(viewPly);
+    const current = pending ?? list.querySelector<HTMLElement>(`.move[data-ply="${viewPly}"]`);
+    for (const old of list.querySelectorAll<HTMLElement>('.move.current, .pending-move.current')) {
       if (old === current) continue;
       old.classList.remove('current');
       old.removeAttribute('aria-current');
@@ -119,7 +129,7 @@ export class MoveList {
     if (current) {
       current.classList.add('current');
       current.setAttribute('aria-current', 'step');
-      if (followCurrent && document.activeElement !== current) current.focus({ preventScroll: true });
+      if (followCurrent && !pending && document.activeElement !== current) current.focus({ preventScroll: true });
     }
     if (!current) {
       // The start position (before the first move): the list from its top; no moves yet: its end.
@@ -139,7 +149,7 @@ export class MoveList {
    */
   private draw(content: MoveListContent, classes: (MoveClass | '')[], others: VariationMove[][][], focused: HTMLElement | null): boolean {
     const list = this.list;
-    const { initialFen, san, result } = content;
+    const { initialFen, san, result, pending } = content;
     const refocus = focused
       ? focused.dataset.ply !== undefined
         ? `.move[data-ply="${focused.dataset.ply}"]`
@@ -157,6 +167,13 @@ export class MoveList {
     let rowCut = false;
 
     const addMove = (ply: number) => {
+      if (ply > san.length) {
+        // Not yet played: what it is is said in words too (the status line says it is being sent).
+        const item = el('span', 'pending-move', pending);
+        item.setAttribute('aria-label', `${pending}, being sent`);
+        row?.appendChild(item);
+        return;
+      }
       const button = el('button', 'move', san[ply - 1]);
       button.type = 'button';
       button.dataset.ply = String(ply);
@@ -172,7 +189,8 @@ export class MoveList {
       row?.appendChild(button);
     };
 
-    for (let ply = 1; ply <= san.length; ply++) {
+    const plies = san.length + (pending ? 1 : 0);
+    for (let ply = 1; ply <= plies; ply++) {
       const whiteMove = blackFirst ? ply % 2 === 0 : ply % 2 === 1;
       if (whiteMove || ply === 1 || rowCut) {
         row = el('li', 'move-row');
@@ -182,7 +200,7 @@ export class MoveList {
         rowCut = false;
       }
       addMove(ply);
-      const lines = others[ply - 1];
+      const lines = others[ply - 1] ?? [];
       if (lines.length > 0) {
         const item = el('li', 'move-variations');
         lines.forEach((line, i) => {
@@ -194,7 +212,7 @@ export class MoveList {
       }
       if (!whiteMove) moveNumber++;
     }
-    if (san.length === 0 && result === '*') list.appendChild(el('li', 'move-empty', 'No moves yet'));
+    if (plies === 0 && result === '*') list.appendChild(el('li', 'move-empty', 'No moves yet'));
     if (result !== '*') list.appendChild(el('li', 'move-result', result));
 
     const again = refocus ? list.querySelector<HTMLElement>(refocus) : null;
