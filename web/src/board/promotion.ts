@@ -1,6 +1,8 @@
 // The promotion picker: four pieces in a column over the promotion square (queen nearest the
-// edge, as people expect), each a real button so it works by keyboard too. Escape cancels, and
-// so does its owner (the function returned) when the board is drawn anew under it.
+// edge, as people expect), each a real button so it works by keyboard too. It is a modal dialog:
+// it takes the focus, Tab and Shift+Tab go round its four pieces, Escape cancels (as its owner
+// does, with the function returned, when the board is drawn anew under it; so does the focus
+// going elsewhere), and once it closes the focus goes back where it was before it opened.
 
 type Side = 'white' | 'black';
 export type PromotionRole = 'q' | 'n' | 'r' | 'b';
@@ -31,7 +33,10 @@ export function openPromotionPicker(
   const overlay = document.createElement('div');
   overlay.className = 'promotion';
   overlay.setAttribute('role', 'dialog');
+  overlay.setAttribute('aria-modal', 'true');
   overlay.setAttribute('aria-label', 'Choose the promotion piece');
+  // Where the focus goes back to (the board itself takes none: usually the page, or the move box).
+  const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
 
   const menu = document.createElement('div');
   menu.className = `promotion-menu ${fromTop ? 'top' : 'bottom'}`;
@@ -42,16 +47,42 @@ export function openPromotionPicker(
   const finish = (role: PromotionRole | null) => {
     if (finished) return;
     finished = true;
+    // The focus left the picker for something else (a click on the page): it stays there.
+    const hadFocus = overlay.contains(document.activeElement);
     overlay.remove();
     document.removeEventListener('keydown', onKey, true);
+    document.removeEventListener('focusin', onFocusIn, true);
+    const lost = hadFocus || !document.activeElement || document.activeElement === document.body;
+    if (lost && before?.isConnected && before !== document.body) before.focus({ preventScroll: true });
     done(role);
+  };
+  const choices = () => [...menu.querySelectorAll<HTMLButtonElement>('.promotion-choice')];
+  // Tab and Shift+Tab go round the four pieces, never out to the page under the dialog.
+  const cycle = (event: KeyboardEvent) => {
+    const buttons = choices();
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const next = at < 0 ? 0 : (at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length;
+    buttons[next]?.focus();
+  };
+  // The focus taken elsewhere (a click on the page beside the board, the move box's shortcut)
+  // cancels the promotion, as a click beside the picker does; the focus stays where it went.
+  const onFocusIn = (event: FocusEvent) => {
+    if (event.target instanceof Node && !overlay.contains(event.target)) finish(null);
   };
   const onKey = (event: KeyboardEvent) => {
     if (event.key === 'Escape') {
       event.preventDefault();
+      event.stopPropagation();
       finish(null);
       return;
     }
+    if (event.key === 'Tab') {
+      event.preventDefault();
+      cycle(event);
+      return;
+    }
+    // Modifier shortcuts (the browser's own) are left alone.
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
     const match = CHOICES.find((c) => c.role === event.key.toLowerCase());
     if (match) {
       event.preventDefault();
@@ -78,6 +109,7 @@ export function openPromotionPicker(
   overlay.addEventListener('click', () => finish(null));
   document.addEventListener('keydown', onKey, true);
   host.appendChild(overlay);
+  document.addEventListener('focusin', onFocusIn, true);
   (menu.firstElementChild as HTMLButtonElement | null)?.focus();
   return () => finish(null);
 }
