@@ -99,6 +99,9 @@ export class App {
   // The move in flight, shown as pending until its answer (game/pendingMove.ts; null: none). A
   // state newer than the one it was sent from on the stream means the server has dealt with it.
   private pending: PendingMove | null = null;
+  // The move made on the board that waits for Confirm (the "Confirm moves" option; null: none):
+  // the board shows it, and takes no other, until Confirm or Cancel.
+  private held: PendingMove | null = null;
   private subscribedTo: string | null = null;
   private readonly analysis: Analysis;
   /** Lobby, chat, sounds, rematch, move confirmation, spectators (play/playExtras.ts). */
@@ -688,8 +691,10 @@ export class App {
       else this.renderBoard();
       return;
     }
-    const san = lineToSan(game.fen, [uci])[0] ?? uci;
-    const confirmed = await this.extras.confirm.confirm(san);
+    const held = pendingMove(game, uci, uci);
+    this.held = held;
+    const confirmed = await this.extras.confirm.confirm(held.san);
+    if (this.held === held) this.held = null;
     // The position changed while the move waited for Confirm (another tab moved, a takeback, the
     // game ended): it was made in a position that is gone, so it is dropped, never sent into the new one.
     const current = this.game;
@@ -1361,6 +1366,9 @@ export class App {
       const premove = game.status === 'ongoing' && side !== null && side !== 'both';
       return { ...pending, legalMoves: [], movable: premove && side ? side : 'none', premove };
     }
+    // A move waiting for Confirm: on the board, which takes no other move until Confirm or Cancel.
+    const held = live && pendingIn(this.held, game) ? pendingView(game, this.held) : null;
+    if (held) return { ...held, legalMoves: [], movable: 'none', premove: false };
     const view = live
       ? {
           fen: game.fen,

@@ -135,3 +135,31 @@ test('a move sent again after a network failure says so while it waits', async (
     await a.unroute(MOVES);
   }
 });
+
+test('a move held for Confirm stays on the board through a redraw, and Cancel puts it back', async () => {
+  const a = alice.page;
+  await a.goto(BASE_URL);
+  const { id, invite } = await newFriendGame(a, { side: 'white' });
+  await a.check('#confirm-moves');
+  try {
+    await clickMove(a, 'e2', 'e4');
+    await a.waitForSelector('#confirm-bar:not([hidden])');
+    assert.equal(await placement(a), AFTER_E4);
+    // The friend arrives: a presence update redraws the page while the move waits for Confirm.
+    await bob.page.goto(invite);
+    await a.waitForSelector('.presence-item[data-side="black"][data-online="true"]');
+    await a.waitForTimeout(300);
+    // The pawn went back to e2 under "Play e4? Confirm".
+    assert.equal(await placement(a), AFTER_E4, 'the pawn stays on e4');
+    assert.equal(await a.isVisible('#confirm-bar'), true);
+    await a.click('#cancel-move');
+    await a.waitForFunction((start) => window.outpost.snapshot().placement === start, START);
+    assert.deepEqual((await serverGame(id)).moves, []);
+    await clickMove(a, 'd2', 'd4');
+    await a.click('#confirm-move');
+    await waitForMoves(a, 1);
+    assert.deepEqual((await serverGame(id)).moves, ['d2d4']);
+  } finally {
+    await a.uncheck('#confirm-moves');
+  }
+});
