@@ -12,6 +12,7 @@
 #include "games/game_view.h"
 #include "games/sides.h"
 #include "search/levels.h"
+#include "search/timeman.h"
 
 namespace outpost::server {
 
@@ -23,11 +24,26 @@ using search::kMinLevel;
 // levels (people want quick replies), up to a second at the top.
 constexpr std::array<std::int64_t, kMaxLevel> kLevelMovetimeMs = {50,  100, 150, 200,
                                                                   300, 500, 700, 1000};
-}  // namespace
 
-// A reply on a clock is overdue once it was owed for this fraction of the engine's time (plus
-// the grace): twice the most the engine's time management plans for one move.
-constexpr std::int64_t kReplyClockDivisor = 2;
+// The most the engine's search for a reply on a clock may take: the hard bound its own time
+// management sets (search/timeman.h) for the time the engine has when the reply becomes owed,
+// under the server's time cap. Its search stops there at the latest, so a replica that starts it
+// later than this (and the grace) after the move was stored knows no live search for it is left
+// on a replica that died. Computed without the move overhead and measured latency (which only
+// lower it) and from the time stored, which is at least what the engine had when the search
+// began: never below the bound the search ran with.
+std::int64_t clockReplyHardMs(const GameRecord& game, const ServerConfig& config) {
+    SearchLimits limits;
+    limits.wtimeMs = std::max<std::int64_t>(0, game.clock->whiteMs);
+    limits.btimeMs = std::max<std::int64_t>(0, game.clock->blackMs);
+    limits.wincMs = game.clock->incrementMs;
+    limits.bincMs = game.clock->incrementMs;
+    limits.maxTimeMs = config.maxMovetimeMs;
+    const auto bounds = search::computeTimeBounds(limits, game.engine.side == "white", 0);
+    return bounds ? bounds->hardMs : config.maxMovetimeMs;
+}
+
+}  // namespace
 
 // A reply is owed by a game at one version: a search for an older version (before a takeback)
 // does not stand for the current one.
@@ -43,12 +59,10 @@ std::int64_t levelMovetimeMs(int level) {
 std::int64_t replyDeadlineMs(const GameRecord& game, const ServerConfig& config) {
     std::int64_t thinkMs = config.maxMovetimeMs;  // depth, nodes, a clock: bounded by the cap
     if (game.clock && !game.engine.limits) {
-        // On a clock the engine's own time management never plans a move beyond a share of the
-        // time it has (search/timeman.cpp: 30% at most); a reply owed longer than half of it was
-        // dropped, and is taken up while the engine still has time to make it.
-        const std::int64_t engineLeftMs =
-            game.engine.side == "white" ? game.clock->whiteMs : game.clock->blackMs;
-        thinkMs = std::min(thinkMs, std::max<std::int64_t>(0, engineLeftMs) / kReplyClockDivisor);
+        // On a clock the engine's own time management bounds the move (at most 30% of the time
+        // it has, search/timeman.cpp): a reply owed longer than that bound (and the grace) was
+        // dropped, and is taken up as soon as the search for it must have ended.
+        thinkMs = clockReplyHardMs(game, config);
     } else if (game.engine.limits) {
         if (game.engine.limits->movetimeMs && !game.engine.limits->depth &&
             !game.engine.limits->nodes) {

@@ -24,8 +24,9 @@ inline constexpr std::int64_t kReplyRecheckMs = 1000;
 // Thinking time per playing level (1..8) when a game sets no limits and no clock; 0 for any other
 // number.
 std::int64_t levelMovetimeMs(int level);
-// When an owed engine reply counts as overdue: the game's last change, plus the time the engine
-// may think for it, plus --engine-reply-grace.
+// When an owed engine reply counts as overdue: the game's last change, plus the most the engine
+// may think for it (its level's or the game's movetime; on a clock, the hard bound of its time
+// management; otherwise the time cap), plus --engine-reply-grace.
 std::int64_t replyDeadlineMs(const GameRecord& game, const ServerConfig& config);
 // The key of the reply a game owes at one version (RepliesInFlight): a search for an older
 // version (before a takeback) does not stand for the current one.

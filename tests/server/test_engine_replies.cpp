@@ -96,22 +96,121 @@ TEST_CASE(
     stream->disconnect();
 }
 
-TEST_CASE("engine replies: on a clock a reply is overdue within half the engine's time left",
-          "[server][games]") {
+TEST_CASE(
+    "engine replies: on a clock a reply is overdue once the engine's hard time bound and the "
+    "grace have passed",
+    "[server][games]") {
     ServerConfig config = testConfig();
     config.engineReplyGraceMs = 3000;
     config.maxMovetimeMs = 60000;
     GameRecord game;
     game.engine.side = "black";
     game.updatedAtMs = 1'000'000;
-    game.clock = ClockState{20000, 0, 19000, 20000, game.updatedAtMs, true};
-    // 10 s of Black's 20 s, and the grace: before the flag falls at 20 s.
-    CHECK(replyDeadlineMs(game, config) == game.updatedAtMs + 10000 + 3000);
+    game.clock = ClockState{30000, 0, 29000, 30000, game.updatedAtMs, true};
+    // Black's search with 30 s and no increment stops at 3 x 30 s / 12 = 7.5 s at the latest
+    // (search/timeman.cpp): taken up 7.5 s + the grace after the move, not at half the time
+    // (15 s + 3 s), so the engine keeps 19.5 s of its 30 s to make the move.
+    CHECK(replyDeadlineMs(game, config) == game.updatedAtMs + 7500 + 3000);
+    game.clock->incrementMs = 2000;  // 30 s + 2: 30 % of the time left, 9 s
+    CHECK(replyDeadlineMs(game, config) == game.updatedAtMs + 9000 + 3000);
     game.clock->blackMs = 600000;  // a long clock: the movetime cap bounds it
     CHECK(replyDeadlineMs(game, config) == game.updatedAtMs + 60000 + 3000);
+    game.engine.side = "white";  // the engine's own clock counts, not the player's
+    game.clock->whiteMs = 20000;
+    game.clock->incrementMs = 0;
+    CHECK(replyDeadlineMs(game, config) == game.updatedAtMs + 4998 + 3000);
+    game.clock->whiteMs = -5;  // a flag already down: no time, just the grace
+    CHECK(replyDeadlineMs(game, config) == game.updatedAtMs + 1 + 3000);
     game.clock.reset();
     game.engine.level = 1;  // no clock: the level's time
     CHECK(replyDeadlineMs(game, config) == game.updatedAtMs + levelMovetimeMs(1) + 3000);
+}
+
+TEST_CASE(
+    "engine replies: on a clock, a replica takes up the reply of a replica that died "
+    "mid-search once that search must have ended, not before",
+    "[server][games]") {
+    // Replica A stores the player's move and starts the engine's search, which never ends there
+    // (A died mid-search: its searcher is held). Replica B reads the game (the board
+    // reconnected there) and takes the reply up once A's search must have stopped: the hard
+    // bound of the engine's time management for its 6 s (1.5 s), plus the grace.
+    auto store = std::make_shared<MemoryGameStore>();
+    HandlerFixture dead(testConfig(), store);
+    dead.control->closeGate();
+    auto [id, token] = dead.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}},
+                                                      {"clock", {{"initial", 6000}}}});
+    auto moved = dead.call(Verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4"})",
+                           {{"Authorization", "Bearer " + token}});
+    REQUIRE(moved->status() / 100 == 2);
+    REQUIRE(dead.control->waitStarted(1));
+    const GameRecord owed = *store->get(id).game;
+    REQUIRE(owed.moves.size() == 1);
+
+    ServerConfig config = testConfig();
+    config.engineReplyGraceMs = 200;
+    HandlerFixture other(config, store);
+    other.control->closeGate();  // to see when its search starts
+    REQUIRE(other.call(Verb::get, "/api/v1/games/" + id)->status() == 200);
+    REQUIRE(other.control->waitStarted(1, std::chrono::seconds(10)));
+    const std::int64_t takenUpAfter = nowEpochMs() - owed.updatedAtMs;
+    other.control->openGate();
+    REQUIRE(eventuallyMoves(*store, id, 2));
+    // Not while A's search could still run (1.5 s + 0.2 s) ...
+    CHECK(takenUpAfter >= 1700);
+    // ... and well before half the engine's 6 s and the grace (3.2 s), the old deadline.
+    CHECK(takenUpAfter < 2900);
+    CHECK(store->get(id).game->status == "ongoing");  // Black's flag (6 s) did not fall
+}
+
+TEST_CASE(
+    "engine replies: a live replica slower than the deadline and the one that takes its reply "
+    "up store one engine move between them",
+    "[server][games]") {
+    // Replica A's search for the reply outlives the deadline (a long queue, a stalled host):
+    // replica B takes the reply up while A still searches. Both searches end; the store's
+    // compare-and-set on the game's version lets exactly one engine move in, whichever ends
+    // first, and the other replica answers with the game as stored.
+    for (const bool slowFinishesFirst : {false, true}) {
+        auto store = std::make_shared<MemoryGameStore>();
+        HandlerFixture slow(testConfig(), store);
+        slow.control->closeGate();
+        auto [id, token] =
+            slow.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
+        auto moved =
+            slow.call(Verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4","wait":true})",
+                      {{"Authorization", "Bearer " + token}}, false);
+        REQUIRE(slow.control->waitStarted(1));
+        const std::string reply = replyKey(id, store->get(id).game->version);
+
+        ServerConfig config = testConfig();
+        config.engineReplyGraceMs = 0;
+        HandlerFixture other(config, store);
+        other.control->closeGate();
+        REQUIRE(other.call(Verb::get, "/api/v1/games/" + id)->status() == 200);
+        REQUIRE(other.control->waitStarted(1));  // two searches for the one reply
+
+        HandlerFixture& first = slowFinishesFirst ? slow : other;
+        HandlerFixture& second = slowFinishesFirst ? other : slow;
+        first.control->openGate();
+        REQUIRE(eventuallyMoves(*store, id, 2));
+        const GameRecord stored = *store->get(id).game;
+        second.control->openGate();
+        // The second search's result handed to the store and dropped there (its replica no
+        // longer computes the reply).
+        const auto until = std::chrono::steady_clock::now() + kWait;
+        while (second.context.replies.contains(reply) && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        REQUIRE_FALSE(second.context.replies.contains(reply));
+        REQUIRE(moved->wait());
+        REQUIRE(moved->status() == 200);
+        // The waiting player gets the engine's move, whoever stored it.
+        CHECK(moved->json()["moves"].size() == 2);
+        const GameRecord after = *store->get(id).game;
+        CHECK(after.moves.size() == 2);
+        CHECK(after.version == stored.version);
+        CHECK(slow.control->finished.load() == 1);
+        CHECK(other.control->finished.load() == 1);
+    }
 }
 
 TEST_CASE(
