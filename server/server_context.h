@@ -16,6 +16,7 @@
 #include "games/presence.h"
 #include "games/replies_in_flight.h"
 #include "games/spectators.h"
+#include "games/unsettled_writes.h"
 #include "lobby/seek_keeper.h"
 #include "openings/openings.h"
 #include "ops/client_quotas.h"
@@ -95,6 +96,8 @@ struct ServerContext {
     StoreExecutor storeWork;
     // Engine replies being searched on this replica (a deadline check skips those).
     RepliesInFlight replies;
+    // Changes sent to the store whose answer never came: settled by the game's deadline check.
+    UnsettledWrites unsettled;
     // Game reviews running on this replica (and the last ones it finished).
     ReviewRegistry reviews;
     // Games against the engine served lately: the admission of new games.

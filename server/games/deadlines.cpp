@@ -5,6 +5,7 @@
 
 #include "games/engine_replies.h"
 #include "games/finisher.h"
+#include "games/game_json.h"
 #include "games/game_replay.h"
 #include "games/game_service.h"
 #include "games/sides.h"
@@ -44,8 +45,16 @@ void GameDeadlines::check(const std::string& id, std::uint64_t version) {
         context_.flags.watch(id, version, context_.clock.nowMs() + kFlagRetryMs);
         return;
     }
-    if (read.status != StoreStatus::Ok) return;
+    if (read.status != StoreStatus::Ok) {
+        context_.unsettled.take(id);  // gone: nothing to settle
+        return;
+    }
     GameRecord game = std::move(*read.game);
+    if (const auto sent = context_.unsettled.take(id)) {
+        settle(game, *sent);
+        // This watch stood in for the game's own deadlines: watch them as stored.
+        if (game.version != version) return watch(game);
+    }
     // Changed since (a move in time, a takeback, the game ended): not this watch's business.
     if (game.version != version) return;
     if (game.status != "ongoing") return;
@@ -78,6 +87,23 @@ void GameDeadlines::check(const std::string& id, std::uint64_t version) {
     }
     context_.logger.log(
         {{"event", "flag_fall"}, {"game", id}, {"status", game.status}, {"result", game.result}});
+}
+
+void GameDeadlines::settle(const GameRecord& game, std::uint64_t sentVersion) {
+    // Stored at another version: the change was not made (or a later one replaced it, which its
+    // writer published).
+    const bool made = game.version == sentVersion;
+    context_.logger.log(
+        {{"event", "write_settled"}, {"game", game.id}, {"version", sentVersion}, {"made", made}});
+    if (!made) return;
+    // As the bus's resync sends a game (GameService::resendGame): as stored.
+    context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, game.id, game.version,
+                                    gameEventPayload(game, context_.clock.nowMs())});
+    // The reply its writer would have started (it answered the move with an error instead).
+    if (owesEngineReply(game) && !context_.replies.contains(replyKey(game.id, game.version))) {
+        EngineReplies(context_).start(game, std::nullopt, ClientInfo{"server"}, true,
+                                      [](GameOutcome) {});
+    }
 }
 
 void GameDeadlines::followOwedReply(const std::string& id, std::uint64_t version) {

@@ -11,6 +11,10 @@
 
 namespace outpost::server {
 
+// A change sent to the store without an answer (StoreStatus::Unanswered): its game is read again
+// after this long, and again as long as the store cannot be read.
+inline constexpr std::int64_t kUnsettledRecheckMs = 1000;
+
 class GameDeadlines {
   public:
     explicit GameDeadlines(ServerContext& context) : context_(context) {}
@@ -24,7 +28,9 @@ class GameDeadlines {
     // an engine reply that is owed and overdue (its replica died, drained, or could not queue
     // it) unless this replica is computing it. A change stored since, or a lost race, ends the
     // watch: whoever stored or reads the newer version watches it. Call on the watch's thread,
-    // never on an I/O thread (it reads the store).
+    // never on an I/O thread (it reads the store). First it settles a change of the game this
+    // replica sent without an answer (UnsettledWrites): found stored, it is published, and the
+    // engine's reply it owes is started.
     void check(const std::string& id, std::uint64_t version);
 
     // A change of game `id` to `version` that owes an engine reply, seen on the event bus by a
@@ -40,6 +46,10 @@ class GameDeadlines {
     void rearm();
 
   private:
+    // Publishes `game` as stored when it holds the change this replica sent at `sentVersion`
+    // without an answer, and starts the engine's reply it owes.
+    void settle(const GameRecord& game, std::uint64_t sentVersion);
+
     ServerContext& context_;
 };
 

@@ -25,6 +25,11 @@ ApiError storeError(StoreStatus status, const std::string& id) {
                     "the change reached the store but too few replicas confirmed it in time: it "
                     "may be kept or lost; read the game to know",
                     1};
+        case StoreStatus::Unanswered:
+            return {ErrorStatus::service_unavailable, errors::write_unconfirmed,
+                    "the change was sent to the store but its answer never came: it may have been "
+                    "made; read the game to know",
+                    1};
         default:
             break;
     }

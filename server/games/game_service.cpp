@@ -313,6 +313,17 @@ std::variant<GameRecord, ApiError> GameService::update(const std::string& id,
 std::optional<ApiError> GameService::commit(const GameRecord& updated,
                                             std::uint64_t expectedVersion) {
     const StoreStatus status = context_.store->update(updated, expectedVersion);
+    if (status == StoreStatus::Unanswered) {
+        // The store got the change, or not; it may yet run it. Nothing is published (it may not
+        // be there): the game's deadline check reads it once the store answers, and publishes it
+        // then if it is there (GameDeadlines::check).
+        context_.unsettled.add(updated.id, updated.version);
+        context_.flags.watch(updated.id, updated.version,
+                             context_.clock.nowMs() + kUnsettledRecheckMs);
+        context_.logger.log(
+            {{"event", "write_unanswered"}, {"game", updated.id}, {"version", updated.version}});
+        return storeError(status, updated.id);
+    }
     // Unconfirmed: the store holds it (perhaps not for long); published as any state, so no
     // player is left behind a state the others act on, and answered write_unconfirmed.
     if (status != StoreStatus::Ok && status != StoreStatus::Unconfirmed)

@@ -45,6 +45,11 @@ enum class StoreStatus {
     // in time): it may be kept or lost. The server publishes it as any state and answers 503
     // write_unconfirmed, so the client reads the game.
     Unconfirmed,
+    // A write was sent but the store's answer never came (it hung, or was cut off after it got
+    // the write): it may have been made, now or when the store resumes. The server answers 503
+    // write_unconfirmed and publishes nothing; it reads the game again once the store answers,
+    // and publishes the change then if it was made.
+    Unanswered,
 };
 
 const char* toString(StoreStatus status);

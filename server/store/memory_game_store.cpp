@@ -24,6 +24,8 @@ const char* toString(StoreStatus status) {
             return "corrupt";
         case StoreStatus::Unconfirmed:
             return "unconfirmed";
+        case StoreStatus::Unanswered:
+            return "unanswered";
     }
     return "unknown";
 }

@@ -1,8 +1,10 @@
 #include "store/redis_connection.h"
 
 #include <hiredis/hiredis.h>
+#include <hiredis/sds.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <sstream>
 #include <stdexcept>
@@ -36,6 +38,20 @@ RedisReplyPtr sendCommand(redisContext* context, const std::vector<std::string>&
     }
     return RedisReplyPtr(static_cast<redisReply*>(
         redisCommandArgv(context, static_cast<int>(argv.size()), argv.data(), lengths.data())));
+}
+
+// A command that failed on `context` was written whole (nothing left in the output buffer) and
+// then timed out waiting for the reply: Redis may have it, and run it. A connection the peer
+// closed or reset, or a write that failed, is not counted: Redis closed it before reading the
+// command (an idle timeout, a restart), or never got all of it. `error` is errno just after the
+// command returned.
+bool sentWithoutAnswer(const redisContext& context, int error) {
+    if (context.obuf != nullptr && sdslen(context.obuf) != 0) return false;
+#ifdef REDIS_ERR_TIMEOUT
+    if (context.err == REDIS_ERR_TIMEOUT) return true;
+#endif
+    return context.err == REDIS_ERR_IO &&
+           (error == EAGAIN || error == EWOULDBLOCK || error == ETIMEDOUT);
 }
 
 bool isReadOnlyError(const redisReply* reply) {
@@ -268,18 +284,24 @@ void RedisConnectionPool::release(Pooled pooled) {
         idle_.push_back(std::move(pooled));
 }
 
-RedisReplyPtr RedisConnectionPool::send(const std::vector<std::string>& args, Pooled* used) {
+RedisReplyPtr RedisConnectionPool::send(const std::vector<std::string>& args, Pooled* used,
+                                        bool* unanswered) {
     // Two attempts: a pooled connection may have died with a Redis restart since its last use,
-    // or reached a primary that was demoted since.
+    // or reached a primary that was demoted since. (Callers' writes are idempotent: a second
+    // attempt that finds the first applied answers as the first would have.)
     for (int attempt = 0; attempt < kSendAttempts; ++attempt) {
         std::string error;
         Pooled pooled = acquire(&error);
         if (!pooled.context) continue;
+        errno = 0;
         RedisReplyPtr reply = sendCommand(pooled.context.get(), args);
+        const int sendErrno = errno;
         if (!reply || pooled.context->err) {
+            if (unanswered && sentWithoutAnswer(*pooled.context, sendErrno)) *unanswered = true;
             connectionBroken();  // drop it and the idle ones, try a fresh one
             continue;
         }
+        if (unanswered) *unanswered = false;  // answered: the reply says what happened
         if (isReadOnlyError(reply.get())) {
             primary_->suspect();
             continue;
@@ -325,7 +347,7 @@ ReplicatedReply RedisConnectionPool::commandReplicated(const std::vector<std::st
                                                        const ReplicationPolicy& policy) {
     ReplicatedReply result;
     Pooled used;
-    result.reply = send(args, &used);
+    result.reply = send(args, &used, &result.outcomeUnknown);
     if (!result.reply) return result;
     if (result.reply->type == REDIS_REPLY_ERROR || policy.minAcks <= 0) {
         release(std::move(used));

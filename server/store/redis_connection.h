@@ -75,6 +75,10 @@ struct ReplicationPolicy {
 struct ReplicatedReply {
     RedisReplyPtr reply;     // null: Redis unreachable, or an error answer (as command())
     bool replicated = true;  // false: the write was made but too few replicas acknowledged it
+    // With a null reply: the command was sent whole and its answer did not come in time (a Redis
+    // that hangs, or is cut off after it got the command), and no later attempt got one: it may
+    // have been applied (or be applied when Redis resumes). Otherwise it was not.
+    bool outcomeUnknown = false;
 };
 
 // The primary's replicas as INFO replication lists them.
@@ -138,7 +142,10 @@ class RedisConnectionPool {
     // is suspected (Sentinel mode asks again who it is).
     void connectionBroken();
     // Sends `args` on a pooled connection, retrying once; the connection stays with the caller.
-    RedisReplyPtr send(const std::vector<std::string>& args, Pooled* used);
+    // `unanswered` (when given): set when no reply came and an attempt sent the command whole
+    // and timed out waiting for its answer (ReplicatedReply::outcomeUnknown).
+    RedisReplyPtr send(const std::vector<std::string>& args, Pooled* used,
+                       bool* unanswered = nullptr);
     // The acks to ask of WAIT: policy.minAcks capped by the primary's online replicas.
     int requiredAcks(redisContext& context, const ReplicationPolicy& policy, bool fresh);
 

@@ -266,6 +266,8 @@ StoreStatus RedisGameStore::update(const GameRecord& game, std::uint64_t expecte
          deadlineArgument(game), game.id},
         options_.replication);
     const RedisReplyPtr& reply = written.reply;
+    // Sent, and no answer came: the move may be in the store (GameService::commit settles it).
+    if (!reply && written.outcomeUnknown) return StoreStatus::Unanswered;
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
     if (reply->integer == kAppliedUnconfirmable) return StoreStatus::Unconfirmed;
     // Written (or found already written) but not known to be on enough replicas: the server

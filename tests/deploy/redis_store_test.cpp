@@ -134,6 +134,40 @@ TEST_CASE("Redis store: finished games get the retention as expiry", "[deploy][r
     CHECK(ttlOf("kept") == -1);
 }
 
+TEST_CASE(
+    "Redis store: a write sent to a Redis that hangs is unanswered, not unavailable, and runs "
+    "when Redis resumes; one that never reached Redis is unavailable",
+    "[deploy][redis]") {
+    RedisServerProcess redis;
+    REQUIRE_REDIS(redis);
+    RedisStoreOptions options = storeOptions(redis);
+    options.timeout = 300ms;
+    RedisGameStore store(options);
+    GameRecord game = sampleGame("hung-write");
+    REQUIRE(store.create(game) == StoreStatus::Ok);
+    GameRecord moved = game;
+    moved.moves = {"e2e4"};
+    moved.version = game.version + 1;
+
+    // SIGSTOP: the kernel still takes the connection and the script, Redis runs it later. The
+    // server must not answer "nothing changed" (store_unavailable) for it.
+    redis.pause();
+    const StoreStatus hung = store.update(moved, game.version);
+    redis.resume();
+    CHECK(hung == StoreStatus::Unanswered);
+    REQUIRE(eventually([&] {
+        const StoreReadResult read = store.get(game.id);
+        return read.status == StoreStatus::Ok && read.game->version == moved.version;
+    }));
+
+    // Redis gone: the connection is refused (or reset), nothing reached it.
+    redis.kill();
+    GameRecord next = moved;
+    next.moves.push_back("e7e5");
+    next.version = moved.version + 1;
+    CHECK(store.update(next, moved.version) == StoreStatus::Unavailable);
+}
+
 TEST_CASE("Redis event bus: a subscriber on replica A sees events published on B",
           "[deploy][redis]") {
     // Collectors first: they must outlive the buses whose threads call into them.

@@ -166,3 +166,75 @@ TEST_CASE("store work: destroying the context stops searches before the members 
     }  // two searches running, two queued: the destructor must stop them first
     REQUIRE(callbacks.load() == 4);
 }
+
+namespace {
+
+// A store that makes the next update() and then answers it Unanswered, as the Redis store does
+// when the write was sent and its answer never came (the store cut off or hung after it got it);
+// `lost` instead drops the write, as when the store never ran it. Reads fail while `cutOff`.
+class UnansweredStore final : public DelegatingStore {
+  public:
+    std::atomic<bool> unanswerNext{false};
+    std::atomic<bool> lost{false};
+    std::atomic<bool> cutOff{false};
+
+    StoreReadResult get(std::string_view id) override {
+        if (cutOff) return {StoreStatus::Unavailable, std::nullopt};
+        return DelegatingStore::get(id);
+    }
+    StoreStatus update(const GameRecord& game, std::uint64_t expectedVersion) override {
+        if (!unanswerNext.exchange(false)) return DelegatingStore::update(game, expectedVersion);
+        if (!lost) DelegatingStore::update(game, expectedVersion);
+        cutOff = true;
+        return StoreStatus::Unanswered;
+    }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "store work: a move whose store answer never came is answered write_unconfirmed, and "
+    "once the store answers it is published and the engine replies",
+    "[server][store]") {
+    for (const bool made : {true, false}) {
+        auto store = std::make_shared<UnansweredStore>();
+        HandlerFixture f(testConfig(), store);
+        auto [id, token] =
+            f.createGame(nlohmann::json{{"engine", {{"side", "black"}, {"level", 1}}}});
+        auto stream = f.call(Verb::get, "/api/v1/games/" + id + "/stream", "", {}, false);
+        REQUIRE(stream->wait(1));
+        store->lost = !made;
+        store->unanswerNext = true;
+        auto moved = f.call(Verb::post, "/api/v1/games/" + id + "/moves", R"({"move":"e4"})",
+                            {{"Authorization", "Bearer " + token}});
+        // Not store_unavailable, which says nothing changed: the move may be stored.
+        REQUIRE(moved->status() == 503);
+        CHECK(moved->json()["error"]["code"] == "write_unconfirmed");
+        CHECK(f.control->started.load() == 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1300));  // the store still cut off
+        CHECK(stream->lines().size() == 1);  // nothing published meanwhile
+        store->cutOff = false;
+        if (made) {
+            // The move as stored reaches the stream, and the engine's reply follows at once
+            // (level 1 thinks 50 ms; the grace of 3 s would come much later).
+            REQUIRE(stream->wait(3));
+            const auto lines = stream->lines();
+            const auto state = nlohmann::json::parse(lines[1]);
+            CHECK(state["type"] == "gameState");
+            CHECK(state["moveCount"] == 1);
+            REQUIRE(f.control->waitStarted(1, std::chrono::seconds(2)));
+            const auto until = std::chrono::steady_clock::now() + kWait;
+            while (store->get(id).game->moves.size() < 2 &&
+                   std::chrono::steady_clock::now() < until)
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            CHECK(store->get(id).game->moves.size() == 2);
+        } else {
+            // Not made: nothing to publish, nothing owed; the game is where it was.
+            std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+            CHECK(stream->lines().size() == 1);
+            CHECK(f.control->started.load() == 0);
+            CHECK(store->get(id).game->moves.empty());
+        }
+        stream->disconnect();
+    }
+}
