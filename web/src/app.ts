@@ -744,10 +744,14 @@ export class App {
       const updated = await sendWithRetry(
         () => api.move(game.id, token, move, game.version),
         () => this.game?.id === game.id && this.game.version === game.version,
-        () => {
+        (_attempt, err) => {
           pending.retrying = true;
           if (this.pending === pending) this.renderStatus();
-          toast('The connection dropped: sending your move again…');
+          toast(
+            isNetworkFailure(err)
+              ? 'The connection dropped: sending your move again…'
+              : 'The server did not confirm your move: sending it again…',
+          );
         },
       );
       settle();

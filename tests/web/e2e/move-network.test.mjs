@@ -111,3 +111,42 @@ test('a move that cannot reach the server at all is said not sent, and the board
     await page.unroute(MOVES);
   }
 });
+
+test('a move the server could not settle in its store (503 write_unconfirmed, store_unavailable) is sent again and played', async () => {
+  const { page } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  const { id } = await newFriendGame(page, { side: 'white' });
+  const errorToasts = await watchErrors(page);
+  // The store's answer never came (the replica says so, 503 write_unconfirmed), then the store
+  // could not be reached (503 store_unavailable); the third request goes through. Before, the
+  // first 503 was "Move refused" and the move was gone from the board.
+  const answers = [
+    { code: 'write_unconfirmed', message: 'the store did not answer: read the game to know' },
+    { code: 'store_unavailable', message: 'the game store cannot be reached' },
+  ];
+  let refused = 0;
+  await page.route(MOVES, (route) => {
+    if (refused < answers.length) {
+      const { code, message } = answers[refused++];
+      return route.fulfill({
+        status: 503,
+        headers: { 'Retry-After': '1' },
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code, message } }),
+      });
+    }
+    return route.continue();
+  });
+  try {
+    await clickMove(page, 'e2', 'e4');
+    await page.waitForFunction(() => /Your friend’s move/.test(document.querySelector('#game-status')?.textContent ?? ''), null, {
+      timeout: 20000,
+    });
+    assert.equal(refused, 2);
+    assert.equal((await moveListSan(page))[0], 'e4');
+    assert.equal((await serverGame(id)).moves[0], 'e2e4');
+    assert.deepEqual(await errorToasts(), []);
+  } finally {
+    await page.unroute(MOVES);
+  }
+});

@@ -16,24 +16,40 @@ export function isNetworkFailure(err: unknown): boolean {
 }
 
 /**
- * Sends with `send`, again after each wait of `delays` while it fails on the network and
+ * The server answered that its game store did not settle the move: `write_unconfirmed` (the
+ * store got it, its answer or its replicas' confirmation never came: the move may be kept),
+ * `store_unavailable` (the store could not be reached: nothing changed) or `shutting_down` (this
+ * replica drains; the next request goes to another). Each is a 503 that asks to read the game or
+ * try again, which the game's version makes safe.
+ */
+export function isStoreUnsettled(err: unknown): boolean {
+  return (
+    err instanceof ApiError &&
+    err.status === 503 &&
+    (err.code === 'write_unconfirmed' || err.code === 'store_unavailable' || err.code === 'shutting_down')
+  );
+}
+
+/**
+ * Sends with `send`, again after each wait of `delays` while it fails on the network (or the
+ * store did not settle it, isStoreUnsettled) and
  * `wanted()` holds (the same game is on screen, in the position the move was made in); `onRetry`
  * is told before each new try. The last error is thrown, and a refusal (an answer) at once.
  */
 export async function sendWithRetry<T>(
   send: () => Promise<T>,
   wanted: () => boolean,
-  onRetry: (attempt: number) => void,
+  onRetry: (attempt: number, err: unknown) => void,
   delays: readonly number[] = MOVE_RETRY_DELAYS_MS,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await send();
     } catch (err) {
-      if (!isNetworkFailure(err) || attempt >= delays.length) throw err;
+      if (!(isNetworkFailure(err) || isStoreUnsettled(err)) || attempt >= delays.length) throw err;
       await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
       if (!wanted()) throw err;
-      onRetry(attempt + 1);
+      onRetry(attempt + 1, err);
     }
   }
 }

@@ -37,6 +37,6 @@ export function pendingView(game: Game, pending: PendingMove): BoardView | null 
 /** What the status line says while it waits. */
 export function pendingText(pending: PendingMove): string {
   return pending.retrying
-    ? `Sending your move ${pending.san} again — the connection dropped…`
+    ? `Sending your move ${pending.san} again — the last try was not confirmed…`
     : `Sending your move ${pending.san}…`;
 }
