@@ -136,7 +136,7 @@ TEST_CASE("Redis store: finished games get the retention as expiry", "[deploy][r
 
 TEST_CASE(
     "Redis store: a write sent to a Redis that hangs is unanswered, not unavailable, and runs "
-    "when Redis resumes; one that never reached Redis is unavailable",
+    "when Redis resumes, and one that never reached Redis is unavailable",
     "[deploy][redis]") {
     RedisServerProcess redis;
     REQUIRE_REDIS(redis);
