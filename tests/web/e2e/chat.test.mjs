@@ -101,6 +101,41 @@ test('a chat line pasted with a tab (or a bidirectional isolate) is sent, the ta
   assert.deepEqual(guest.errors, []);
 });
 
+test('a line typed while the last one is still on its way is kept and sent (the answer wiped it)', async () => {
+  const { page } = host;
+  await page.goto(process.env.OUTPOST_URL);
+  const { invite } = await newFriendGame(page, { side: 'white' });
+  await guest.page.goto(invite);
+  await page.waitForSelector('#chat-card:not([hidden])');
+  await guest.page.waitForSelector('#chat-card:not([hidden])');
+  // The first line's answer is held until the second line is typed.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  let first = true;
+  await page.route('**/api/v1/games/*/chat', async (route) => {
+    if (route.request().method() === 'POST' && first) {
+      first = false;
+      await held;
+    }
+    return route.continue();
+  });
+  try {
+    await page.fill('#chat-input', 'first line');
+    await page.press('#chat-input', 'Enter');
+    await page.fill('#chat-input', 'second line');
+    release();
+    await page.waitForFunction(() => document.querySelectorAll('#chat-lines .chat-line').length === 1, null, { timeout: 10000 });
+    assert.equal(await page.inputValue('#chat-input'), 'second line', 'what was typed meanwhile is still in the box');
+    await page.press('#chat-input', 'Enter');
+    await guest.page.waitForFunction(() => document.querySelectorAll('#chat-lines .chat-line').length === 2, null, { timeout: 10000 });
+    assert.deepEqual(await guest.page.locator('#chat-lines .chat-text').allTextContents(), ['first line', 'second line']);
+  } finally {
+    await page.unroute('**/api/v1/games/*/chat');
+  }
+  assert.deepEqual(host.errors, []);
+  assert.deepEqual(guest.errors, []);
+});
+
 test('chat lines said while the connection was down show once it is back, in their order', async () => {
   const { page } = host;
   // The guest's WebSocket loses what the server sends while `lost` (a network gone quiet).

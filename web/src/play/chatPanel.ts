@@ -134,13 +134,18 @@ export class ChatPanel {
   }
 
   private async send(): Promise<void> {
-    const text = chatTextToSend(this.input.value);
+    const typed = this.input.value;
+    const text = chatTextToSend(typed);
     if (!text || !this.gameId || !this.token) return;
+    // The box is emptied as the line goes, not when its answer comes: what is typed meanwhile
+    // (the next line) was wiped by that answer. A line the server refuses comes back to an
+    // empty box, so it is not lost either.
+    this.input.value = '';
     try {
       const line = await request<ChatLine>('POST', `games/${encodeURIComponent(this.gameId)}/chat`, { text }, this.token);
-      this.input.value = '';
       this.add(line);
     } catch (err) {
+      if (!this.input.value) this.input.value = typed;
       toast(err instanceof ApiError ? err.message : String(err), 'error');
     }
   }
