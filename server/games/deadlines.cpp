@@ -5,7 +5,6 @@
 
 #include "games/engine_replies.h"
 #include "games/finisher.h"
-#include "games/game_json.h"
 #include "games/game_replay.h"
 #include "games/game_service.h"
 #include "games/sides.h"
@@ -96,9 +95,8 @@ void GameDeadlines::settle(const GameRecord& game, std::uint64_t sentVersion) {
     context_.logger.log(
         {{"event", "write_settled"}, {"game", game.id}, {"version", sentVersion}, {"made", made}});
     if (!made) return;
-    // As the bus's resync sends a game (GameService::resendGame): as stored.
-    context_.bus->publish(GameEvent{GameEvent::Kind::GameChanged, game.id, game.version,
-                                    gameEventPayload(game, context_.clock.nowMs())});
+    // What its writer would have done had the store answered (GameService::commit).
+    GameService(context_).announceStored(game);
     // The reply its writer would have started (it answered the move with an error instead).
     if (owesEngineReply(game) && !context_.replies.contains(replyKey(game.id, game.version))) {
         EngineReplies(context_).start(game, std::nullopt, ClientInfo{"server"}, true,

@@ -328,6 +328,12 @@ std::optional<ApiError> GameService::commit(const GameRecord& updated,
     // player is left behind a state the others act on, and answered write_unconfirmed.
     if (status != StoreStatus::Ok && status != StoreStatus::Unconfirmed)
         return storeError(status, updated.id);
+    announceStored(updated);
+    if (status == StoreStatus::Unconfirmed) return storeError(status, updated.id);
+    return std::nullopt;
+}
+
+void GameService::announceStored(const GameRecord& updated) {
     // Subscribers see the presence in every state; a change not made from a loaded game (the
     // engine's move, a flag fall) reads it here.
     std::optional<GameRecord> withPresence;
@@ -343,8 +349,6 @@ std::optional<ApiError> GameService::commit(const GameRecord& updated,
     if (updated.status != "ongoing" && updated.engine.side == "none")
         context_.presence.forget(updated.id);
     noteActivity(updated);
-    if (status == StoreStatus::Unconfirmed) return storeError(status, updated.id);
-    return std::nullopt;
 }
 
 void GameService::resendGame(const std::string& id) {

@@ -116,6 +116,10 @@ class GameService {
     // flag fall): stores `updated` if the game is still at expectedVersion, then publishes it
     // and watches its deadlines (games/deadlines.h). A player's change goes through update.
     std::optional<ApiError> commit(const GameRecord& updated, std::uint64_t expectedVersion);
+    // What follows a stored change (commit's second half): the state published with its
+    // presence, its deadlines watched, an ended game's presence and activity let go. Also for a
+    // change whose store answer came late (GameDeadlines::settle).
+    void announceStored(const GameRecord& updated);
 
     // A game made elsewhere (a lobby seek accepted, a rematch: lobby/, games/rematch.h): stores
     // `game` as given (the caller sets its id and its tokens' hashes), then starts the engine
