@@ -211,45 +211,44 @@ ReviewResult ReviewService::find(const std::string& reviewId) {
     return ReviewHandle{nullptr, std::move(std::get<nlohmann::json>(stored)), false};
 }
 
-ReviewResult ReviewService::findForGame(const std::string& gameId) {
-    auto loaded = GameService(context_).load(gameId);
-    if (auto* failed = std::get_if<ApiError>(&loaded)) return *failed;
-    const GameRecord& game = std::get<GameRecord>(loaded);
+std::variant<ReviewHandle, StoreStatus> ReviewService::reviewOfGame(const GameRecord& game,
+                                                                    bool finishedOnly) {
     // A review of the current version running here is the freshest answer.
-    if (auto run = context_.reviews.find(gameReviewId(game.id, game.version))) {
+    if (auto run = context_.reviews.find(gameReviewId(game.id, game.version));
+        run && (!finishedOnly || run->finished())) {
         return ReviewHandle{run, run->snapshot(), false};
     }
-    auto stored = parseStored(context_.store->getGameReview(gameId));
-    if (auto* status = std::get_if<StoreStatus>(&stored)) {
-        return storeError(*status, "game " + quotedInput(gameId) + " has no review");
-    }
+    auto stored = parseStored(context_.store->getGameReview(game.id));
+    if (auto* status = std::get_if<StoreStatus>(&stored)) return *status;
     return ReviewHandle{nullptr, std::move(std::get<nlohmann::json>(stored)), false};
 }
 
-std::optional<nlohmann::json> ReviewService::keptForGame(const GameRecord& game) {
-    if (auto run = context_.reviews.find(gameReviewId(game.id, game.version));
-        run && run->finished()) {
-        return run->snapshot();
+ReviewResult ReviewService::findForGame(const std::string& gameId) {
+    auto loaded = GameService(context_).load(gameId);
+    if (auto* failed = std::get_if<ApiError>(&loaded)) return *failed;
+    auto found = reviewOfGame(std::get<GameRecord>(loaded), false);
+    if (auto* status = std::get_if<StoreStatus>(&found)) {
+        return storeError(*status, "game " + quotedInput(gameId) + " has no review");
     }
-    auto stored = parseStored(context_.store->getGameReview(game.id));
-    if (auto* doc = std::get_if<nlohmann::json>(&stored)) return std::move(*doc);
+    return std::move(std::get<ReviewHandle>(found));
+}
+
+std::optional<nlohmann::json> ReviewService::keptForGame(const GameRecord& game) {
+    auto found = reviewOfGame(game, true);
+    if (auto* handle = std::get_if<ReviewHandle>(&found)) return std::move(handle->review);
     return std::nullopt;
 }
 
 std::optional<nlohmann::json> ReviewService::summaryForGame(const GameRecord& game) {
-    auto summary = [](const nlohmann::json& review) {
+    auto found = reviewOfGame(game, false);
+    if (auto* handle = std::get_if<ReviewHandle>(&found)) {
+        const nlohmann::json& review = handle->review;
         return nlohmann::json{
             {"id", review.at("id")},
             {"status", review.at("status")},
             {"gameVersion", review.value("gameVersion", nlohmann::json(nullptr))}};
-    };
-    // As findForGame: a review of the current version running here, else the stored one.
-    if (auto run = context_.reviews.find(gameReviewId(game.id, game.version))) {
-        return summary(run->snapshot());
     }
-    auto stored = parseStored(context_.store->getGameReview(game.id));
-    if (auto* doc = std::get_if<nlohmann::json>(&stored)) return summary(*doc);
-    if (std::get<StoreStatus>(stored) == StoreStatus::NotFound) return nlohmann::json(nullptr);
+    if (std::get<StoreStatus>(found) == StoreStatus::NotFound) return nlohmann::json(nullptr);
     return std::nullopt;  // the store could not say
 }
 

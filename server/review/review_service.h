@@ -62,6 +62,10 @@ class ReviewService {
     std::optional<nlohmann::json> summaryForGame(const GameRecord& game);
 
   private:
+    // The review of `game`'s current version: the one running on this replica (with
+    // `finishedOnly`, only once it is finished), else the one the store keeps; else NotFound, or
+    // why the store could not say. (findForGame, keptForGame and summaryForGame read it.)
+    std::variant<ReviewHandle, StoreStatus> reviewOfGame(const GameRecord& game, bool finishedOnly);
     ReviewResult startRun(const std::string& id, const std::string& gameId,
                           std::uint64_t gameVersion, std::shared_ptr<const review::ReviewGame> game,
                           const nlohmann::json& limits, const ClientInfo& client);
