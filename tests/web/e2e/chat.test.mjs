@@ -28,13 +28,18 @@ async function edges(page, index) {
   }, index);
 }
 
+/** A game between the host (White) and the guest, both pages showing its chat card. */
+async function openChatBetweenFriends() {
+  await host.page.goto(process.env.OUTPOST_URL);
+  const { invite } = await newFriendGame(host.page, { side: 'white' });
+  await guest.page.goto(invite);
+  await host.page.waitForSelector('#chat-card:not([hidden])');
+  await guest.page.waitForSelector('#chat-card:not([hidden])');
+}
+
 test('a Hebrew chat line reads right to left, its question mark at its end', async () => {
   const { page } = host;
-  await page.goto(process.env.OUTPOST_URL);
-  const { invite } = await newFriendGame(page, { side: 'white' });
-  await guest.page.goto(invite);
-  await page.waitForSelector('#chat-card:not([hidden])');
-  await guest.page.waitForSelector('#chat-card:not([hidden])');
+  await openChatBetweenFriends();
 
   const hebrew = 'מה שלומך?';
   for (const line of [hebrew, 'Good luck!']) {
@@ -63,11 +68,7 @@ test('a Hebrew chat line reads right to left, its question mark at its end', asy
 
 test('a chat line of 140 emoji (the server counts code points) is sent whole, the 141st is not taken', async () => {
   const { page } = host;
-  await page.goto(process.env.OUTPOST_URL);
-  const { invite } = await newFriendGame(page, { side: 'white' });
-  await guest.page.goto(invite);
-  await page.waitForSelector('#chat-card:not([hidden])');
-  await guest.page.waitForSelector('#chat-card:not([hidden])');
+  await openChatBetweenFriends();
   // Each emoji is two UTF-16 units: the box once took only 70 of them (maxLength counts units).
   await page.click('#chat-input');
   await page.keyboard.insertText('😀'.repeat(141));
@@ -81,11 +82,7 @@ test('a chat line of 140 emoji (the server counts code points) is sent whole, th
 
 test('a chat line pasted with a tab (or a bidirectional isolate) is sent, the tab as a space; it was refused whole', async () => {
   const { page } = host;
-  await page.goto(process.env.OUTPOST_URL);
-  const { invite } = await newFriendGame(page, { side: 'white' });
-  await guest.page.goto(invite);
-  await page.waitForSelector('#chat-card:not([hidden])');
-  await guest.page.waitForSelector('#chat-card:not([hidden])');
+  await openChatBetweenFriends();
   // Pasted from a table: the box keeps the tab (it drops only line breaks).
   await page.click('#chat-input');
   await page.keyboard.insertText('Nf3\tNc6\t\tgood game');
@@ -103,11 +100,7 @@ test('a chat line pasted with a tab (or a bidirectional isolate) is sent, the ta
 
 test('a line typed while the last one is still on its way is kept and sent (the answer wiped it)', async () => {
   const { page } = host;
-  await page.goto(process.env.OUTPOST_URL);
-  const { invite } = await newFriendGame(page, { side: 'white' });
-  await guest.page.goto(invite);
-  await page.waitForSelector('#chat-card:not([hidden])');
-  await guest.page.waitForSelector('#chat-card:not([hidden])');
+  await openChatBetweenFriends();
   // The first line's answer is held until the second line is typed.
   let release;
   const held = new Promise((resolve) => (release = resolve));
