@@ -1,5 +1,9 @@
 #include "games/chat.h"
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "errors/error_codes.h"
 #include "games/game_clock.h"
 #include "games/game_service.h"
@@ -13,8 +17,36 @@ ApiError badText(const std::string& why) {
     return unprocessable(errors::invalid_value, "'text' " + why);
 }
 
-bool isSpace(unsigned char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+// One code point of `text` (valid UTF-8: the JSON parser checked it) at `at`, and its length.
+std::pair<char32_t, std::size_t> codePointAt(const std::string& text, std::size_t at) {
+    const auto c = static_cast<unsigned char>(text[at]);
+    const std::size_t length = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    char32_t point = length == 1 ? c : c & (0x7F >> length);
+    for (std::size_t i = 1; i < length && at + i < text.size(); ++i)
+        point = (point << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3F);
+    return {point, std::min(length, text.size() - at)};
+}
+
+// What trimming takes off both ends: Unicode's white space and the byte-order mark, the set
+// JavaScript's String.prototype.trim takes (the board page trims so before sending), so a line of
+// no-break or ideographic spaces is as empty as a line of spaces.
+bool isTrimmed(char32_t c) {
+    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
+           c == 0x205F || c == 0x3000 || c == 0xFEFF;
+}
+
+// Refused within a line: the C0 and C1 control characters (U+0085, a line break; U+009B, a
+// terminal's escape) and the line and paragraph separators (U+2028, U+2029: line breaks too).
+bool isControl(char32_t c) {
+    return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x2028 || c == 0x2029;
+}
+
+// The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): they
+// reorder how the rest of a line, and the page around it, is shown (a line that reads as
+// something it is not). The marks U+200E/U+200F that right-to-left text needs stay allowed.
+bool isBidiControl(char32_t c) {
+    return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
 }
 
 ApiError storeFailed() {
@@ -29,32 +61,32 @@ std::variant<std::string, ApiError> chatText(const nlohmann::json& body) {
     if (!body.contains("text") || !body.at("text").is_string())
         return badRequest("'text' (a string) is required");
     const std::string& raw = body.at("text").get_ref<const std::string&>();
-    std::size_t first = 0;
-    std::size_t last = raw.size();
-    while (first < last && isSpace(static_cast<unsigned char>(raw[first]))) ++first;
-    while (last > first && isSpace(static_cast<unsigned char>(raw[last - 1]))) --last;
-    std::string text = raw.substr(first, last - first);
-    std::size_t chars = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c < 0x20 || c == 0x7f) return badText("must not hold control characters");
-        if ((c & 0xC0) != 0x80) ++chars;  // UTF-8: count the first byte of each character
-        // The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069):
-        // they reorder how the rest of a line, and the page around it, is shown (a line that
-        // reads as something it is not). The marks U+200E/U+200F that right-to-left text needs
-        // stay allowed.
-        if (c == 0xE2 && i + 2 < text.size()) {
-            const auto b1 = static_cast<unsigned char>(text[i + 1]);
-            const auto b2 = static_cast<unsigned char>(text[i + 2]);
-            if ((b1 == 0x80 && b2 >= 0xAA && b2 <= 0xAE) ||
-                (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9))
-                return badText("must not hold bidirectional overrides or isolates");
-        }
+    struct Point {
+        char32_t value;
+        std::size_t at;
+        std::size_t length;
+    };
+    std::vector<Point> points;
+    for (std::size_t i = 0; i < raw.size();) {
+        const auto [value, length] = codePointAt(raw, i);
+        points.push_back({value, i, length});
+        i += length;
     }
+    std::size_t first = 0;
+    std::size_t end = points.size();
+    while (first < end && isTrimmed(points[first].value)) ++first;
+    while (end > first && isTrimmed(points[end - 1].value)) --end;
+    for (std::size_t i = first; i < end; ++i) {
+        if (isControl(points[i].value)) return badText("must not hold control characters");
+        if (isBidiControl(points[i].value))
+            return badText("must not hold bidirectional overrides or isolates");
+    }
+    const std::size_t chars = end - first;
     if (chars == 0) return badText("is empty once trimmed");
     if (chars > kChatMaxChars)
         return badText("is longer than " + std::to_string(kChatMaxChars) + " characters");
-    return text;
+    const std::size_t from = points[first].at;
+    return raw.substr(from, points[end - 1].at + points[end - 1].length - from);
 }
 
 std::optional<int> chatRetryAfter(const std::vector<std::string>& lines, const std::string& side,

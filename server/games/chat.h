@@ -26,8 +26,9 @@ inline constexpr std::size_t kChatKeptLines = 100;
 inline constexpr std::size_t kChatBurstLines = 5;
 inline constexpr std::int64_t kChatWindowMs = 10000;
 
-// The text of a line: trimmed of white space at both ends, 1..kChatMaxChars characters (code
-// points) without control characters; 422 invalid_value otherwise.
+// The text of a line: trimmed of white space at both ends (Unicode's, as JavaScript's trim), then
+// 1..kChatMaxChars characters (code points) without control characters (C0, C1, U+2028/U+2029)
+// nor bidirectional overrides or isolates; 422 invalid_value otherwise.
 std::variant<std::string, ApiError> chatText(const nlohmann::json& body);
 
 // Whether `side` has posted kChatBurstLines lines in the kChatWindowMs before nowMs, among the

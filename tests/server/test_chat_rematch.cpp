@@ -62,6 +62,29 @@ TEST_CASE("chat: the text is trimmed and bounded", "[server][chat]") {
                                               "x")));
     CHECK(std::holds_alternative<std::string>(
         text("\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d \xe2\x80\x8f!")));
+    // Unicode's white space is trimmed as ASCII's is: a line of no-break (U+00A0), ideographic
+    // (U+3000) or other spaces, or a byte-order mark, is empty; so is a lone line separator.
+    CHECK(std::holds_alternative<ApiError>(text("\xc2\xa0\xc2\xa0")));
+    CHECK(std::holds_alternative<ApiError>(text("\xe3\x80\x80")));
+    CHECK(std::holds_alternative<ApiError>(text("\xef\xbb\xbf \xe2\x80\xa8")));
+    CHECK(std::get<std::string>(text("\xe3\x80\x80gg\xc2\xa0\xe2\x80\x83")) == "gg");
+    // Within a line they stay; 140 characters are counted once trimmed.
+    CHECK(std::get<std::string>(text("g\xc2\xa0g")) == "g\xc2\xa0g");
+    CHECK(std::holds_alternative<std::string>(text("\xe3\x80\x80" + std::string(140, 'a'))));
+    // The C1 control characters are control characters too (U+0085 breaks the line, U+009B is
+    // a terminal's escape), and so are the line and paragraph separators within a line.
+    CHECK(
+        std::holds_alternative<ApiError>(text("a\xc2\x85"
+                                              "b")));
+    CHECK(
+        std::holds_alternative<ApiError>(text("a\xc2\x9b"
+                                              "31mb")));
+    CHECK(
+        std::holds_alternative<ApiError>(text("a\xe2\x80\xa8"
+                                              "b")));
+    CHECK(std::holds_alternative<ApiError>(text("a\nb")));
+    // The character after them is fine (U+00A1).
+    CHECK(std::holds_alternative<std::string>(text("\xc2\xa1hola!")));
     CHECK(std::holds_alternative<ApiError>(chatText({{"text", 5}})));
     CHECK(std::holds_alternative<ApiError>(chatText({{"text", "x"}, {"more", 1}})));
 

@@ -19,16 +19,16 @@ const MAX_CHARS = 140;
 const SHOWN_LINES = 100;
 
 /**
- * The line as sent: a tab, a line break or another whitespace control (\t \n \r \f \v, which a
- * paste brings) becomes a space, and the characters the server refuses in a line and that show
- * nothing (the other control characters; the bidirectional embeddings, overrides and isolates
- * that some apps put around names) are left out, so the line is kept rather than refused whole
+ * The line as sent: a tab, a line break or another whitespace control (\t \n \r \f \v, U+0085,
+ * U+2028, U+2029, which a paste brings) becomes a space, and the characters the server refuses in
+ * a line and that show nothing (the other C0 and C1 control characters; the bidirectional
+ * embeddings, overrides and isolates that some apps put around names) are left out, so the line is kept rather than refused whole
  * (docs/play.md, "Chat"). Trimmed.
  */
 export function chatTextToSend(typed: string): string {
   return typed
-    .replace(/[\t\n\r\f\v]/g, ' ')
-    .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/[\t\n\r\f\v\u0085\u2028\u2029]/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')
     .trim();
 }
 
