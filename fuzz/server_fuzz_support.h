@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -62,8 +63,14 @@ class CountingStore final : public server::GameStore {
     server::StoreStatus removePresence(std::string_view gameId) override {
         return inner_.removePresence(gameId);
     }
-    server::StoreStatus createSeek(const server::SeekDoc& seek) override {
-        return counted(inner_.createSeek(seek));
+    using server::GameStore::createSeek;
+    server::StoreStatus createSeek(const server::SeekDoc& seek,
+                                   const server::SeekQuota& quota) override {
+        return counted(inner_.createSeek(seek, quota));
+    }
+    server::KeyClaimResult claimKey(std::string_view key, const std::string& doc,
+                                    std::chrono::seconds keep, std::int64_t nowMs) override {
+        return inner_.claimKey(key, doc, keep, nowMs);
     }
     server::SeekReadResult getSeek(std::string_view id) override { return inner_.getSeek(id); }
     server::StoreStatus updateSeek(const server::SeekDoc& seek,

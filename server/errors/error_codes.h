@@ -40,6 +40,7 @@ namespace outpost::server {
     X(seek_closed, 409, "the seek is cancelled or expired") \
     X(own_seek, 409, "accepting one's own seek (with its seek token)") \
     X(too_large, 413, "the body, or a pasted game, is too large") \
+    X(idempotency_key_reused, 422, "the Idempotency-Key was used by this client for a request with another body") \
     X(invalid_value, 422, "well-formed but out of range (a limit, multipv, level or clock)") \
     X(invalid_fen, 422, "the FEN cannot be read (the message says why)") \
     X(illegal_move, 422, "a move that is not legal in its position, or ambiguous SAN") \

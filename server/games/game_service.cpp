@@ -28,8 +28,11 @@ using search::kMinLevel;
 
 }  // namespace
 
-std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& body,
-                                                        const ClientInfo& client) {
+GameIdentity GameIdentity::fresh() {
+    return {newGameId(), newPlayerToken(), newPlayerToken()};
+}
+
+std::variant<NewGame, ApiError> GameService::prepare(const nlohmann::json& body) {
     if (auto error =
             rejectUnknownFields(body, {"fen", "moves", "engine", "clock", "color"}, "the game")) {
         return *error;
@@ -110,22 +113,10 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     if (auto* error = std::get_if<ApiError>(&position)) return *error;
     ChessState& state = std::get<ChessState>(position);
 
-    if (game.engine.side != "none") {
-        if (auto refused = admitNewGame()) return *refused;
-    }
-    game.id = newGameId();
-    CreatedGame created;
-    created.playerToken = newPlayerToken();
     // The creator plays the side the engine does not; between people, the colour it asked for,
     // and the invited player the other.
     const bool creatorWhite =
         game.engine.side == "none" ? color == "white" : game.engine.side != "white";
-    created.playerSide = sideName(creatorWhite);
-    (creatorWhite ? game.whiteTokenHash : game.blackTokenHash) = tokenHash(created.playerToken);
-    if (game.engine.side == "none") {
-        created.inviteToken = newPlayerToken();
-        (creatorWhite ? game.blackTokenHash : game.whiteTokenHash) = tokenHash(created.inviteToken);
-    }
     game.moves = std::move(uciMoves);
     // A position that is over already (mate given at creation) makes a game that is over.
     if (auto end = state.outcome()) finish(game, *end, context_.clock.nowMs());
@@ -134,19 +125,29 @@ std::variant<CreatedGame, ApiError> GameService::create(const nlohmann::json& bo
     // Moves given at creation may have begun the game already: the next move starts the clocks.
     if (game.moves.size() >= kPliesBeforeClocks) game.firstMoveMs = 0;
     if (game.clock) game.clock->turnStartedAtMs = game.createdAtMs;  // White's first-move time
+    return NewGame{std::move(game), creatorWhite};
+}
 
-    const StoreStatus status = context_.store->create(game);
-    if (status != StoreStatus::Ok) return storeError(status, game.id);
-    context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
-    noteActivity(game, client.address);
-
-    // A first move owed between people is watched from now; so is an engine reply (below).
-    GameDeadlines(context_).watch(game);
-    if (owesEngineReply(game)) {
-        // The engine moves first: start at once; the creator sees the move through the stream.
-        // Refused (draining, full), the reply is taken up at its deadline, watched above.
-        EngineReplies(context_).start(game, std::nullopt, client, true, [](GameOutcome) {});
+std::variant<CreatedGame, ApiError> GameService::storeNew(NewGame prepared,
+                                                          const GameIdentity& identity,
+                                                          const ClientInfo& client,
+                                                          StoreStatus* stored) {
+    GameRecord& game = prepared.game;
+    const bool creatorWhite = prepared.creatorWhite;
+    if (game.engine.side != "none") {
+        if (auto refused = admitNewGame()) return *refused;
     }
+    game.id = identity.id;
+    CreatedGame created;
+    created.playerToken = identity.playerToken;
+    created.playerSide = sideName(creatorWhite);
+    (creatorWhite ? game.whiteTokenHash : game.blackTokenHash) = tokenHash(created.playerToken);
+    if (game.engine.side == "none") {
+        created.inviteToken = identity.inviteToken;
+        (creatorWhite ? game.blackTokenHash : game.whiteTokenHash) = tokenHash(created.inviteToken);
+    }
+
+    if (auto error = storeAndStart(game, client, stored)) return *error;
     // Creating the game is the creator's first sign of life (White between people).
     if (game.engine.side == "none") context_.presence.seen(game, true, false);
     game.presence = presenceOf(game);
@@ -474,22 +475,31 @@ std::optional<ApiError> GameService::createPrepared(GameRecord& game, const Clie
         if (auto refused = admitNewGame()) return *refused;
     }
     // A rematch or a lobby game between people with a clock has the first-move deadline of any
-    // such game (create() above): the clocks wait for both first moves, each with its deadline.
+    // such game (prepare() above): the clocks wait for both first moves, each with its deadline.
     if (game.engine.side == "none" && game.clock && !game.clock->running &&
         game.moves.size() < kPliesBeforeClocks) {
         game.firstMoveMs = context_.config.firstMoveDeadlineMs;
         game.clock->turnStartedAtMs = game.createdAtMs;  // White's first-move time
     }
+    if (auto error = storeAndStart(game, client, nullptr)) return *error;
+    game.presence = presenceOf(game);
+    return std::nullopt;
+}
+
+std::optional<ApiError> GameService::storeAndStart(const GameRecord& game, const ClientInfo& client,
+                                                   StoreStatus* stored) {
     const StoreStatus status = context_.store->create(game);
+    if (stored) *stored = status;
     if (status != StoreStatus::Ok) return storeError(status, game.id);
     context_.logger.log({{"event", "game_created"}, {"game", game.id}, {"client", client.address}});
     noteActivity(game, client.address);
-    // A first move owed between people is watched from now; so is an engine reply.
+    // A first move owed between people is watched from now; so is an engine reply (below).
     GameDeadlines(context_).watch(game);
     if (owesEngineReply(game)) {
+        // The engine moves first: start at once; the creator sees the move through the stream.
+        // Refused (draining, full), the reply is taken up at its deadline, watched above.
         EngineReplies(context_).start(game, std::nullopt, client, true, [](GameOutcome) {});
     }
-    game.presence = presenceOf(game);
     return std::nullopt;
 }
 

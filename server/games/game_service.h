@@ -41,6 +41,23 @@ struct CreatedGame {
 };
 using GameDone = std::function<void(GameOutcome)>;
 
+// A new game checked and built from a creation's body (GameService::prepare): not stored, with
+// neither an id nor tokens yet.
+struct NewGame {
+    GameRecord game;
+    bool creatorWhite = true;  // the side the creator's playerToken moves
+};
+
+// What a new game is stored under: its id and its secrets (inviteToken serves only between
+// people). Fresh ones are random; a creation retried with its Idempotency-Key reuses the first
+// attempt's (games/idempotent_create.h).
+struct GameIdentity {
+    std::string id;
+    std::string playerToken;
+    std::string inviteToken;
+    static GameIdentity fresh();
+};
+
 // A change of a loaded game (GameService::update): an error refuses it (nothing is stored); a
 // change that leaves the version as it was stores nothing.
 using GameChange = std::function<std::optional<ApiError>(GameRecord& game)>;
@@ -49,9 +66,15 @@ class GameService {
   public:
     explicit GameService(ServerContext& context) : context_(context) {}
 
-    // Validates the body, stores the game, starts the engine if it moves first.
-    std::variant<CreatedGame, ApiError> create(const nlohmann::json& body,
-                                               const ClientInfo& client);
+    // A game created from a request's body (POST /api/v1/games), in two halves. prepare:
+    // validates the body and builds the game (a coin decides a "random" colour), storing nothing.
+    // storeNew: admits it (against the engine), stores it under `identity` (AlreadyExists when the
+    // id is taken: 500 internal), starts the engine if it moves first; `stored`, when given, gets
+    // the store's answer to the write (untouched when refused before it).
+    std::variant<NewGame, ApiError> prepare(const nlohmann::json& body);
+    std::variant<CreatedGame, ApiError> storeNew(NewGame prepared, const GameIdentity& identity,
+                                                 const ClientInfo& client,
+                                                 StoreStatus* stored = nullptr);
 
     // The stored game; a flag that fell since the last change is recorded first.
     std::variant<GameRecord, ApiError> load(const std::string& id);
@@ -127,6 +150,11 @@ class GameService {
     std::optional<ApiError> createPrepared(GameRecord& game, const ClientInfo& client);
 
   private:
+    // What storeNew and createPrepared share once the game is built: stores it (`stored`, when
+    // given, gets the store's answer), logs it, notes the activity, watches its deadlines and
+    // starts the engine when it moves first. An error when the store refused it.
+    std::optional<ApiError> storeAndStart(const GameRecord& game, const ClientInfo& client,
+                                          StoreStatus* stored);
     // The game's presence as this replica shows it: the sides' signs of life (games/presence.h)
     // and the spectators it serves (games/spectators.h).
     std::optional<GamePresence> presenceOf(const GameRecord& game);

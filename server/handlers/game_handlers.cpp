@@ -5,6 +5,7 @@
 #include "games/game_feed.h"
 #include "games/game_json.h"
 #include "games/game_service.h"
+#include "games/idempotent_create.h"
 #include "games/move_request.h"
 #include "games/open_feed.h"
 #include "games/pgn_writer.h"
@@ -19,6 +20,21 @@
 namespace outpost::server {
 
 namespace {
+
+constexpr std::string_view kIdempotencyKey = "Idempotency-Key";
+constexpr std::string_view kIdempotentReplayed = "Idempotent-Replayed";
+
+// The request's Idempotency-Key (games/idempotent_create.h): none, the key, or 400 when it is
+// malformed or sent twice.
+std::variant<std::optional<std::string>, ApiError> idempotencyKey(const Request& request) {
+    const auto count = request.count(kIdempotencyKey);
+    if (count == 0) return std::optional<std::string>();
+    if (count > 1) return badRequest("the Idempotency-Key header is given twice; send it once");
+    const auto value = request[kIdempotencyKey];
+    const std::string key(value.data(), value.size());
+    if (auto error = checkIdempotencyKey(key)) return *error;
+    return std::optional<std::string>(key);
+}
 
 // "?review=1" (or true) on the PGN export asks for the annotated PGN; 0 or false (or no
 // parameter) for the plain one. Any other value, or the parameter twice, is refused.
@@ -51,7 +67,7 @@ nlohmann::json replyJson(const GameReply& reply, std::int64_t nowMs) {
 GameDone respondWith(const Request& request, const std::shared_ptr<ResponseSink>& sink,
                      const ClusterClock& clock) {
     return [sink, &clock, version = request.version(),
-            keepAlive = request.keep_alive()](GameOutcome outcome) {
+            keepAlive = request.keep_alive()](const GameOutcome& outcome) {
         if (auto* error = std::get_if<ApiError>(&outcome)) {
             return sink->respond(errorResponse(toHttpStatus(error->status), error->code,
                                                error->message, version, keepAlive,
@@ -122,32 +138,55 @@ void handleCreateGame(ServerContext& context, const Request& request, const Clie
                       const std::shared_ptr<ResponseSink>& sink) {
     auto body = parseJsonObject(request.body());
     if (auto* error = std::get_if<ApiError>(&body)) return sink->respond(errorFor(request, *error));
-    if (auto retryAfter = context.quotas.tryCreateGame(client.address)) {
-        context.metrics.quotaRefused("games");
-        return sink->respond(errorFor(
-            request, http::status::too_many_requests, errors::too_many_games,
-            "this client created " + std::to_string(context.config.perClientGamesPerMinute) +
-                " games in the last minute (see docs/security.md)",
-            *retryAfter));
-    }
+    auto key = idempotencyKey(request);
+    if (auto* error = std::get_if<ApiError>(&key)) return sink->respond(errorFor(request, *error));
     GameService service(context);
-    auto created = service.create(std::get<nlohmann::json>(body), client);
-    if (auto* error = std::get_if<ApiError>(&created)) {
-        context.quotas.returnGame(client.address);  // no game was made: it does not count
-        return sink->respond(errorFor(request, *error));
+    // The quota counts games stored, not requests: a replayed game is not counted again.
+    const StoreNewGame storeNew = [&](NewGame game, const GameIdentity& identity,
+                                      StoreStatus* stored) -> std::variant<CreatedGame, ApiError> {
+        if (auto retryAfter = context.quotas.tryCreateGame(client.address)) {
+            context.metrics.quotaRefused("games");
+            return ApiError{ErrorStatus::too_many_requests, errors::too_many_games,
+                            "this client created " +
+                                std::to_string(context.config.perClientGamesPerMinute) +
+                                " games in the last minute (see docs/security.md)",
+                            *retryAfter};
+        }
+        auto created = service.storeNew(std::move(game), identity, client, stored);
+        // No game was made: it does not count.
+        if (std::holds_alternative<ApiError>(created)) context.quotas.returnGame(client.address);
+        return created;
+    };
+    IdempotentCreated result;
+    if (const auto& named = std::get<std::optional<std::string>>(key)) {
+        auto created =
+            createOnce(context, std::get<nlohmann::json>(body), *named, client, storeNew);
+        if (auto* error = std::get_if<ApiError>(&created))
+            return sink->respond(errorFor(request, *error));
+        result = std::move(std::get<IdempotentCreated>(created));
+    } else {
+        auto prepared = service.prepare(std::get<nlohmann::json>(body));
+        if (auto* error = std::get_if<ApiError>(&prepared))
+            return sink->respond(errorFor(request, *error));
+        auto created =
+            storeNew(std::move(std::get<NewGame>(prepared)), GameIdentity::fresh(), nullptr);
+        if (auto* error = std::get_if<ApiError>(&created))
+            return sink->respond(errorFor(request, *error));
+        result.created = std::move(std::get<CreatedGame>(created));
     }
-    const CreatedGame& result = std::get<CreatedGame>(created);
-    const GameRecord& game = result.game;
+    const CreatedGame& created = result.created;
+    const GameRecord& game = created.game;
     nlohmann::json json = gameJson(game, context.clock.nowMs());
-    json["playerToken"] = result.playerToken;
-    json["playerSide"] = result.playerSide;
-    if (!result.inviteToken.empty()) {
+    json["playerToken"] = created.playerToken;
+    json["playerSide"] = created.playerSide;
+    if (!created.inviteToken.empty()) {
         // For the other player (an invite link carries it): it moves the other colour.
-        json["inviteToken"] = result.inviteToken;
-        json["inviteSide"] = result.playerSide == "white" ? "black" : "white";
+        json["inviteToken"] = created.inviteToken;
+        json["inviteSide"] = created.playerSide == "white" ? "black" : "white";
     }
     Response response = jsonFor(request, http::status::created, json);
     response.set(http::field::location, "/api/v1/games/" + game.id);
+    if (result.replayed) response.set(kIdempotentReplayed, "true");
     sink->respond(std::move(response));
 }
 

@@ -17,13 +17,13 @@ void handleOfferAction(ServerContext& context, OfferAction action, const std::st
     OfferService(context).act(
         action, gameId, bearerToken(request), client,
         [sink, &clock = context.clock, version = request.version(),
-         keepAlive = request.keep_alive()](OfferOutcome outcome) {
+         keepAlive = request.keep_alive()](const OfferOutcome& outcome) {
             if (auto* error = std::get_if<ApiError>(&outcome)) {
                 return sink->respond(errorResponse(toHttpStatus(error->status), error->code,
                                                    error->message, version, keepAlive,
                                                    error->retryAfterSeconds));
             }
-            OfferReply& reply = std::get<OfferReply>(outcome);
+            const OfferReply& reply = std::get<OfferReply>(outcome);
             nlohmann::json json = gameJson(reply.game, clock.nowMs());
             for (auto& [key, value] : reply.extra.items()) json[key] = value;
             sink->respond(jsonResponse(http::status::ok, json, version, keepAlive));

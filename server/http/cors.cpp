@@ -11,10 +11,12 @@ constexpr int kPreflightMaxAgeSeconds = 600;
 // The answer headers the API tells clients to read, beyond the CORS-safelisted ones
 // (Cache-Control, Content-Type...), which a page of another origin may read only when named:
 // Allow (405), ETag (cached analysis), Location (201 and 202: the created game, seek or review),
-// Retry-After (429, 503).
-constexpr const char* kExposedHeaders = "Allow, ETag, Location, Retry-After";
-// The request headers such a page may send: If-None-Match for the cached analysis' ETag too.
-constexpr const char* kAllowedRequestHeaders = "Authorization, Content-Type, Accept, If-None-Match";
+// Retry-After (429, 503), Idempotent-Replayed (a game creation answered again).
+constexpr const char* kExposedHeaders = "Allow, ETag, Location, Retry-After, Idempotent-Replayed";
+// The request headers such a page may send: If-None-Match for the cached analysis' ETag too, and
+// Idempotency-Key for a game creation it may retry.
+constexpr const char* kAllowedRequestHeaders =
+    "Authorization, Content-Type, Accept, If-None-Match, Idempotency-Key";
 
 bool originAllowed(std::string_view origin, const std::vector<std::string>& allowed) {
     if (origin.empty()) return false;

@@ -1,5 +1,7 @@
 #include "lobby/seek.h"
 
+#include <algorithm>
+
 #include "errors/error_codes.h"
 #include "games/game_clock.h"
 
@@ -59,6 +61,11 @@ SeekDoc toSeekDoc(const Seek& seek, const SeekTiming& timing) {
     stored.expiresAtMs = stored.open ? seek.createdAtMs + timing.maxAgeMs + kClosedSeekKeepMs
                                      : seek.closedAtMs + kClosedSeekKeepMs;
     stored.doc = doc.dump();
+    stored.clientKey = seek.clientKey;
+    // An open seek counts against its client while its seeker may still be there.
+    stored.liveUntilMs =
+        stored.open ? std::min(seek.seenAtMs + timing.graceMs, seek.createdAtMs + timing.maxAgeMs)
+                    : 0;
     return stored;
 }
 

@@ -83,24 +83,22 @@ std::variant<SeekCreated, ApiError> SeekService::create(const nlohmann::json& bo
     if (auto* error = std::get_if<ApiError>(&parsed)) return *error;
     Seek seek = std::get<Seek>(parsed);
     seek.clientKey = tokenHash(client.address);
-    // The client's open seeks, over the whole lobby (every replica's).
-    auto open = list();
-    if (auto* error = std::get_if<ApiError>(&open)) return *error;
-    std::size_t mine = 0;
-    for (const Seek& other : std::get<std::vector<Seek>>(open))
-        if (other.clientKey == seek.clientKey) ++mine;
-    if (mine >= kMaxOpenSeeksPerClient) {
-        return ApiError{ErrorStatus::too_many_requests, errors::too_many_seeks,
-                        "this client has " + std::to_string(mine) +
-                            " open seeks already; cancel one first (see docs/play.md)",
-                        context_.config.retryAfterSeconds};
-    }
     SeekCreated created;
     created.token = newPlayerToken();
     seek.id = newGameId();
     seek.tokenHash = tokenHash(created.token);
     seek.createdAtMs = seek.seenAtMs = context_.clock.nowMs();
-    const StoreStatus status = context_.store->createSeek(toSeekDoc(seek, timing()));
+    // The store counts the client's open seeks over the whole lobby (every replica's, however
+    // many seeks it holds) and makes this one in the same atomic step: racing requests never
+    // make more than the bound.
+    const StoreStatus status = context_.store->createSeek(
+        toSeekDoc(seek, timing()), SeekQuota{kMaxOpenSeeksPerClient, seek.createdAtMs});
+    if (status == StoreStatus::LimitReached) {
+        return ApiError{ErrorStatus::too_many_requests, errors::too_many_seeks,
+                        "this client holds " + std::to_string(kMaxOpenSeeksPerClient) +
+                            " open seeks already; cancel one first (see docs/play.md)",
+                        context_.config.retryAfterSeconds};
+    }
     if (status != StoreStatus::Ok) return seekStoreError(status, seek.id);
     context_.logger.log({{"event", "seek_created"}, {"seek", seek.id}, {"client", client.address}});
     created.seek = std::move(seek);

@@ -116,7 +116,7 @@ struct Submission {
     std::shared_ptr<SearchJob> job;  // set when accepted
 };
 
-// How far behind the game replies are: what new games are admitted by (GameService::create).
+// How far behind the game replies are: what new games are admitted by (GameService::storeNew).
 struct GameBacklog {
     std::size_t queued = 0;         // game jobs waiting for a searcher
     std::int64_t oldestWaitMs = 0;  // how long the oldest of them has waited

@@ -50,6 +50,8 @@ enum class StoreStatus {
     // write_unconfirmed and publishes nothing; it reads the game again once the store answers,
     // and publishes the change then if it was made.
     Unanswered,
+    // createSeek: the seek's client holds its most open seeks already (SeekQuota); nothing made.
+    LimitReached,
 };
 
 const char* toString(StoreStatus status);
@@ -103,6 +105,19 @@ struct SeekDoc {
     std::int64_t createdAtMs = 0;  // the list's order
     std::int64_t expiresAtMs = 0;
     std::string doc;
+    // Whose seek it is (a hash of the seeker's address), and until when an open seek counts
+    // against that client (its seeker was last seen then plus the grace, or its last moment):
+    // createSeek's SeekQuota counts the client's open seeks by them.
+    std::string clientKey;
+    std::int64_t liveUntilMs = 0;
+};
+
+// createSeek's bound: the seek is made only while its client holds fewer than maxOpen open seeks
+// whose liveUntilMs is not past at nowMs (0: no bound), counted and made in one atomic step, so
+// racing requests on several replicas never make more.
+struct SeekQuota {
+    std::size_t maxOpen = 0;
+    std::int64_t nowMs = 0;
 };
 
 struct SeekReadResult {
@@ -120,6 +135,16 @@ struct ChatReadResult {
     StoreStatus status = StoreStatus::Ok;  // Ok (no line is no error), or Unavailable
     std::vector<std::string> lines;
 };
+
+// An idempotency key's claim (GameStore::claimKey): the document the key holds after the call.
+struct KeyClaimResult {
+    StoreStatus status = StoreStatus::Unavailable;  // Ok, or Unavailable
+    bool claimed = false;  // `doc` is the one this call stored (the key was free)
+    std::string doc;       // set when status is Ok: this call's, or the one stored before
+};
+
+// How long an idempotency key is remembered after its first use (games/idempotent_create.h).
+inline constexpr std::chrono::hours kIdempotencyKeep{24};
 
 struct StoreManyResult {
     StoreStatus status = StoreStatus::Ok;  // Ok, or Unavailable when the backend failed
@@ -199,12 +224,16 @@ class GameStore {
     // Removes every replica's entry of a game (it ended, or is gone).
     virtual StoreStatus removePresence(std::string_view /*gameId*/) { return StoreStatus::Ok; }
 
-    // Lobby seeks (lobby/seek_service.h). createSeek: AlreadyExists when the id is taken;
+    // Lobby seeks (lobby/seek_service.h). createSeek: AlreadyExists when the id is taken,
+    // LimitReached when `quota` refuses it (the store counts the client's open seeks);
     // updateSeek: compare-and-set as update() (`seek.version` is expectedVersion + 1), NotFound
     // once the seek is gone; openSeeks: the open seeks not past their expiry at nowMs, oldest
     // first, at most `limit` (an index of open seeks, never a scan of all). The defaults keep
     // nothing (Unavailable).
-    virtual StoreStatus createSeek(const SeekDoc& /*seek*/) { return StoreStatus::Unavailable; }
+    StoreStatus createSeek(const SeekDoc& seek) { return createSeek(seek, SeekQuota{}); }
+    virtual StoreStatus createSeek(const SeekDoc& /*seek*/, const SeekQuota& /*quota*/) {
+        return StoreStatus::Unavailable;
+    }
     virtual SeekReadResult getSeek(std::string_view /*id*/) {
         return {StoreStatus::Unavailable, std::nullopt};
     }
@@ -224,6 +253,20 @@ class GameStore {
     }
     virtual ChatReadResult chatLines(std::string_view /*gameId*/) {
         return {StoreStatus::Unavailable, {}};
+    }
+
+    // Idempotency keys (games/idempotent_create.h): stores `doc` under `key` unless the key holds
+    // a document already, atomically (of two racing claims one stores its own, the other reads
+    // it), and answers the document the key holds. A key is kept `keep` after its claim (on the
+    // store's clock, or nowMs, epoch ms, for a store without one), then free again. The default
+    // keeps nothing (Unavailable): a creation that names a key is then refused, 503.
+    virtual KeyClaimResult claimKey(std::string_view key, const std::string& doc,
+                                    std::chrono::seconds keep, std::int64_t nowMs) {
+        (void)key;
+        (void)doc;
+        (void)keep;
+        (void)nowMs;
+        return {};
     }
 
     // Ongoing games whose clock deadline (a running clock's flag fall, or a first move owed

@@ -26,6 +26,8 @@ const char* toString(StoreStatus status) {
             return "unconfirmed";
         case StoreStatus::Unanswered:
             return "unanswered";
+        case StoreStatus::LimitReached:
+            return "limit_reached";
     }
     return "unknown";
 }

@@ -27,7 +27,8 @@ class MemoryGameStore final : public GameStore {
     StoreStatus putPresence(std::string_view gameId, const PresenceEntry& entry) override;
     PresenceReadResult getPresence(std::string_view gameId) override;
     // Lobby seeks and chat lines (store/memory_lobby_store.cpp); the list is a scan.
-    StoreStatus createSeek(const SeekDoc& seek) override;
+    using GameStore::createSeek;
+    StoreStatus createSeek(const SeekDoc& seek, const SeekQuota& quota) override;
     SeekReadResult getSeek(std::string_view id) override;
     StoreStatus updateSeek(const SeekDoc& seek, std::uint64_t expectedVersion) override;
     SeekListResult openSeeks(std::int64_t nowMs, std::size_t limit) override;
@@ -35,6 +36,9 @@ class MemoryGameStore final : public GameStore {
                            std::size_t keep) override;
     ChatReadResult chatLines(std::string_view gameId) override;
     StoreStatus removePresence(std::string_view gameId) override;
+    // Idempotency keys (store/memory_lobby_store.cpp); the expired ones go at each claim (a scan).
+    KeyClaimResult claimKey(std::string_view key, const std::string& doc, std::chrono::seconds keep,
+                            std::int64_t nowMs) override;
 
   private:
     PresenceTable presence_;
@@ -45,6 +49,11 @@ class MemoryGameStore final : public GameStore {
     std::mutex lobbyMutex_;
     std::unordered_map<std::string, SeekDoc> seeks_;                   // by seek id
     std::unordered_map<std::string, std::vector<std::string>> chats_;  // by game id
+    struct KeptKey {
+        std::string doc;
+        std::int64_t expiresAtMs = 0;
+    };
+    std::unordered_map<std::string, KeptKey> keys_;  // idempotency keys
 };
 
 // Handlers are called on the publishing thread, outside the bus's lock (so a handler may

@@ -1,12 +1,20 @@
-// MemoryGameStore's lobby seeks and chat lines (store/game_store.h).
+// MemoryGameStore's lobby seeks, chat lines and idempotency keys (store/game_store.h).
 #include <algorithm>
 
 #include "store/memory_game_store.h"
 
 namespace outpost::server {
 
-StoreStatus MemoryGameStore::createSeek(const SeekDoc& seek) {
+StoreStatus MemoryGameStore::createSeek(const SeekDoc& seek, const SeekQuota& quota) {
     std::lock_guard lock(lobbyMutex_);
+    if (quota.maxOpen > 0 && !seeks_.contains(seek.id)) {
+        const auto held = std::count_if(seeks_.begin(), seeks_.end(), [&](const auto& entry) {
+            const SeekDoc& other = entry.second;
+            return other.open && other.clientKey == seek.clientKey &&
+                   other.liveUntilMs >= quota.nowMs && other.expiresAtMs >= quota.nowMs;
+        });
+        if (static_cast<std::size_t>(held) >= quota.maxOpen) return StoreStatus::LimitReached;
+    }
     return seeks_.try_emplace(seek.id, seek).second ? StoreStatus::Ok : StoreStatus::AlreadyExists;
 }
 
@@ -54,6 +62,15 @@ ChatReadResult MemoryGameStore::chatLines(std::string_view gameId) {
     auto it = chats_.find(std::string(gameId));
     if (it == chats_.end()) return {};
     return {StoreStatus::Ok, it->second};
+}
+
+KeyClaimResult MemoryGameStore::claimKey(std::string_view key, const std::string& doc,
+                                         std::chrono::seconds keep, std::int64_t nowMs) {
+    std::lock_guard lock(lobbyMutex_);
+    std::erase_if(keys_, [&](const auto& entry) { return entry.second.expiresAtMs <= nowMs; });
+    const std::int64_t keepMs = std::chrono::duration_cast<std::chrono::milliseconds>(keep).count();
+    auto [it, claimed] = keys_.try_emplace(std::string(key), KeptKey{doc, nowMs + keepMs});
+    return {StoreStatus::Ok, claimed, it->second.doc};
 }
 
 }  // namespace outpost::server

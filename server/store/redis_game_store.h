@@ -12,8 +12,11 @@
 //                          write, deleted when the game ends
 //   <prefix>seek:<id>      hash {version, doc}: a lobby seek, expiring at its expiresAtMs
 //   <prefix>seeks          sorted set: the ids of the open seeks, by creation time
+//   <prefix>seekclient:<k> sorted set: a client's open seeks, by live-until (the per-client count)
 //   <prefix>chat:<id>      list: a game's chat lines, the last ones kept, expiring like an
 //                          unfinished game (store/redis_lobby_store.cpp)
+//   <prefix>idem:<key>     string: an idempotency key's document (games/idempotent_create.h),
+//                          expiring a day after its first use
 //   <prefix>clocks         sorted set: the ids of the games whose clock runs (or whose first
 //                          move is owed), by deadline (epoch ms), kept by the same scripts that
 //                          write the games
@@ -86,7 +89,8 @@ class RedisGameStore final : public GameStore {
     StoreStatus putPresence(std::string_view gameId, const PresenceEntry& entry) override;
     PresenceReadResult getPresence(std::string_view gameId) override;
     // Lobby seeks and chat lines (store/redis_lobby_store.cpp): one script each.
-    StoreStatus createSeek(const SeekDoc& seek) override;
+    using GameStore::createSeek;
+    StoreStatus createSeek(const SeekDoc& seek, const SeekQuota& quota) override;
     SeekReadResult getSeek(std::string_view id) override;
     StoreStatus updateSeek(const SeekDoc& seek, std::uint64_t expectedVersion) override;
     SeekListResult openSeeks(std::int64_t nowMs, std::size_t limit) override;
@@ -94,6 +98,10 @@ class RedisGameStore final : public GameStore {
                            std::size_t keep) override;
     ChatReadResult chatLines(std::string_view gameId) override;
     StoreStatus removePresence(std::string_view gameId) override;
+    // Idempotency keys (store/redis_lobby_store.cpp): one script, <prefix>idem:<key> expiring
+    // `keep` after the claim.
+    KeyClaimResult claimKey(std::string_view key, const std::string& doc, std::chrono::seconds keep,
+                            std::int64_t nowMs) override;
 
   private:
     std::string gameKey(std::string_view id) const;

@@ -1,7 +1,9 @@
-// RedisGameStore's lobby seeks and chat lines (store/game_store.h; the layout is in
-// store/redis_game_store.h). Each write is one script, so Redis applies it atomically: a seek's
+// RedisGameStore's lobby seeks, chat lines and idempotency keys (store/game_store.h; the layout is
+// in store/redis_game_store.h). Each write is one script, so Redis applies it atomically: a seek's
 // compare-and-set is what makes two acceptors on two replicas race correctly.
 #include <hiredis/hiredis.h>
+
+#include <algorithm>
 
 #include "store/redis_game_store.h"
 
@@ -9,27 +11,41 @@ namespace outpost::server {
 
 namespace {
 
-// KEYS[1] seek key, KEYS[2] open seeks; ARGV[1] version, ARGV[2] doc, ARGV[3] expiry (epoch ms),
-// ARGV[4] open (1/0), ARGV[5] creation time, ARGV[6] seek id.
-// 1: created (or this very create was already applied), 0: the id is taken.
+// KEYS[1] seek key, KEYS[2] open seeks, KEYS[3] the client's open seeks; ARGV[1] version,
+// ARGV[2] doc, ARGV[3] expiry (epoch ms), ARGV[4] open (1/0), ARGV[5] creation time, ARGV[6]
+// seek id, ARGV[7] live until (epoch ms), ARGV[8] the client's most open seeks (0: no bound),
+// ARGV[9] now (epoch ms). 1: created (or this very create was already applied), 0: the id is
+// taken, 2: the client holds its most open seeks (those whose live-until is past leave its set).
 constexpr const char* kCreateSeekScript = R"lua(
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'doc') == ARGV[2] then return 1 end
   return 0
 end
+local most = tonumber(ARGV[8])
+if most > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[9])
+  if redis.call('ZCARD', KEYS[3]) >= most then return 2 end
+end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'doc', ARGV[2])
 redis.call('PEXPIREAT', KEYS[1], ARGV[3])
-if ARGV[4] == '1' then redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6]) end
+if ARGV[4] == '1' then
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6])
+  redis.call('ZADD', KEYS[3], ARGV[7], ARGV[6])
+  redis.call('PEXPIREAT', KEYS[3], ARGV[3])
+end
 return 1
 )lua";
 
-// KEYS[1] seek key, KEYS[2] open seeks; ARGV[1] expected version, ARGV[2] new version, ARGV[3]
-// doc, ARGV[4] expiry (epoch ms), ARGV[5] open (1/0), ARGV[6] creation time, ARGV[7] seek id.
-// 1: written (or this very update was already applied), 0: version conflict, -1: no such seek.
+// KEYS[1] seek key, KEYS[2] open seeks, KEYS[3] the client's open seeks; ARGV[1] expected
+// version, ARGV[2] new version, ARGV[3] doc, ARGV[4] expiry (epoch ms), ARGV[5] open (1/0),
+// ARGV[6] creation time, ARGV[7] seek id, ARGV[8] live until (epoch ms). 1: written (or this
+// very update was already applied), 0: version conflict, -1: no such seek. An open seek's
+// expiry never moves (its creation's), so the client's set keeps the expiry its create gave it.
 constexpr const char* kUpdateSeekScript = R"lua(
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then
   redis.call('ZREM', KEYS[2], ARGV[7])
+  redis.call('ZREM', KEYS[3], ARGV[7])
   return -1
 end
 if current == ARGV[1] then
@@ -37,8 +53,10 @@ if current == ARGV[1] then
   redis.call('PEXPIREAT', KEYS[1], ARGV[4])
   if ARGV[5] == '1' then
     redis.call('ZADD', KEYS[2], ARGV[6], ARGV[7])
+    if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('ZADD', KEYS[3], ARGV[8], ARGV[7]) end
   else
     redis.call('ZREM', KEYS[2], ARGV[7])
+    redis.call('ZREM', KEYS[3], ARGV[7])
   end
   return 1
 end
@@ -80,6 +98,17 @@ if keep > 0 then redis.call('EXPIRE', KEYS[1], keep) end
 return 1
 )lua";
 
+// KEYS[1] the idempotency key's key; ARGV[1] doc, ARGV[2] seconds to keep it. {1, doc} when this
+// call stored it, {0, the doc stored before} otherwise. Replayed after a lost answer, it reads
+// back its own doc (the caller compares). Not waited for by replicas: the game written after it
+// is, and a replica that has the game has this key too (replication keeps the order).
+constexpr const char* kClaimKeyScript = R"lua(
+local held = redis.call('GET', KEYS[1])
+if held then return {0, held} end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return {1, ARGV[1]}
+)lua";
+
 std::optional<std::uint64_t> parseVersion(const redisReply* reply) {
     if (reply->type != REDIS_REPLY_STRING) return std::nullopt;
     try {
@@ -91,14 +120,23 @@ std::optional<std::uint64_t> parseVersion(const redisReply* reply) {
 
 }  // namespace
 
-StoreStatus RedisGameStore::createSeek(const SeekDoc& seek) {
-    RedisReplyPtr reply =
-        pool_.command({"EVAL", kCreateSeekScript, "2", options_.keyPrefix + "seek:" + seek.id,
-                       options_.keyPrefix + "seeks", std::to_string(seek.version), seek.doc,
-                       std::to_string(seek.expiresAtMs), seek.open ? "1" : "0",
-                       std::to_string(seek.createdAtMs), seek.id});
+StoreStatus RedisGameStore::createSeek(const SeekDoc& seek, const SeekQuota& quota) {
+    RedisReplyPtr reply = pool_.command(
+        {"EVAL", kCreateSeekScript, "3", options_.keyPrefix + "seek:" + seek.id,
+         options_.keyPrefix + "seeks", options_.keyPrefix + "seekclient:" + seek.clientKey,
+         std::to_string(seek.version), seek.doc, std::to_string(seek.expiresAtMs),
+         seek.open ? "1" : "0", std::to_string(seek.createdAtMs), seek.id,
+         std::to_string(seek.liveUntilMs), std::to_string(quota.maxOpen),
+         std::to_string(quota.nowMs)});
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
-    return reply->integer == 1 ? StoreStatus::Ok : StoreStatus::AlreadyExists;
+    switch (reply->integer) {
+        case 1:
+            return StoreStatus::Ok;
+        case 2:
+            return StoreStatus::LimitReached;
+        default:
+            return StoreStatus::AlreadyExists;
+    }
 }
 
 SeekReadResult RedisGameStore::getSeek(std::string_view id) {
@@ -118,11 +156,12 @@ SeekReadResult RedisGameStore::getSeek(std::string_view id) {
 }
 
 StoreStatus RedisGameStore::updateSeek(const SeekDoc& seek, std::uint64_t expectedVersion) {
-    RedisReplyPtr reply =
-        pool_.command({"EVAL", kUpdateSeekScript, "2", options_.keyPrefix + "seek:" + seek.id,
-                       options_.keyPrefix + "seeks", std::to_string(expectedVersion),
-                       std::to_string(seek.version), seek.doc, std::to_string(seek.expiresAtMs),
-                       seek.open ? "1" : "0", std::to_string(seek.createdAtMs), seek.id});
+    RedisReplyPtr reply = pool_.command(
+        {"EVAL", kUpdateSeekScript, "3", options_.keyPrefix + "seek:" + seek.id,
+         options_.keyPrefix + "seeks", options_.keyPrefix + "seekclient:" + seek.clientKey,
+         std::to_string(expectedVersion), std::to_string(seek.version), seek.doc,
+         std::to_string(seek.expiresAtMs), seek.open ? "1" : "0", std::to_string(seek.createdAtMs),
+         seek.id, std::to_string(seek.liveUntilMs)});
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
     switch (reply->integer) {
         case 1:
@@ -175,6 +214,19 @@ ChatReadResult RedisGameStore::chatLines(std::string_view gameId) {
         if (line->type == REDIS_REPLY_STRING) result.lines.emplace_back(line->str, line->len);
     }
     return result;
+}
+
+KeyClaimResult RedisGameStore::claimKey(std::string_view key, const std::string& doc,
+                                        std::chrono::seconds keep, std::int64_t /*nowMs*/) {
+    RedisReplyPtr reply = pool_.command({"EVAL", kClaimKeyScript, "1",
+                                         options_.keyPrefix + "idem:" + std::string(key), doc,
+                                         std::to_string(std::max<std::int64_t>(keep.count(), 1))});
+    if (!reply || reply->type != REDIS_REPLY_ARRAY || reply->elements != 2 ||
+        reply->element[0]->type != REDIS_REPLY_INTEGER ||
+        reply->element[1]->type != REDIS_REPLY_STRING)
+        return {};
+    const redisReply* held = reply->element[1];
+    return {StoreStatus::Ok, reply->element[0]->integer == 1, std::string(held->str, held->len)};
 }
 
 }  // namespace outpost::server

@@ -77,13 +77,18 @@ class SqliteGameStore final : public GameStore {
 
     // Lobby seeks and chat lines (store/sqlite_lobby_store.cpp), in tables of their own (seeks,
     // chat_lines) made at their first use; a chat keeps the last lines of each game.
-    StoreStatus createSeek(const SeekDoc& seek) override;
+    using GameStore::createSeek;
+    StoreStatus createSeek(const SeekDoc& seek, const SeekQuota& quota) override;
     SeekReadResult getSeek(std::string_view id) override;
     StoreStatus updateSeek(const SeekDoc& seek, std::uint64_t expectedVersion) override;
     SeekListResult openSeeks(std::int64_t nowMs, std::size_t limit) override;
     StoreStatus appendChat(std::string_view gameId, const std::string& line,
                            std::size_t keep) override;
     ChatReadResult chatLines(std::string_view gameId) override;
+    // Idempotency keys (store/sqlite_lobby_store.cpp), in a table of their own (idempotency_keys)
+    // made at its first use; the expired ones go at each claim.
+    KeyClaimResult claimKey(std::string_view key, const std::string& doc, std::chrono::seconds keep,
+                            std::int64_t nowMs) override;
 
     // Deletes finished games older than the retention, and unfinished ones older than theirs;
     // returns how many. Runs at open, and with

@@ -18,11 +18,13 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <future>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "store/memory_game_store.h"
@@ -581,6 +583,57 @@ TEMPLATE_TEST_CASE("Store contract: seeks by compare-and-set, the open ones list
     CHECK(idsOf(store.openSeeks(epochMs(), 10)) == Ids{"a", "b", "c"});
 }
 
+TEMPLATE_TEST_CASE("Store contract: a client's open seeks are counted and bounded in one step",
+                   "[deploy][store-contract]", STORE_BACKENDS) {
+    START_BACKEND(backend);
+    GameStore& store = backend.store();
+    const std::int64_t now = epochMs();
+    const std::int64_t later = now + 3'600'000;
+    auto mine = [&](const std::string& id, bool open, std::int64_t liveUntil) {
+        SeekDoc seek = seekDoc(id, 1, open, now, later);
+        seek.clientKey = "me";
+        seek.liveUntilMs = liveUntil;
+        return seek;
+    };
+    const SeekQuota quota{2, now};
+    // A seek whose seeker is gone (live-until past) and a closed one do not count.
+    REQUIRE(store.createSeek(mine("gone", true, now - 1), SeekQuota{}) == StoreStatus::Ok);
+    REQUIRE(store.createSeek(mine("closed", false, 0), SeekQuota{}) == StoreStatus::Ok);
+    SeekDoc other = seekDoc("other", 1, true, now, later);
+    other.clientKey = "someone else";
+    other.liveUntilMs = later;
+    REQUIRE(store.createSeek(other, quota) == StoreStatus::Ok);
+    REQUIRE(store.createSeek(mine("one", true, later), quota) == StoreStatus::Ok);
+    REQUIRE(backend.secondHandle()->createSeek(mine("two", true, later), quota) == StoreStatus::Ok);
+    CHECK(store.createSeek(mine("three", true, later), quota) == StoreStatus::LimitReached);
+    CHECK(store.getSeek("three").status == StoreStatus::NotFound);
+    CHECK(store.createSeek(mine("one", true, later), SeekQuota{5, now}) ==
+          (TestType::kReplayIsApplied ? StoreStatus::Ok : StoreStatus::AlreadyExists));
+    // One closed (accepted, cancelled): room again; a beat that keeps one open keeps it counted.
+    SeekDoc closed = mine("one", false, 0);
+    closed.version = 2;
+    REQUIRE(store.updateSeek(closed, 1) == StoreStatus::Ok);
+    SeekDoc seen = mine("two", true, later + 1);
+    seen.version = 2;
+    REQUIRE(store.updateSeek(seen, 1) == StoreStatus::Ok);
+    REQUIRE(store.createSeek(mine("three", true, later), quota) == StoreStatus::Ok);
+    CHECK(store.createSeek(mine("four", true, later), quota) == StoreStatus::LimitReached);
+    // Racing creations (a handle's several connections) never pass the bound: "two" and
+    // "three" are live, one more fits.
+    std::vector<std::future<StoreStatus>> racing;
+    for (int i = 0; i < 8; ++i) {
+        racing.push_back(std::async(std::launch::async, [&store, i, &mine, now] {
+            return store.createSeek(mine("race" + std::to_string(i), true, now + 3'600'000),
+                                    SeekQuota{3, now});
+        }));
+    }
+    int made = 0;
+    for (auto& status : racing) made += status.get() == StoreStatus::Ok ? 1 : 0;
+    CHECK(made == 1);
+    // Past their live-until they no longer count (the seeker's streams are gone).
+    CHECK(store.createSeek(mine("four", true, later), SeekQuota{2, later + 2}) == StoreStatus::Ok);
+}
+
 TEMPLATE_TEST_CASE("Store contract: chat keeps the last lines of each game, oldest first",
                    "[deploy][store-contract]", STORE_BACKENDS) {
     START_BACKEND(backend);
@@ -640,4 +693,47 @@ TEMPLATE_TEST_CASE("Store contract: a game's review and a pasted game's review",
     REQUIRE(store.putReview("pasted1", R"({"id":"pasted1","v":2})") == StoreStatus::Ok);
     CHECK(store.getReview("pasted1").doc == R"({"id":"pasted1","v":2})");
     CHECK(store.getReview("pasted2").status == StoreStatus::NotFound);
+}
+
+TEMPLATE_TEST_CASE("Store contract: an idempotency key is claimed once, by one of racing claims",
+                   "[deploy][store-contract]", STORE_BACKENDS) {
+    START_BACKEND(backend);
+    GameStore& store = backend.store();
+    const std::int64_t now = 1'700'000'000'000;  // Redis keeps the time on its own clock
+    KeyClaimResult first = store.claimKey("k1", R"({"game":"a"})", kIdempotencyKeep, now);
+    REQUIRE(first.status == StoreStatus::Ok);
+    CHECK(first.claimed);
+    CHECK(first.doc == R"({"game":"a"})");
+    // Another request (on another replica) reads the first one's document.
+    KeyClaimResult second =
+        backend.secondHandle()->claimKey("k1", R"({"game":"b"})", kIdempotencyKeep, now);
+    REQUIRE(second.status == StoreStatus::Ok);
+    CHECK_FALSE(second.claimed);
+    CHECK(second.doc == R"({"game":"a"})");
+    CHECK(store.claimKey("k2", "other", kIdempotencyKeep, now).claimed);
+    if constexpr (!std::is_same_v<TestType, RedisBackend>) {
+        // Past its keeping time the key is free again (Redis expires it on its own clock).
+        const std::int64_t later = now + 25LL * 3600 * 1000;
+        KeyClaimResult again = store.claimKey("k1", R"({"game":"c"})", kIdempotencyKeep, later);
+        CHECK(again.claimed);
+        CHECK(again.doc == R"({"game":"c"})");
+    }
+
+    // Racing claims of one key: exactly one stores its own document, all read the same one.
+    std::vector<std::shared_ptr<GameStore>> handles;
+    for (int i = 0; i < 6; ++i) handles.push_back(backend.secondHandle());
+    std::atomic<int> claimed{0};
+    std::vector<std::string> docs(handles.size());
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < handles.size(); ++i) {
+        threads.emplace_back([&, i] {
+            KeyClaimResult claim =
+                handles[i]->claimKey("race", "doc " + std::to_string(i), kIdempotencyKeep, now);
+            if (claim.status == StoreStatus::Ok && claim.claimed) ++claimed;
+            docs[i] = claim.doc;
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    CHECK(claimed == 1);
+    for (const std::string& doc : docs) CHECK(doc == docs.front());
 }

@@ -52,7 +52,10 @@ class DelegatingStore : public GameStore {
         return inner_->removePresence(gameId);
     }
 
-    StoreStatus createSeek(const SeekDoc& seek) override { return inner_->createSeek(seek); }
+    using GameStore::createSeek;
+    StoreStatus createSeek(const SeekDoc& seek, const SeekQuota& quota) override {
+        return inner_->createSeek(seek, quota);
+    }
     SeekReadResult getSeek(std::string_view id) override { return inner_->getSeek(id); }
     StoreStatus updateSeek(const SeekDoc& seek, std::uint64_t expectedVersion) override {
         return inner_->updateSeek(seek, expectedVersion);
@@ -66,6 +69,11 @@ class DelegatingStore : public GameStore {
         return inner_->appendChat(gameId, line, keep);
     }
     ChatReadResult chatLines(std::string_view gameId) override { return inner_->chatLines(gameId); }
+
+    KeyClaimResult claimKey(std::string_view key, const std::string& doc, std::chrono::seconds keep,
+                            std::int64_t nowMs) override {
+        return inner_->claimKey(key, doc, keep, nowMs);
+    }
 
     StoreManyResult runningClocks(std::int64_t untilMs, std::size_t limit) override {
         return inner_->runningClocks(untilMs, limit);

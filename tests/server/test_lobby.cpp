@@ -2,8 +2,11 @@
 // the race of two acceptors on two services over one store; expiry when the seeker's stream is
 // gone. Handlers without sockets.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <future>
+#include <thread>
 
+#include "delegating_store.h"
 #include "lobby/seek.h"
 #include "store/game_record_json.h"
 #include "test_support.h"
@@ -179,6 +182,56 @@ TEST_CASE("lobby: a seek cancelled leaves the list, and a client's open seeks ar
     CHECK(f.call(verb::post, "/api/v1/seeks", "{}")->status() == 201);  // room again
     CHECK(f.call(verb::put, "/api/v1/seeks/" + seeks[1].id)->status() == 405);
     CHECK(f.call(verb::post, "/api/v1/seeks/nope/accept")->status() == 404);
+}
+
+TEST_CASE("lobby: a client's open seeks are bounded however many the lobby lists",
+          "[server][lobby]") {
+    HandlerFixture f;
+    // More open seeks than a listing shows (kMaxListedSeeks), from other clients, older.
+    for (std::size_t i = 0; i < kMaxListedSeeks + 5; ++i) {
+        f.clientAddress = "10.1." + std::to_string(i / 3) + "." + std::to_string(i % 3);
+        makeSeek(f, "{}");
+    }
+    f.clientAddress = "10.9.9.9";
+    for (std::size_t i = 0; i < kMaxOpenSeeksPerClient; ++i) makeSeek(f, "{}");
+    auto refused = f.call(verb::post, "/api/v1/seeks", "{}");
+    CHECK(refused->status() == 429);
+    CHECK(refused->errorCode() == "too_many_seeks");
+}
+
+namespace {
+// A store whose seek creations take a while: requests that race over the per-client count.
+class SlowSeekStore : public DelegatingStore {
+  public:
+    using DelegatingStore::DelegatingStore;
+    using GameStore::createSeek;
+    StoreStatus createSeek(const SeekDoc& seek, const SeekQuota& quota) override {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        return DelegatingStore::createSeek(seek, quota);
+    }
+};
+}  // namespace
+
+TEST_CASE("lobby: one client's seeks made at once on two services stay within the bound",
+          "[server][lobby]") {
+    auto store = std::make_shared<SlowSeekStore>(std::make_shared<MemoryGameStore>());
+    HandlerFixture a(testConfig(), store);
+    HandlerFixture b(testConfig(), store);
+    std::vector<std::future<int>> made;
+    for (int i = 0; i < 8; ++i) {
+        HandlerFixture& f = i % 2 == 0 ? a : b;
+        made.push_back(std::async(std::launch::async, [&f] {
+            return static_cast<int>(f.call(verb::post, "/api/v1/seeks", "{}")->status());
+        }));
+    }
+    std::size_t created = 0;
+    for (auto& status : made) {
+        const int code = status.get();
+        CHECK((code == 201 || code == 429));
+        created += code == 201 ? 1 : 0;
+    }
+    CHECK(created == kMaxOpenSeeksPerClient);
+    CHECK(listedIds(a).size() == kMaxOpenSeeksPerClient);
 }
 
 TEST_CASE("lobby: two services over one store, two acceptors race, exactly one wins",

@@ -3,9 +3,9 @@
 // WebSocket.
 import type { DrawShape } from '@lichess-org/chessground/draw';
 import type { Key } from '@lichess-org/chessground/types';
-import { ApiError, api } from './api/rest';
+import { ApiError, api, newIdempotencyKey } from './api/rest';
 import { Socket, type ConnectionState, type SocketMessage } from './api/socket';
-import type { EngineInfo, Game, SearchInfo } from './api/types';
+import type { EngineInfo, Game, NewGameRequest, SearchInfo } from './api/types';
 import { EngineLines } from './game/engineLines';
 import { mergeGameState, mergePresence, readGameEvent } from './game/gameEvents';
 import { kept } from './game/keptTokens';
@@ -284,9 +284,23 @@ export class App {
     kept.setOrientation(id, side);
   }
 
+  /**
+   * Creates a game, sent again (as a move is: moveRetry.ts) while the request fails on the
+   * network or the store did not settle it, always with the one Idempotency-Key: the server makes
+   * the game once and answers a retry with it, so a lost answer never makes two games.
+   */
+  private createGameOnce(request: NewGameRequest): Promise<Game> {
+    const key = newIdempotencyKey();
+    return sendWithRetry(
+      () => api.createGame(request, key),
+      () => true,
+      () => {},
+    );
+  }
+
   private async startGame(choice: NewGameChoice): Promise<string | null> {
     try {
-      const game = await api.createGame(choice.request);
+      const game = await this.createGameOnce(choice.request);
       if (choice.friend) {
         // The server gives the creator White's token and the invited player Black's: a creator who
         // plays Black keeps the second and sends the first.
@@ -371,7 +385,7 @@ export class App {
    */
   private async storedAnalysisFrom(fen: string, moves: string[], analyse = true): Promise<string | null> {
     try {
-      const game = await api.createGame({ fen, moves, engine: { side: 'none' } });
+      const game = await this.createGameOnce({ fen, moves, engine: { side: 'none' } });
       if (analyse) this.analysis.want();
       else this.analysis.pause();
       this.adoptNewGame(game, this.board.orientation());

@@ -49,8 +49,9 @@ export async function request<T>(
   body?: unknown,
   token?: string | null,
   accept = 'application/json',
+  extraHeaders: Record<string, string> = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { Accept: accept };
+  const headers: Record<string, string> = { ...extraHeaders, Accept: accept };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
@@ -68,9 +69,22 @@ export async function request<T>(
   return (await response.text()) as T;
 }
 
+/**
+ * A fresh random Idempotency-Key (128 bits, hex): one per user action, sent again with each retry
+ * of that action's request, so a creation whose answer was lost never makes a second game.
+ * getRandomValues, not randomUUID: the page may be served over plain HTTP, where only the first
+ * exists.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export const api = {
   engineInfo: () => request<EngineInfo>('GET', 'engine'),
-  createGame: (req: NewGameRequest) => request<Game>('POST', 'games', req),
+  /** `key`: the action's Idempotency-Key (newIdempotencyKey), the same on each retry. */
+  createGame: (req: NewGameRequest, key?: string) =>
+    request<Game>('POST', 'games', req, null, 'application/json', key ? { 'Idempotency-Key': key } : {}),
   getGame: (id: string) => request<Game>('GET', `games/${encodeURIComponent(id)}`),
   /** Summaries of the games among `ids` that exist (at most 50 ids), in the order asked. */
   listGames: (ids: string[]) =>
