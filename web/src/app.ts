@@ -99,6 +99,10 @@ export class App {
   // The move in flight, shown as pending until its answer (game/pendingMove.ts; null: none). A
   // state newer than the one it was sent from on the stream means the server has dealt with it.
   private pending: PendingMove | null = null;
+  // The request of that move until it is settled (answered, refused, or given up and the game
+  // read again): a resignation, an abort, a draw offer or a claim made meanwhile waits for it
+  // (afterPendingMove), so it is sent against the game the move made, never raced with it.
+  private moveInFlight: Promise<boolean> | null = null;
   // The move made on the board that waits for Confirm (the "Confirm moves" option; null: none):
   // the board shows it, and takes no other, until Confirm or Cancel.
   private held: PendingMove | null = null;
@@ -740,6 +744,30 @@ export class App {
       toast(`Your move ${this.pending.san} is still being sent: wait for the server’s answer`, 'error');
       return false;
     }
+    const sending = this.sendToServer(game, move);
+    this.moveInFlight = sending;
+    try {
+      return await sending;
+    } finally {
+      if (this.moveInFlight === sending) this.moveInFlight = null;
+    }
+  }
+
+  /**
+   * Waits until the move in flight (if any) is settled, so that `what` (a resignation, an abort,
+   * an offer, a claim) goes to the game as the move left it: sent at once, it would race the move,
+   * and a move that lands second answers (clears) a draw offer made meanwhile, or is refused after
+   * a resignation the player made after it. The player is told it waits.
+   */
+  private async afterPendingMove(what: string): Promise<void> {
+    const game = this.game;
+    if (!this.moveInFlight || !pendingIn(this.pending, game)) return;
+    toast(`${what} once your move ${this.pending.san} is answered…`);
+    while (this.moveInFlight) await this.moveInFlight;
+  }
+
+  private async sendToServer(game: Game, move: string): Promise<boolean> {
+    if (!this.token) return false;
     const token = this.tokenFor(game.turn) ?? this.token;
     // The move in the server's UCI (a typed one is SAN): to find it in the game when its answer is lost.
     const uci = readTypedMove(game.fen, move);
@@ -1197,6 +1225,12 @@ export class App {
   private async takeback(): Promise<void> {
     const game = this.game;
     if (!game || !this.token || !this.canTakeBack(game)) return;
+    // As the button, held back while a move is sent: T sent at once raced the move (a takeback
+    // stored first undid the moves before it, and the move was then refused as out of date).
+    if (pendingIn(this.pending, game)) {
+      toast(`Your move ${this.pending.san} is still being sent: take it back once it is answered`, 'error');
+      return;
+    }
     if (this.mode() === 'people') {
       // Between people a takeback is asked for; the other side accepts or declines.
       await this.answerOffer('takeback', true);
@@ -1220,8 +1254,19 @@ export class App {
 
   /** Offers, accepts (`yes`), declines or withdraws (`no`) a draw or a takeback. */
   private async answerOffer(kind: 'draw' | 'takeback', yes: boolean): Promise<void> {
+    const before = this.game;
+    if (!before || !this.token) return;
+    const offer = kind === 'draw' ? before.drawOffer : before.takebackOffer;
+    // An offer made, or its withdrawal, waits for the move in flight (a move answers every offer,
+    // so sent first it would be cleared by the move). The other side's offer is not shown while
+    // the move waits (renderPeople): the move answers it.
+    await this.afterPendingMove(kind === 'draw' ? (offer ? 'The draw offer is answered' : 'Your draw offer is sent') : 'The takeback is answered');
     const game = this.game;
-    if (!game || !this.token) return;
+    if (!game || game.id !== before.id || game.status !== 'ongoing') return;
+    // The move answered the offer (cleared it): nothing is left to answer.
+    if (offer && (kind === 'draw' ? game.drawOffer : game.takebackOffer) !== offer) return;
+    // Already offered (a second click while the move was sent).
+    if (!offer && yes && (kind === 'draw' ? game.drawOffer : game.takebackOffer)) return;
     try {
       const updated = kind === 'draw' ? await api.draw(game.id, this.token, yes) : await api.takebackOffer(game.id, this.token, yes);
       if (kind === 'takeback') this.board.cancelPremove();
@@ -1235,8 +1280,10 @@ export class App {
   }
 
   private async abort(): Promise<void> {
+    if (!this.game || !this.token) return;
+    await this.afterPendingMove('The game is aborted');
     const game = this.game;
-    if (!game || !this.token) return;
+    if (!game || game.status !== 'ongoing') return;
     try {
       this.applyGame(await api.abort(game.id, this.token));
     } catch (err) {
@@ -1245,8 +1292,10 @@ export class App {
   }
 
   private async claim(what: 'victory' | 'draw'): Promise<void> {
+    if (!this.game || !this.token) return;
+    await this.afterPendingMove(what === 'victory' ? 'The victory is claimed' : 'The draw is claimed');
     const game = this.game;
-    if (!game || !this.token) return;
+    if (!game || game.status !== 'ongoing') return;
     try {
       this.applyGame(await api.claim(game.id, this.token, what));
     } catch (err) {
@@ -1294,8 +1343,15 @@ export class App {
     this.resignArmedUntil = 0;
     button.textContent = '⚑ Resign';
     button.classList.remove('armed');
+    // Confirmed while a move is sent: the resignation follows the move's answer, in the game it
+    // made (a mate by that move leaves nothing to resign). On an analysis board, which holds both
+    // sides, the side that resigns is the one to move when it was pressed, not after the move.
+    const resigning = this.tokenFor(game.turn) ?? this.token;
+    await this.afterPendingMove('You resign');
+    const now = this.game;
+    if (!now || now.id !== game.id || now.status !== 'ongoing') return;
     try {
-      this.applyGame(await api.resign(game.id, this.tokenFor(game.turn) ?? this.token));
+      this.applyGame(await api.resign(now.id, resigning));
     } catch (err) {
       toast(`Resign refused: ${(err as Error).message}`, 'error');
     }
@@ -1581,7 +1637,8 @@ export class App {
     const friendCame = !!other && (game.presence?.[other] === true || game.moves.length >= 2);
     const claimableInMs = other && game.status === 'ongoing' ? this.claimableIn(game, other) : null;
     this.peoplePanel.render({
-      game,
+      // A move in flight answers every offer (docs/play.md): the offers go with it, as it is shown.
+      game: pendingIn(this.pending, game) ? { ...game, drawOffer: undefined, takebackOffer: undefined } : game,
       mySide: this.token ? this.peopleSide : null,
       inviteLink: friendCame ? null : inviteLink,
       watchLink: this.watchLink(),

@@ -4,7 +4,7 @@
 // sent (again), and no other move can be made until the answer; a refusal puts the game back.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { BASE_URL, clickMove, moveListSan, newFriendGame, openBrowser, serverGame, shot, waitForMoves, waitForStatus } from './helpers.mjs';
+import { BASE_URL, clickMove, moveListSan, newFriendGame, newGame, openBrowser, serverGame, shot, waitForMoves, waitForStatus } from './helpers.mjs';
 
 const MOVES = '**/api/v1/games/*/moves';
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR';
@@ -161,5 +161,96 @@ test('a move held for Confirm stays on the board through a redraw, and Cancel pu
     assert.deepEqual((await serverGame(id)).moves, ['d2d4']);
   } finally {
     await a.uncheck('#confirm-moves');
+  }
+});
+
+// Resign, Abort, a draw offer or a claim made while a move is sent waits for the move's answer,
+// then goes to the game the move made: sent at once it raced the move (a resignation stored first
+// had the move refused after it; a draw offer stored first was cleared by the move that followed).
+/** The requests the page sent whose path ends with `suffix`. */
+function countRequests(page, suffix) {
+  const seen = { count: 0 };
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.endsWith(suffix)) seen.count++;
+  });
+  return seen;
+}
+
+test('Resign confirmed while a move is sent resigns after the move is played', async () => {
+  const a = alice.page;
+  await a.goto(BASE_URL);
+  const { id } = await newFriendGame(a, { side: 'white' });
+  const resigns = countRequests(a, '/resign');
+  const held = await holdMoves(a);
+  try {
+    await clickMove(a, 'e2', 'e4');
+    while (held.waiting.length === 0) await a.waitForTimeout(50);
+    await a.click('#btn-resign');
+    await a.click('#btn-resign');
+    await a.waitForFunction(() => /You resign once your move e4 is answered/.test(document.querySelector('#toast')?.textContent ?? ''));
+    await a.waitForTimeout(300);
+    assert.equal(resigns.count, 0, 'no resignation while the move is sent');
+    await held.release();
+    await waitForStatus(a, /White resigned/);
+    const game = await serverGame(id);
+    assert.deepEqual(game.moves, ['e2e4'], 'the move was played first');
+    assert.equal(game.status, 'resigned');
+    assert.equal(game.winner, 'black');
+    assert.equal(resigns.count, 1);
+    assert.deepEqual(await moveListSan(a), ['e4']);
+  } finally {
+    await a.unroute(MOVES);
+  }
+});
+
+test('a draw offered while a move is sent is offered after it, and survives it', async () => {
+  const a = alice.page;
+  await a.goto(BASE_URL);
+  const { id } = await newFriendGame(a, { side: 'white' });
+  const offers = countRequests(a, '/draw/yes');
+  const held = await holdMoves(a);
+  try {
+    await clickMove(a, 'e2', 'e4');
+    while (held.waiting.length === 0) await a.waitForTimeout(50);
+    await a.click('#btn-draw');
+    await a.waitForTimeout(300);
+    assert.equal(offers.count, 0, 'no offer while the move is sent');
+    await held.release();
+    await a.waitForSelector('#draw-offer:not([hidden])');
+    const game = await serverGame(id);
+    assert.deepEqual(game.moves, ['e2e4']);
+    assert.equal(game.drawOffer, 'white', 'the move did not clear the offer made after it');
+    assert.equal(offers.count, 1);
+  } finally {
+    await a.unroute(MOVES);
+  }
+});
+
+test('T pressed while a move is sent takes nothing back, as the Takeback button it stands for', async () => {
+  const a = alice.page;
+  await a.goto(BASE_URL);
+  const id = await newGame(a, { side: 'white', level: '1' });
+  await clickMove(a, 'e2', 'e4');
+  await waitForMoves(a, 2);
+  await waitForStatus(a, /Your move/);
+  const takebacks = countRequests(a, '/takeback');
+  const held = await holdMoves(a);
+  try {
+    await clickMove(a, 'd2', 'd4');
+    while (held.waiting.length === 0) await a.waitForTimeout(50);
+    assert.equal(await a.isDisabled('#btn-takeback'), true);
+    await a.keyboard.press('t');
+    await a.waitForTimeout(300);
+    assert.equal(takebacks.count, 0, 'no takeback request while the move is sent');
+    await a.waitForFunction(() => /still being sent: take it back once it is answered/.test(document.querySelector('#toast')?.textContent ?? ''));
+    await held.release();
+    await waitForMoves(a, 4);
+    assert.equal(takebacks.count, 0, 'no takeback request');
+    const moves = (await serverGame(id)).moves;
+    assert.equal(moves.length, 4);
+    assert.equal(moves[0], 'e2e4');
+    assert.equal(moves[2], 'd2d4', 'the move was played');
+  } finally {
+    await a.unroute(MOVES);
   }
 });
