@@ -48,6 +48,8 @@ const INVITE_SIDE_PARAM = 'side';
 const BOARD_PARAM = 'board';
 /** How often the game is read while the engine's reply is owed and the WebSocket is down. */
 const ENGINE_REPLY_POLL_MS = 1000;
+/** A step through an analysis board's moves is kept in the tab once the steps pause this long. */
+const KEEP_STEPS_AFTER_MS = 400;
 /** How often the claim countdown is redrawn. */
 const CLAIM_TICK_MS = 1000;
 
@@ -121,6 +123,9 @@ export class App {
   /** The move list: a step through the game only moves its current-move mark (ui/moveList.ts). */
   private readonly moveList = new MoveList(byId('move-list'));
   private resignArmedUntil = 0;
+  /** The analysis board's steps not kept in the tab yet, and when they will be (keepLocalBoard). */
+  private keepLater: { id: string; keep: () => void } | null = null;
+  private keepTimer: number | undefined;
   /** The next board update jumps instead of animating (a new game was loaded). */
   private jumpBoard = false;
   /** The ply count right after the engine's last move seen live (for "Outpost played …"). */
@@ -188,11 +193,18 @@ export class App {
   async start(): Promise<void> {
     this.socket.connect();
     void this.loadEngineInfo();
+    // The steps not kept yet are kept before the page goes (a reload, another address, the tab
+    // closed or put in the background, where it may be discarded).
+    window.addEventListener('pagehide', () => this.keepStepsNow());
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') this.keepStepsNow();
+    });
     window.addEventListener('popstate', () => {
       // Back or Forward goes to another page of the history: a new-game or PGN dialog opened on
       // the one left (the new-game dialog a bare address opens, one the person opened) closes,
       // else it would stay over the game now shown. A bare address opens the new-game one again.
       for (const id of ['new-game', 'review-pgn']) byId<HTMLDialogElement>(id).close();
+      this.keepStepsNow();
       void this.loadFromUrl();
     });
     await this.loadFromUrl();
@@ -368,18 +380,45 @@ export class App {
     if (pushId) history.pushState(null, '', `?${BOARD_PARAM}=${encodeURIComponent(pushId)}`);
   }
 
-  /** Keeps the analysis board on screen in this tab, as it is now (so a reload brings it back). */
-  private keepLocalBoard(): void {
+  /**
+   * Keeps the analysis board on screen in this tab, as it is now (so a reload brings it back).
+   * `later`: a step through its moves (← →), which only changes the position on screen: kept
+   * once the steps pause (KEEP_STEPS_AFTER_MS), or as the page is hidden or left (a reload), so
+   * that holding → does not write the whole board to the tab's storage at each step. Any other
+   * change is kept at once, and takes the place of a step not kept yet.
+   */
+  private keepLocalBoard(later = false): void {
     const game = this.game;
     if (!game || !isLocalGame(game.id)) return;
-    const kept = this.localBoard.keep(game.moves, this.viewPly, this.board.orientation());
-    // Not silently: a reload would bring back the board as last kept (or not at all). Said once
-    // a board, until it is kept again (a line deleted).
-    if (kept) this.unkeptBoard = null;
-    else if (this.unkeptBoard !== game.id) {
-      this.unkeptBoard = game.id;
-      toast('This analysis board is too large to keep in this tab: a reload would lose its latest lines (Download PGN keeps them)', 'error');
+    const write = this.localBoard.keeper(game.moves, this.viewPly, this.board.orientation());
+    const keep = () => {
+      const kept = write();
+      // Not silently: a reload would bring back the board as last kept (or not at all). Said once
+      // a board, until it is kept again (a line deleted).
+      if (kept) this.unkeptBoard = null;
+      else if (this.unkeptBoard !== game.id) {
+        this.unkeptBoard = game.id;
+        toast('This analysis board is too large to keep in this tab: a reload would lose its latest lines (Download PGN keeps them)', 'error');
+      }
+    };
+    // A step of another board not kept yet is kept first; one of this board is outdated by this.
+    if (this.keepLater?.id !== game.id) this.keepStepsNow();
+    this.keepLater = null;
+    window.clearTimeout(this.keepTimer);
+    if (!later) {
+      keep();
+      return;
     }
+    this.keepLater = { id: game.id, keep };
+    this.keepTimer = window.setTimeout(() => this.keepStepsNow(), KEEP_STEPS_AFTER_MS);
+  }
+
+  /** Keeps the steps not kept yet (keepLocalBoard's `later`), now. */
+  private keepStepsNow(): void {
+    const pending = this.keepLater;
+    this.keepLater = null;
+    window.clearTimeout(this.keepTimer);
+    pending?.keep();
   }
 
   /**
@@ -1195,7 +1234,7 @@ export class App {
     const clamped = Math.max(0, Math.min(this.game.moves.length, ply));
     if (clamped === this.viewPly) return;
     this.viewPly = clamped;
-    this.keepLocalBoard();
+    this.keepLocalBoard(true);
     this.render();
     this.followAnalysis();
   }

@@ -135,3 +135,52 @@ test('only the latest boards are kept: the oldest is forgotten first', async () 
   await page.waitForFunction(() => document.querySelector('#new-game').open);
   assert.deepEqual(errors, []);
 });
+
+// Each ← / → step used to write the whole board to the tab's storage (a millisecond or two each,
+// holding the key down); the steps are kept once they pause, or as the page goes: a reload right
+// after quick steps still shows the last position.
+test('quick steps through a board write it once, and a reload at once still shows the last position', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  await page.click('#new-game-cancel');
+  await page.click('#btn-analysis');
+  await page.waitForFunction(() => !!new URLSearchParams(location.search).get('board'));
+  const key = await boardKey(page);
+  await page.click('#btn-stop');
+  for (const [i, [from, to]] of [['e2', 'e4'], ['e7', 'e5'], ['g1', 'f3'], ['b8', 'c6'], ['f1', 'b5'], ['a7', 'a6']].entries()) {
+    await clickMove(page, from, to);
+    await waitForMoves(page, i + 1);
+  }
+  const keptPly = (k) => page.evaluate((id) => JSON.parse(sessionStorage.getItem(`outpost.board.${id}`) ?? 'null')?.ply, k);
+  assert.equal(await keptPly(key), 6);
+  /** Presses `key` `times` times at once; how many times the board was written to the tab meanwhile. */
+  const steps = (arrow, times, reload = false) =>
+    page.evaluate(
+      ({ arrow, times, reload }) => {
+        const setItem = Storage.prototype.setItem;
+        let writes = 0;
+        Storage.prototype.setItem = function (name, value) {
+          if (name.startsWith('outpost.board.')) writes++;
+          return setItem.call(this, name, value);
+        };
+        try {
+          for (let i = 0; i < times; i++) document.body.dispatchEvent(new KeyboardEvent('keydown', { key: arrow, bubbles: true }));
+        } finally {
+          Storage.prototype.setItem = setItem;
+        }
+        if (reload) location.reload();
+        return writes;
+      },
+      { arrow, times, reload },
+    );
+  assert.equal(await steps('ArrowLeft', 5), 0, 'no write at each step');
+  assert.equal(await shownPly(page), 1);
+  // Kept once the steps pause.
+  await page.waitForFunction((id) => JSON.parse(sessionStorage.getItem(`outpost.board.${id}`) ?? 'null')?.ply === 1, key);
+  // Three steps on, and the page reloaded in the same moment: the position is the last one.
+  await steps('ArrowRight', 3, true);
+  await waitForBoard(page, key, 6);
+  assert.equal(await shownPly(page), 4);
+  assert.equal(await keptPly(key), 4);
+  assert.deepEqual(errors, []);
+});

@@ -3,10 +3,9 @@
 // nothing but the engine's analysis. Its id starts with LOCAL_PREFIX; it is never stored on the
 // server, only in the tab (keptBoards.ts), so that a reload brings it back.
 import { Chess } from 'chessops/chess';
-import { parseFen } from 'chessops/fen';
 import { parseUci } from 'chessops/util';
 import type { Game } from '../api/types';
-import { readFen } from '../chess/fen';
+import { parseSetup, readFen } from '../chess/fen';
 import { isLegalLine, legalMovesAt, lineToSan, readTypedMove, viewAt } from '../chess/position';
 import type { Side } from '../game/keptTokens';
 import { keepBoard, keptBoard } from './keptBoards';
@@ -18,9 +17,9 @@ export const isLocalGame = (id: string | undefined | null): boolean => !!id && i
 
 /** The Game of the position after `moves` (UCI) from `initialFen`; null when the FEN is bad. */
 export function localGame(id: string, initialFen: string, moves: string[], version: number): Game | null {
-  const setup = parseFen(initialFen);
-  if (setup.isErr) return null;
-  const start = Chess.fromSetup(setup.value);
+  const setup = parseSetup(initialFen);
+  if (!setup) return null;
+  const start = Chess.fromSetup(setup);
   if (start.isErr) return null;
   const pos = start.value;
   for (const uci of moves) {
@@ -120,7 +119,16 @@ export class LocalBoard {
    * False when it could not be kept (too large, or the tab keeps nothing).
    */
   keep(shown: string[], ply: number, orientation: Side): boolean {
-    return keepBoard(this.id, { initialFen: this.tree.initialFen, lines: this.tree.lines(), shown, ply, orientation });
+    return this.keeper(shown, ply, orientation)();
+  }
+
+  /**
+   * What keep() does, to be done later: this board as it is now (its id and tree, even when
+   * another board is opened meanwhile; its lines as the tree holds them when it is done).
+   */
+  keeper(shown: string[], ply: number, orientation: Side): () => boolean {
+    const { id, tree } = this;
+    return () => keepBoard(id, { initialFen: tree.initialFen, lines: tree.lines(), shown, ply, orientation });
   }
 
   /** The board `id` with the tree of `lines`, showing the line `shown`. */
