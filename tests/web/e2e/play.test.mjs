@@ -102,8 +102,9 @@ test('flipping the board while the promotion picker is open cancels the promotio
   await page.waitForSelector('#game-status:has-text("Your move")');
   await clickMove(page, 'e7', 'e8');
   await page.waitForSelector('.promotion-choice[data-role="q"]');
-  // F flips the board: the picker goes, and the pawn goes back.
-  await page.keyboard.press('f');
+  // The board flipped under it (a click that takes no focus: a click on Flip that does cancels
+  // the picker first, and F is the picker's while it is open): the picker goes, and the pawn goes back.
+  await page.locator('#btn-flip').dispatchEvent('click');
   await page.waitForSelector('#board.orientation-black');
   assert.equal(await page.locator('.promotion').count(), 0, 'no picker is left');
   assert.equal(await page.evaluate(() => window.outpost.snapshot().placement), START_FEN.split(' ')[0]);

@@ -88,3 +88,50 @@ test('the focus taken elsewhere while the picker is open cancels the promotion',
   assert.deepEqual((await serverGame(id)).moves, []);
   assert.deepEqual(errors, []);
 });
+
+test('the picker is worked by keyboard: arrows, Home and End go round its pieces, Space chooses, the page’s shortcuts wait', async () => {
+  const { page, errors } = browser;
+  const id = await openPicker(page);
+  // Each piece is a button a screen reader names, with its letter.
+  for (const [role, name] of [
+    ['q', 'queen'],
+    ['n', 'knight'],
+    ['r', 'rook'],
+    ['b', 'bishop'],
+  ]) {
+    const button = page.getByRole('button', { name: `Promote to ${name}` });
+    assert.equal(await button.count(), 1, name);
+    assert.equal(await button.getAttribute('data-role'), role);
+    assert.equal(await button.getAttribute('aria-keyshortcuts'), role.toUpperCase());
+  }
+  assert.equal(await focused(page), 'picker:q');
+  // White promotes at the top: the column runs down from the queen.
+  const seen = [];
+  for (const key of ['ArrowDown', 'ArrowDown', 'ArrowUp', 'ArrowRight', 'ArrowLeft', 'End', 'Home', 'ArrowUp', 'ArrowLeft', 'ArrowDown']) {
+    await page.keyboard.press(key);
+    seen.push(await focused(page));
+  }
+  assert.deepEqual(seen, ['picker:n', 'picker:r', 'picker:n', 'picker:r', 'picker:n', 'picker:b', 'picker:q', 'picker:b', 'picker:r', 'picker:b']);
+  // The page's shortcuts under the dialog do nothing: M (the move box) took the focus away and
+  // cancelled the promotion, T asked for a takeback.
+  await page.keyboard.press('m');
+  await page.keyboard.press('t');
+  assert.equal(await page.locator('.promotion').count(), 1, 'the picker is still open');
+  assert.equal(await focused(page), 'picker:b');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await focused(page), 'picker:r');
+  await page.keyboard.press('Space');
+  await waitForAtLeastMoves(page, 1);
+  // (e8=R mates: the game-over card takes the focus.)
+  assert.equal((await serverGame(id)).moves[0], 'e7e8r');
+  assert.deepEqual(errors, []);
+});
+
+test('a letter chooses its piece in the picker', async () => {
+  const { page, errors } = browser;
+  const id = await openPicker(page);
+  await page.keyboard.press('b');
+  await waitForAtLeastMoves(page, 1);
+  assert.equal((await serverGame(id)).moves[0], 'e7e8b');
+  assert.deepEqual(errors, []);
+});

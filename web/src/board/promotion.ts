@@ -1,8 +1,12 @@
 // The promotion picker: four pieces in a column over the promotion square (queen nearest the
 // edge, as people expect), each a real button so it works by keyboard too. It is a modal dialog:
-// it takes the focus, Tab and Shift+Tab go round its four pieces, Escape cancels (as its owner
-// does, with the function returned, when the board is drawn anew under it; so does the focus
-// going elsewhere), and once it closes the focus goes back where it was before it opened.
+// it takes the focus, Tab and Shift+Tab go round its four pieces, and so do the arrow keys (↑/↓
+// as they stand on screen, ←/→ in the order queen, knight, rook, bishop; Home and End the first
+// and last), Enter or Space chooses the piece with the focus, Q, R, B or N one directly, Escape
+// cancels (as its owner does, with the function returned, when the board is drawn anew under it;
+// so does the focus going elsewhere), and once it closes the focus goes back where it was before
+// it opened. While it is open the page's own shortcuts (← → stepping through the game, T, F, M…)
+// do nothing: the keys are the dialog's.
 
 type Side = 'white' | 'black';
 export type PromotionRole = 'q' | 'n' | 'r' | 'b';
@@ -57,13 +61,17 @@ export function openPromotionPicker(
     done(role);
   };
   const choices = () => [...menu.querySelectorAll<HTMLButtonElement>('.promotion-choice')];
-  // Tab and Shift+Tab go round the four pieces, never out to the page under the dialog.
-  const cycle = (event: KeyboardEvent) => {
+  // Moves the focus `step` pieces on (in the order queen, knight, rook, bishop), round the four,
+  // never out to the page under the dialog.
+  const cycle = (step: number) => {
     const buttons = choices();
     const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    const next = at < 0 ? 0 : (at + (event.shiftKey ? buttons.length - 1 : 1)) % buttons.length;
+    const next = at < 0 ? 0 : (at + step + buttons.length) % buttons.length;
     buttons[next]?.focus();
   };
+  // The column runs from the queen down (the picker at the top edge), or up (at the bottom edge).
+  const down = fromTop ? 1 : -1;
+  const steps: Record<string, number> = { ArrowDown: down, ArrowUp: -down, ArrowRight: 1, ArrowLeft: -1 };
   // The focus taken elsewhere (a click on the page beside the board, the move box's shortcut)
   // cancels the promotion, as a click beside the picker does; the focus stays where it went.
   const onFocusIn = (event: FocusEvent) => {
@@ -78,15 +86,27 @@ export function openPromotionPicker(
     }
     if (event.key === 'Tab') {
       event.preventDefault();
-      cycle(event);
+      cycle(event.shiftKey ? -1 : 1);
       return;
     }
     // Modifier shortcuts (the browser's own) are left alone.
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    // The rest is the dialog's: the page's shortcuts under it do nothing (Enter and Space still
+    // press the piece with the focus: that is the button's own default, not a listener).
+    event.stopPropagation();
     const match = CHOICES.find((c) => c.role === event.key.toLowerCase());
     if (match) {
       event.preventDefault();
       finish(match.role);
+      return;
+    }
+    if (event.key in steps) {
+      event.preventDefault();
+      cycle(steps[event.key]);
+    } else if (event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      const buttons = choices();
+      buttons[event.key === 'Home' ? 0 : buttons.length - 1]?.focus();
     }
   };
 
@@ -97,6 +117,7 @@ export function openPromotionPicker(
     button.dataset.role = choice.role;
     button.title = `${choice.name} (${choice.role.toUpperCase()})`;
     button.setAttribute('aria-label', `Promote to ${choice.name.toLowerCase()}`);
+    button.setAttribute('aria-keyshortcuts', choice.role.toUpperCase());
     const piece = document.createElement('piece');
     piece.className = `${choice.cg} ${color}`;
     button.appendChild(piece);
