@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, test } from 'node:test';
-import { openBrowser, shot } from './helpers.mjs';
+import { BASE_URL, clickMove, openBrowser, shot, viewPly } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -69,5 +69,79 @@ test('the analysis board keeps the FEN it uses, as the server would write it', a
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#btn-download-pgn')]);
   const pgn = fs.readFileSync(await download.path(), 'utf8');
   assert.ok(pgn.includes(`[FEN "${normalised}"]`), pgn);
+  assert.deepEqual(errors, []);
+});
+
+// The server reads move counters up to 1000 (halfmove clock) and 100000 (move number) and writes
+// them held there (engine/core/fen.cpp). chessops, which the page reads and writes FENs with,
+// reads at most four digits and writes at most 9999 (and a halfmove clock of at most 150): a
+// game from move 10000 on was refused by the page, shown at its start position whatever move was
+// browsed, and numbered from 1; a board's FEN after 150 quiet plies said 150.
+const BIG = '4k3/8/8/8/8/8/8/R3K3 w Q - 998 99999';
+
+/** Whether the server takes `fen` as a game's start (POST /api/v1/games). */
+async function serverTakes(fen) {
+  const response = await fetch(new URL('api/v1/games', BASE_URL), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ fen, engine: { side: 'none' } }),
+  });
+  const body = await response.json();
+  return response.status === 201 ? body.initialFen : `${response.status} ${JSON.stringify(body)}`;
+}
+
+test('a board from move 99999 with a halfmove clock of 998 writes its counters as the server does', async () => {
+  const { page, errors } = browser;
+  await page.goto(process.env.OUTPOST_URL);
+  await page.waitForFunction(() => document.querySelector('#new-game').open);
+  await page.fill('#new-game textarea[name=start]', BIG);
+  await page.click('#new-game-analyse');
+  await page.waitForFunction((f) => document.querySelector('#fen')?.textContent === f, BIG);
+  await page.click('#btn-stop');
+  const shown = [];
+  for (const [from, to] of [
+    ['a1', 'a2'],
+    ['e8', 'e7'],
+    ['a2', 'a1'],
+    ['e7', 'e8'],
+  ]) {
+    const before = await page.textContent('#fen');
+    await clickMove(page, from, to);
+    await page.waitForFunction((f) => document.querySelector('#fen')?.textContent !== f, before);
+    shown.push(await page.textContent('#fen'));
+  }
+  // The clock and the number go up to the server's bounds and stay there, as the server writes them.
+  assert.deepEqual(shown, [
+    '4k3/8/8/8/8/8/R7/4K3 b - - 999 99999',
+    '8/4k3/8/8/8/8/R7/4K3 w - - 1000 100000',
+    '8/4k3/8/8/8/8/8/R3K3 b - - 1000 100000',
+    '4k3/8/8/8/8/8/8/R3K3 w - - 1000 100000',
+  ]);
+  assert.match(await page.textContent('#move-list'), /99999\./);
+  // Each is a FEN the server takes as it is, and the page too.
+  for (const fen of shown) assert.equal(await serverTakes(fen), fen);
+  await page.click('#btn-new');
+  await page.fill('#new-game textarea[name=start]', shown[3]);
+  await page.click('#new-game-analyse');
+  await page.waitForFunction((f) => document.querySelector('#fen')?.textContent === f, shown[3]);
+  assert.deepEqual(errors, []);
+});
+
+test('a game the server keeps from move 99999 is browsed and numbered from there', async () => {
+  const { page, errors } = browser;
+  const response = await fetch(new URL('api/v1/games', BASE_URL), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ fen: '4k3/8/8/8/8/8/8/R3K3 w Q - 90 99999', moves: ['a1a2', 'e8e7', 'a2a1'], engine: { side: 'none' } }),
+  });
+  assert.equal(response.status, 201);
+  const game = await response.json();
+  await page.goto(`${process.env.OUTPOST_URL}?game=${game.id}`);
+  await page.waitForFunction((f) => document.querySelector('#fen')?.textContent === f, game.fen);
+  assert.equal(game.fen, '8/4k3/8/8/8/8/8/R3K3 b - - 93 100000');
+  await viewPly(page, 1);
+  assert.equal(await page.textContent('#fen'), '4k3/8/8/8/8/8/R7/4K3 b - - 91 99999');
+  assert.equal(await page.evaluate(() => window.outpost.snapshot().placement), '4k3/8/8/8/8/8/R7/4K3');
+  assert.match(await page.textContent('#move-list'), /99999\.\s*Ra2/);
   assert.deepEqual(errors, []);
 });

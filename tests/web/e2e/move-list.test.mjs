@@ -23,13 +23,17 @@ const SAN = [...OPENING];
 while (SAN.length < 200) SAN.push(WALK[(SAN.length - OPENING.length) % 4]);
 const PGN = `${SAN.map((move, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${move}` : move)).join(' ')} *`;
 
-/** The FEN after each ply (0: the start), as the page writes it. */
+/**
+ * The FEN after each ply (0: the start), as the page writes it: with the position's own counters
+ * (chessops's toSetup caps the halfmove clock at 150; the page, like the server, does not).
+ */
 const FENS = (() => {
   const pos = Chess.default();
-  const out = [makeFen(pos.toSetup())];
+  const fen = () => `${makeFen(pos.toSetup(), { epd: true })} ${pos.halfmoves} ${pos.fullmoves}`;
+  const out = [fen()];
   for (const san of SAN) {
     pos.play(parseSan(pos, san));
-    out.push(makeFen(pos.toSetup()));
+    out.push(fen());
   }
   return out;
 })();

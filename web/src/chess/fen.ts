@@ -3,8 +3,13 @@
 // the page starts from the FEN the server would write for it. chessops alone is more forgiving: it
 // takes a board without the other fields, drops castling rights and en-passant squares that do not
 // fit, and accepts counters and piece counts the server does not.
-import { Chess, IllegalSetup } from 'chessops/chess';
+//
+// The counters are the page's own to read and write: chessops reads at most four digits (a game
+// from move 10000 on, which the server takes, would not read at all) and writes at most 9999
+// (and a halfmove clock of at most 150), where the server reads and writes up to its bounds.
+import { Chess, IllegalSetup, type Position } from 'chessops/chess';
 import { makeFen, parseFen } from 'chessops/fen';
+import type { Setup } from 'chessops/setup';
 import { opposite } from 'chessops/util';
 
 const PIECE_LETTERS = 'PNBRQKpnbrqk';
@@ -145,7 +150,8 @@ export function readFen(text: string): FenReading {
   const problem = fenProblem(text);
   if (problem) return { error: problem };
   const fields = text.split(/[ \t]+/).filter(Boolean);
-  const setup = parseFen(fields.join(' '));
+  // (The counters, checked above, are read here, not by chessops.)
+  const setup = parseFen(fields.slice(0, 4).join(' '));
   if (setup.isErr) return { error: `cannot read the FEN (${setup.error.message})` };
   const position = Chess.fromSetup(setup.value);
   if (position.isErr) {
@@ -159,7 +165,30 @@ export function readFen(text: string): FenReading {
   if (king !== undefined && pos.kingAttackers(king, opposite(pos.turn), pos.board.occupied).size() > MAX_CHECKERS) {
     return { error: 'the side to move is in check by more than two pieces' };
   }
-  // chessops caps the counters it writes; the server keeps them as given.
-  const [halfmoves, fullmoves] = fields.length === 6 ? [Number(fields[4]), Number(fields[5])] : [0, 1];
-  return { fen: makeFen({ ...pos.toSetup(), halfmoves, fullmoves }) };
+  if (fields.length === 6) [pos.halfmoves, pos.fullmoves] = [Number(fields[4]), Number(fields[5])];
+  return { fen: writeFen(pos) };
+}
+
+/**
+ * What chessops reads of a FEN, with the counters read as the server reads them (any number of
+ * up to nine digits); undefined when it cannot be read.
+ */
+export function parseSetup(fen: string): Setup | undefined {
+  const fields = fen.trim().split(/[ \t]+/);
+  const counters = fields.length === 6 ? fields.splice(4, 2) : [];
+  const setup = parseFen(fields.join(' '));
+  if (setup.isErr) return undefined;
+  if (counters.length === 0) return setup.value;
+  if (!counters.every((c) => /^[0-9]{1,9}$/.test(c))) return undefined;
+  return { ...setup.value, halfmoves: Number(counters[0]), fullmoves: Math.max(1, Number(counters[1])) };
+}
+
+/**
+ * The FEN of `pos` as the server writes it (engine/core/fen.cpp): its counters held at the
+ * bounds the server reads, so every FEN written here is one the server and readFen take.
+ */
+export function writeFen(pos: Position): string {
+  const halfmoves = Math.min(Math.max(pos.halfmoves, 0), MAX_HALFMOVE_CLOCK);
+  const fullmoves = Math.min(Math.max(pos.fullmoves, 1), MAX_FULLMOVE_NUMBER);
+  return `${makeFen(pos.toSetup(), { epd: true })} ${halfmoves} ${fullmoves}`;
 }

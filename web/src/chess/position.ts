@@ -1,12 +1,11 @@
 // Chess rules on the client, for display only: positions while browsing the move list, SAN of
 // lines, reading a pasted FEN or PGN. The server decides what is legal.
 import { Chess } from 'chessops/chess';
-import { makeFen, parseFen } from 'chessops/fen';
 import { parsePgn, startingPosition, type Node, type PgnNodeData } from 'chessops/pgn';
 import { makeSanAndPlay, parseSan } from 'chessops/san';
 import type { NormalMove } from 'chessops/types';
 import { makeUci, parseUci } from 'chessops/util';
-import { looksLikeFen, readFen } from './fen';
+import { looksLikeFen, parseSetup, readFen, writeFen } from './fen';
 
 export const INITIAL_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -18,9 +17,9 @@ export interface BoardView {
 }
 
 function positionFrom(fen: string): Chess | undefined {
-  const setup = parseFen(fen);
-  if (setup.isErr) return undefined;
-  const pos = Chess.fromSetup(setup.value);
+  const setup = parseSetup(fen);
+  if (!setup) return undefined;
+  const pos = Chess.fromSetup(setup);
   return pos.isErr ? undefined : pos.value;
 }
 
@@ -35,7 +34,7 @@ export function viewAt(initialFen: string, moves: string[], ply: number): BoardV
     pos.play(move);
     lastMove = [uci.slice(0, 2), uci.slice(2, 4)];
   }
-  return { fen: makeFen(pos.toSetup()), turn: pos.turn, check: pos.isCheck(), lastMove };
+  return { fen: writeFen(pos), turn: pos.turn, check: pos.isCheck(), lastMove };
 }
 
 /**
@@ -83,9 +82,9 @@ export function lineToSan(fen: string, line: string[]): string[] {
 
 /** "12. Nf3 Nc6 13. O-O" style text for a line starting at `fen`. */
 export function numberedLine(fen: string, san: string[]): string {
-  const setup = parseFen(fen);
-  let moveNumber = setup.isOk ? setup.value.fullmoves : 1;
-  let white = setup.isOk ? setup.value.turn === 'white' : true;
+  const setup = parseSetup(fen);
+  let moveNumber = setup?.fullmoves ?? 1;
+  let white = setup ? setup.turn === 'white' : true;
   const parts: string[] = [];
   san.forEach((move, i) => {
     if (white) parts.push(`${moveNumber}. ${move}`);
@@ -129,13 +128,11 @@ export function readTypedMove(fen: string, text: string): string | null {
 }
 
 export function fullmoveNumber(fen: string): number {
-  const setup = parseFen(fen);
-  return setup.isOk ? setup.value.fullmoves : 1;
+  return parseSetup(fen)?.fullmoves ?? 1;
 }
 
 export function fenTurn(fen: string): 'white' | 'black' {
-  const setup = parseFen(fen);
-  return setup.isOk ? setup.value.turn : 'white';
+  return parseSetup(fen)?.turn ?? 'white';
 }
 
 /** Whether every move of `line` (UCI, as the server writes it) is legal in turn from `fen`. */
@@ -182,9 +179,14 @@ export function readStartText(text: string): StartPosition {
   const read = header === undefined ? undefined : readFen(header);
   if (read?.error !== undefined) throw new Error(`The PGN's FEN header is invalid: ${read.error}`);
   const fen = read?.fen;
-  const start = startingPosition(game.headers);
-  if (start.isErr) throw new Error('The PGN has an invalid FEN header');
-  const pos = start.unwrap();
+  // From the FEN read above (chessops' own reading takes no move number past 9999).
+  const startPosition = (): Chess | undefined => {
+    if (fen) return positionFrom(fen);
+    const start = startingPosition(game.headers);
+    return start.isOk ? (start.value as Chess) : undefined;
+  };
+  const pos = startPosition();
+  if (!pos) throw new Error('The PGN has an invalid FEN header');
   const moves: string[] = [];
   for (const node of game.moves.mainline()) {
     const move = parseSan(pos, node.san);
@@ -194,7 +196,7 @@ export function readStartText(text: string): StartPosition {
   }
   if (!fen && moves.length === 0) throw new Error('Neither a FEN nor a PGN with moves');
   // (The main line's position was played forward: the variations start from a fresh one.)
-  const variations = pgnVariations(startingPosition(game.headers).unwrap(), game.moves);
+  const variations = pgnVariations(startPosition() as Chess, game.moves);
   return { fen: fen ?? undefined, moves, ...(variations.length ? { variations } : {}) };
 }
 
