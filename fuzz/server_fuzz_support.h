@@ -80,9 +80,10 @@ class CountingStore final : public server::GameStore {
     server::SeekListResult openSeeks(std::int64_t nowMs, std::size_t limit) override {
         return inner_.openSeeks(nowMs, limit);
     }
+    using server::GameStore::appendChat;
     server::StoreStatus appendChat(std::string_view gameId, const std::string& line,
-                                   std::size_t keep) override {
-        return counted(inner_.appendChat(gameId, line, keep));
+                                   std::size_t keep, const server::ChatQuota& quota) override {
+        return counted(inner_.appendChat(gameId, line, keep, quota));
     }
     server::ChatReadResult chatLines(std::string_view gameId) override {
         return inner_.chatLines(gameId);

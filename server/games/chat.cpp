@@ -115,23 +115,28 @@ std::variant<nlohmann::json, ApiError> ChatService::post(const std::string& game
     if (auto* error = std::get_if<ApiError>(&loaded)) return *error;
     const GameRecord& game = std::get<GameRecord>(loaded);
     const std::string side = tokenMatches(*token, game.whiteTokenHash) ? "white" : "black";
-    const ChatReadResult kept = context_.store->chatLines(gameId);
-    if (kept.status != StoreStatus::Ok) return storeFailed();
     const std::int64_t now = context_.clock.nowMs();
-    if (auto retry = chatRetryAfter(kept.lines, side, now)) {
-        return ApiError{ErrorStatus::too_many_requests, errors::rate_limited,
-                        "at most " + std::to_string(kChatBurstLines) + " chat lines per " +
-                            std::to_string(kChatWindowMs / 1000) + " s per side",
-                        *retry};
-    }
     const nlohmann::json line = {{"type", "chatLine"},
                                  {"gameId", gameId},
                                  {"side", side},
                                  {"text", std::get<std::string>(text)},
                                  {"at", now}};
     const std::string payload = line.dump();
-    if (context_.store->appendChat(gameId, payload, kChatKeptLines) != StoreStatus::Ok)
-        return storeFailed();
+    // The store counts the side's lines in the window and appends in one step, so posts racing
+    // on several replicas never pass the burst.
+    const StoreStatus appended = context_.store->appendChat(
+        gameId, payload, kChatKeptLines, ChatQuota{side, kChatBurstLines, now - kChatWindowMs});
+    if (appended == StoreStatus::LimitReached) {
+        // When the window frees a place, read from the kept lines (1 s if they moved meanwhile).
+        const ChatReadResult kept = context_.store->chatLines(gameId);
+        const auto retry = kept.status == StoreStatus::Ok ? chatRetryAfter(kept.lines, side, now)
+                                                          : std::optional<int>{};
+        return ApiError{ErrorStatus::too_many_requests, errors::rate_limited,
+                        "at most " + std::to_string(kChatBurstLines) + " chat lines per " +
+                            std::to_string(kChatWindowMs / 1000) + " s per side",
+                        retry.value_or(1)};
+    }
+    if (appended != StoreStatus::Ok) return storeFailed();
     // Out of band, like presence: every subscriber gets it whatever version it has seen.
     context_.bus->publish(GameEvent{GameEvent::Kind::Presence, gameId, game.version, payload});
     return line;

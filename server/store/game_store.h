@@ -50,7 +50,8 @@ enum class StoreStatus {
     // write_unconfirmed and publishes nothing; it reads the game again once the store answers,
     // and publishes the change then if it was made.
     Unanswered,
-    // createSeek: the seek's client holds its most open seeks already (SeekQuota); nothing made.
+    // createSeek: the seek's client holds its most open seeks already (SeekQuota); appendChat:
+    // the side has posted its most lines in the window (ChatQuota). Nothing made.
     LimitReached,
 };
 
@@ -118,6 +119,15 @@ struct SeekDoc {
 struct SeekQuota {
     std::size_t maxOpen = 0;
     std::int64_t nowMs = 0;
+};
+
+// appendChat's bound: the line is kept only while `side` has fewer than maxLines kept lines whose
+// "at" (a line's JSON: games/chat.h) is after sinceMs (0: no bound), counted and appended in one
+// atomic step, so posts racing on several replicas never pass the bound.
+struct ChatQuota {
+    std::string side;
+    std::size_t maxLines = 0;
+    std::int64_t sinceMs = 0;
 };
 
 struct SeekReadResult {
@@ -244,11 +254,14 @@ class GameStore {
         return {StoreStatus::Unavailable, {}};
     }
 
-    // A game's chat (games/chat.h): appends one line and keeps the last `keep`; reads them,
-    // oldest first. Lines are kept apart from the game (a line never changes its version). The
-    // defaults keep nothing (Unavailable).
+    // A game's chat (games/chat.h): appends one line and keeps the last `keep` (LimitReached,
+    // nothing appended, when `quota` refuses it); reads them, oldest first. Lines are kept apart
+    // from the game (a line never changes its version). The defaults keep nothing (Unavailable).
+    StoreStatus appendChat(std::string_view gameId, const std::string& line, std::size_t keep) {
+        return appendChat(gameId, line, keep, ChatQuota{});
+    }
     virtual StoreStatus appendChat(std::string_view /*gameId*/, const std::string& /*line*/,
-                                   std::size_t /*keep*/) {
+                                   std::size_t /*keep*/, const ChatQuota& /*quota*/) {
         return StoreStatus::Unavailable;
     }
     virtual ChatReadResult chatLines(std::string_view /*gameId*/) {

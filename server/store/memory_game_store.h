@@ -32,8 +32,9 @@ class MemoryGameStore final : public GameStore {
     SeekReadResult getSeek(std::string_view id) override;
     StoreStatus updateSeek(const SeekDoc& seek, std::uint64_t expectedVersion) override;
     SeekListResult openSeeks(std::int64_t nowMs, std::size_t limit) override;
-    StoreStatus appendChat(std::string_view gameId, const std::string& line,
-                           std::size_t keep) override;
+    using GameStore::appendChat;
+    StoreStatus appendChat(std::string_view gameId, const std::string& line, std::size_t keep,
+                           const ChatQuota& quota) override;
     ChatReadResult chatLines(std::string_view gameId) override;
     StoreStatus removePresence(std::string_view gameId) override;
     // Idempotency keys (store/memory_lobby_store.cpp); the expired ones go at each claim (a scan).

@@ -1,5 +1,6 @@
 // MemoryGameStore's lobby seeks, chat lines and idempotency keys (store/game_store.h).
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "store/memory_game_store.h"
 
@@ -47,9 +48,17 @@ SeekListResult MemoryGameStore::openSeeks(std::int64_t nowMs, std::size_t limit)
 }
 
 StoreStatus MemoryGameStore::appendChat(std::string_view gameId, const std::string& line,
-                                        std::size_t keep) {
+                                        std::size_t keep, const ChatQuota& quota) {
     std::lock_guard lock(lobbyMutex_);
     std::vector<std::string>& lines = chats_[std::string(gameId)];
+    if (quota.maxLines > 0) {
+        const auto recent = std::count_if(lines.begin(), lines.end(), [&](const std::string& kept) {
+            const nlohmann::json doc = nlohmann::json::parse(kept, nullptr, false);
+            return doc.is_object() && doc.value("side", "") == quota.side &&
+                   doc.value("at", std::int64_t{0}) > quota.sinceMs;
+        });
+        if (static_cast<std::size_t>(recent) >= quota.maxLines) return StoreStatus::LimitReached;
+    }
     lines.push_back(line);
     if (lines.size() > keep)
         lines.erase(lines.begin(),

@@ -83,9 +83,25 @@ return out
 )lua";
 
 // KEYS[1] chat key; ARGV[1] line, ARGV[2] lines kept, ARGV[3] seconds to keep the key (0: no
-// expiry). Keeping no line leaves none (LTRIM from "-0" is a script error: 0 lines asked
+// expiry), ARGV[4] the posting side, ARGV[5] its most lines in the window (0: no bound), ARGV[6]
+// the window's start (epoch ms). 1: appended, 2: the side has posted its most lines in the
+// window (each kept line is JSON with its side and "at"; one that is not counts for nobody).
+// Keeping no line leaves none (LTRIM from "-0" is a script error: 0 lines asked
 // answered Unavailable before the store contract test, tests/deploy/store_contract_test.cpp).
 constexpr const char* kAppendChatScript = R"lua(
+local most = tonumber(ARGV[5])
+if most > 0 then
+  local since = tonumber(ARGV[6])
+  local recent = 0
+  for _, kept in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+    local ok, line = pcall(cjson.decode, kept)
+    if ok and type(line) == 'table' and line.side == ARGV[4] and type(line.at) == 'number'
+        and line.at > since then
+      recent = recent + 1
+    end
+  end
+  if recent >= most then return 2 end
+end
 local kept = tonumber(ARGV[2])
 if kept < 1 then
   redis.call('DEL', KEYS[1])
@@ -196,12 +212,13 @@ SeekListResult RedisGameStore::openSeeks(std::int64_t /*nowMs*/, std::size_t lim
 }
 
 StoreStatus RedisGameStore::appendChat(std::string_view gameId, const std::string& line,
-                                       std::size_t keep) {
+                                       std::size_t keep, const ChatQuota& quota) {
     RedisReplyPtr reply = pool_.command(
         {"EVAL", kAppendChatScript, "1", options_.keyPrefix + "chat:" + std::string(gameId), line,
-         std::to_string(keep), std::to_string(options_.unfinishedRetention.count())});
+         std::to_string(keep), std::to_string(options_.unfinishedRetention.count()), quota.side,
+         std::to_string(quota.maxLines), std::to_string(quota.sinceMs)});
     if (!reply || reply->type != REDIS_REPLY_INTEGER) return StoreStatus::Unavailable;
-    return StoreStatus::Ok;
+    return reply->integer == 2 ? StoreStatus::LimitReached : StoreStatus::Ok;
 }
 
 ChatReadResult RedisGameStore::chatLines(std::string_view gameId) {

@@ -147,10 +147,16 @@ SeekListResult SqliteGameStore::openSeeks(std::int64_t nowMs, std::size_t limit)
 }
 
 StoreStatus SqliteGameStore::appendChat(std::string_view gameId, const std::string& line,
-                                        std::size_t keep) {
+                                        std::size_t keep, const ChatQuota& quota) {
     std::lock_guard lock(mutex_);
     if (!lobbyTablesLocked()) return StoreStatus::Unavailable;
-    Statement insert = prepareOnce(db_, "INSERT INTO chat_lines(game_id, doc) VALUES(?1, ?2)");
+    // One statement counts the side's lines in the window and inserts, so servers sharing the
+    // file never pass the bound either (a line that is not JSON counts for nobody).
+    Statement insert = prepareOnce(
+        db_,
+        "INSERT INTO chat_lines(game_id, doc) SELECT ?1, ?2 WHERE ?3 = 0 OR (SELECT COUNT(*) "
+        "FROM chat_lines WHERE game_id = ?1 AND json_valid(doc) AND json_extract(doc, '$.side') "
+        "= ?4 AND json_extract(doc, '$.at') > ?5) < ?3");
     Statement trim = prepareOnce(
         db_,
         "DELETE FROM chat_lines WHERE game_id = ?1 AND seq NOT IN (SELECT seq FROM chat_lines "
@@ -158,7 +164,11 @@ StoreStatus SqliteGameStore::appendChat(std::string_view gameId, const std::stri
     if (!insert || !trim) return StoreStatus::Unavailable;
     bindText(insert.get(), 1, gameId);
     bindText(insert.get(), 2, line);
+    sqlite3_bind_int64(insert.get(), 3, static_cast<sqlite3_int64>(quota.maxLines));
+    bindText(insert.get(), 4, quota.side);
+    sqlite3_bind_int64(insert.get(), 5, quota.sinceMs);
     if (sqlite3_step(insert.get()) != SQLITE_DONE) return StoreStatus::Unavailable;
+    if (sqlite3_changes(db_) == 0) return StoreStatus::LimitReached;
     bindText(trim.get(), 1, gameId);
     sqlite3_bind_int64(trim.get(), 2, static_cast<sqlite3_int64>(keep));
     if (sqlite3_step(trim.get()) != SQLITE_DONE) return StoreStatus::Unavailable;

@@ -663,6 +663,51 @@ TEMPLATE_TEST_CASE("Store contract: chat keeps the last lines of each game, olde
     CHECK(store.chatLines("h").lines.size() == 1);
 }
 
+TEMPLATE_TEST_CASE(
+    "Store contract: a side's chat lines in a window are counted and bounded in one step",
+    "[deploy][store-contract]", STORE_BACKENDS) {
+    START_BACKEND(backend);
+    GameStore& store = backend.store();
+    REQUIRE(store.create(sampleGame("g")) == StoreStatus::Ok);
+    auto line = [](const std::string& side, std::int64_t at) {
+        return nlohmann::json{{"type", "chatLine"}, {"side", side}, {"text", "hi"}, {"at", at}}
+            .dump();
+    };
+    const std::int64_t now = 1'700'000'000'000;  // epoch ms, beyond 2^32
+    const ChatQuota white{"white", 2, now - 10'000};
+    // An old line, the other side's and a line that is not JSON do not count.
+    REQUIRE(store.appendChat("g", line("white", now - 10'000), 100, white) == StoreStatus::Ok);
+    REQUIRE(store.appendChat("g", line("black", now), 100, white) == StoreStatus::Ok);
+    REQUIRE(store.appendChat("g", "not json", 100, white) == StoreStatus::Ok);
+    REQUIRE(store.appendChat("g", line("white", now - 9'999), 100, white) == StoreStatus::Ok);
+    REQUIRE(backend.secondHandle()->appendChat("g", line("white", now), 100, white) ==
+            StoreStatus::Ok);
+    CHECK(store.appendChat("g", line("white", now + 1), 100, white) == StoreStatus::LimitReached);
+    CHECK(store.chatLines("g").lines.size() == 5);
+    CHECK(store.appendChat("g", line("black", now + 1), 100, ChatQuota{"black", 2, now - 10'000}) ==
+          StoreStatus::Ok);
+    // Once the window has moved past the older one, there is room again.
+    CHECK(store.appendChat("g", line("white", now + 1), 100, ChatQuota{"white", 2, now - 9'999}) ==
+          StoreStatus::Ok);
+
+    // Posts racing on several handles (replicas) never pass the bound.
+    std::vector<std::shared_ptr<GameStore>> handles;
+    for (int i = 0; i < 6; ++i) handles.push_back(backend.secondHandle());
+    std::atomic<int> appended{0};
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < handles.size(); ++i) {
+        threads.emplace_back([&, i] {
+            const StoreStatus status =
+                handles[i]->appendChat("race", line("white", now + static_cast<std::int64_t>(i)),
+                                       100, ChatQuota{"white", 3, now - 10'000});
+            if (status == StoreStatus::Ok) ++appended;
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    CHECK(appended == 3);
+    CHECK(store.chatLines("race").lines.size() == 3);
+}
+
 TEMPLATE_TEST_CASE("Store contract: a game's review and a pasted game's review",
                    "[deploy][store-contract]", STORE_BACKENDS) {
     START_BACKEND(backend);

@@ -64,9 +64,10 @@ class DelegatingStore : public GameStore {
         return inner_->openSeeks(nowMs, limit);
     }
 
-    StoreStatus appendChat(std::string_view gameId, const std::string& line,
-                           std::size_t keep) override {
-        return inner_->appendChat(gameId, line, keep);
+    using GameStore::appendChat;
+    StoreStatus appendChat(std::string_view gameId, const std::string& line, std::size_t keep,
+                           const ChatQuota& quota) override {
+        return inner_->appendChat(gameId, line, keep, quota);
     }
     ChatReadResult chatLines(std::string_view gameId) override { return inner_->chatLines(gameId); }
 

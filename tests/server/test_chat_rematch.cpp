@@ -130,6 +130,11 @@ TEST_CASE("chat: players post lines, the stream carries them, the history keeps 
     auto limited = game.say(game.white, "one more");
     CHECK(limited->status() == 429);
     CHECK(limited->errorCode() == "rate_limited");
+    // The store refused the line (ChatQuota); the wait is read from the kept lines.
+    const int retryAfter =
+        std::stoi(std::string(limited->response()[boost::beast::http::field::retry_after]));
+    CHECK(retryAfter >= 1);
+    CHECK(retryAfter <= kChatWindowMs / 1000);
     CHECK(game.say(game.black, "still here")->status() == 201);
 
     auto history = f.call(verb::get, "/api/v1/games/" + game.id + "/chat");
